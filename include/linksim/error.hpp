@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+// Positioned input errors and their rendering as "file:line:col: error: ..." diagnostics.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace linksim {
+
+/// A 1-based position in an input file. line == 0 means "the whole file" (no position).
+struct SourceLocation {
+  std::string file;
+  int line = 0;
+  int column = 0;
+};
+
+/// Bad user input: malformed or inconsistent YAML, an unknown name, a bad unit, an
+/// impossible request. Carries where it happened and what was expected. what() is the
+/// one-line form "file:line:col: error: message" (or "linksim: error: message" with no file).
+/// The CLI maps it to exit status 2. The library throws it; it never prints or exits.
+class ConfigError : public std::runtime_error {
+ public:
+  ConfigError(SourceLocation where, std::string message, std::vector<std::string> notes = {});
+  /// An error about the invocation or a request rather than a file position.
+  explicit ConfigError(std::string message, std::vector<std::string> notes = {});
+
+  const SourceLocation& where() const { return where_; }
+  const std::string& message() const { return message_; }
+  /// Extra lines such as "in links[3] (gpu7 -> nvswitch2)" or "included from a.yaml:3:1".
+  const std::vector<std::string>& notes() const { return notes_; }
+
+ private:
+  SourceLocation where_;
+  std::string message_;
+  std::vector<std::string> notes_;
+};
+
+/// Renders an error for a terminal: the one-line form, then (when the file can be read and
+/// the error has a line) the offending source line with a caret under the column, then the
+/// notes as "  note: ..." lines. No trailing newline.
+std::string format_diagnostic(const ConfigError& error);
+
+/// Returns the candidate closest to `word` by edit distance if it is close enough to be a
+/// likely typo (distance <= max(1, word.size()/3), at most 3), else an empty string.
+std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
+
+}  // namespace linksim

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: Apache-2.0
+// The link graph of a machine: devices (GPUs, CPUs, switches, NICs) and directed links.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "linksim/catalog.hpp"
+#include "linksim/error.hpp"
+
+namespace linksim {
+
+enum class DeviceKind {
+  kGpu,
+  kCpu,         ///< a CPU socket: root complex + memory (one NUMA node)
+  kPcieSwitch,
+  kNvswitch,    ///< an NVSwitch / NVLink-Switch chip
+  kNic,
+  kNetSwitch,   ///< a network (InfiniBand / Ethernet) switch
+};
+std::string_view to_string(DeviceKind kind);  ///< "gpu", "cpu", "pcie_switch", ...
+
+/// Dense index of a device in Topology::devices().
+struct DeviceId {
+  uint32_t value = 0;
+  friend bool operator==(DeviceId, DeviceId) = default;
+  friend auto operator<=>(DeviceId, DeviceId) = default;
+};
+/// Dense index of one direction of a link in Topology::links().
+struct LinkId {
+  uint32_t value = 0;
+  friend bool operator==(LinkId, LinkId) = default;
+  friend auto operator<=>(LinkId, LinkId) = default;
+};
+
+struct Device {
+  std::string name;        ///< local name, unique within its host ("gpu3"), or fabric-wide ("leaf2")
+  DeviceKind kind = DeviceKind::kGpu;
+  std::optional<int> host; ///< server instance index; nullopt for fabric devices
+  int index = 0;           ///< ordinal among devices of its kind in its host (GPU3 -> 3, NIC0 -> 0)
+  /// GPU: catalog key of its model ("h100-sxm"). NIC: catalog link type of its port ("ib_ndr").
+  std::string model;
+  bool p2p = true;         ///< GPU: the driver allows PCIe peer-to-peer (false on GeForce cards)
+  bool reduction = false;  ///< NVSwitch / network switch: in-switch reduction (NVLS / SHARP)
+  int numa = -1;           ///< CPU: NUMA node id as nvidia-smi prints it
+  std::string cpu_affinity;///< CPU: cores as nvidia-smi prints them ("0-35,72-107"), may be empty
+  std::string port_name;   ///< NIC: the name nvidia-smi's NIC legend shows ("mlx5_0"), may be empty
+  int tier = 0;            ///< network switch: 1 = leaf, 2 = spine, 3 = core
+  int group = -1;          ///< network switch: rail (rail-optimized leaves) or pod, -1 if none
+  SourceLocation where;    ///< where the device was declared, for messages
+};
+
+/// One direction of a full-duplex link. The opposite direction is `reverse`.
+struct Link {
+  DeviceId from;
+  DeviceId to;
+  std::string type;        ///< catalog link type key ("nvlink4", "pcie5", "ib_ndr", "upi")
+  LinkFamily family = LinkFamily::kPcie;
+  int lanes = 1;           ///< NVLink links bonded, or PCIe width
+  double bw_Bps = 0;       ///< capacity of this direction, bytes/s (> 0)
+  double latency_s = 0;    ///< one-way latency of this hop, seconds (>= 0)
+  /// PCIe links into a CPU: the host bridge (root complex) they enter. Two devices below the
+  /// same host bridge are PHB to each other; below different ones of one CPU, NODE.
+  /// -1 = a host bridge of its own.
+  int host_bridge = -1;
+  LinkId reverse;
+  SourceLocation where;
+};
+
+/// An immutable-after-build machine description.
+///
+/// Layout contract (routing relies on it for speed): the devices and links of server instance
+/// h form contiguous blocks, identical in shape for every h:
+///   device id = host_device_offset(h) + local id,  link id = host_link_offset(h) + local id,
+/// with the local ids of host 0. Fabric devices and links (host == nullopt, and links that
+/// touch a fabric device) come after all hosts. A link and its reverse are ids 2k and 2k+1.
+class Topology {
+ public:
+  Topology() = default;
+
+  const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+  const std::string& source_file() const { return source_file_; }
+  void set_source_file(std::string file) { source_file_ = std::move(file); }
+
+  std::span<const Device> devices() const { return devices_; }
+  const Device& device(DeviceId id) const { return devices_[id.value]; }
+  std::span<const Link> links() const { return links_; }
+  const Link& link(LinkId id) const { return links_[id.value]; }
+  /// Directed links leaving `id`, in the order they were added.
+  std::span<const LinkId> out_links(DeviceId id) const;
+
+  int host_count() const { return host_count_; }
+  uint32_t devices_per_host() const { return devices_per_host_; }
+  uint32_t links_per_host() const { return links_per_host_; }
+  uint32_t host_device_offset(int host) const { return uint32_t(host) * devices_per_host_; }
+  uint32_t host_link_offset(int host) const { return uint32_t(host) * links_per_host_; }
+
+  /// All GPUs, host by host, each host's by index: the default rank order.
+  const std::vector<DeviceId>& gpus() const { return gpus_; }
+  /// GPUs (or NICs) of one host ordered by index (nvidia-smi numbering).
+  std::vector<DeviceId> devices_of(int host, DeviceKind kind) const;
+  /// "gpu3" (single-host topologies or fabric devices) or "host1:gpu3".
+  std::string display_name(DeviceId id) const;
+  /// Finds "host1:gpu3", or "gpu3" meaning host 0, or a fabric device name.
+  std::optional<DeviceId> find(std::string_view name) const;
+
+  /// The GPU model of a GPU device, from the catalog it was built with.
+  const GpuModel& gpu_model(DeviceId gpu) const;
+  const Catalog& catalog() const { return *catalog_; }
+
+  // ---- building (used by the loader, generators and tests) ----
+  /// REQUIRES: catalog outlives the topology.
+  explicit Topology(const Catalog& catalog) : catalog_(&catalog) {}
+  DeviceId add_device(Device device);
+  /// Adds a full-duplex link as two directed links with the same capacity and latency.
+  /// Returns the id of the from->to direction. REQUIRES: bw_Bps > 0, latency_s >= 0.
+  LinkId add_link(DeviceId from, DeviceId to, const LinkType& type, int lanes, double bw_Bps,
+                  double latency_s, SourceLocation where = {}, int host_bridge = -1);
+  /// Declares that the first `hosts` x devices_per_host devices (and the matching links)
+  /// are `hosts` identical server blocks. Called by the loader once the servers are built.
+  void set_host_layout(int hosts, uint32_t devices_per_host, uint32_t links_per_host);
+  /// Rebuilds adjacency and indexes after building. Called once, last.
+  void finalize();
+
+ private:
+  const Catalog* catalog_ = nullptr;
+  std::string name_;
+  std::string source_file_;
+  std::vector<Device> devices_;
+  std::vector<Link> links_;
+  std::vector<uint32_t> out_begin_;   // CSR: out_links of device d = out_ids_[out_begin_[d] .. out_begin_[d+1])
+  std::vector<LinkId> out_ids_;
+  std::vector<DeviceId> gpus_;
+  int host_count_ = 1;
+  uint32_t devices_per_host_ = 0;
+  uint32_t links_per_host_ = 0;
+};
+
+}  // namespace linksim

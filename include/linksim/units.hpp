@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+// Units: SI inside (bytes, seconds, bytes/s), explicit text at the edges ("450 GB/s").
+//
+// Conventions (docs/units.md): GB = 1e9 bytes, GiB = 2^30 bytes; "Gb/s" and "Gbps" are bits.
+// Every quantity in the library is a double with its unit in the name (`bw_Bps`, `latency_s`,
+// `bytes`). Text never reaches the engine without passing through these parsers, so a bare
+// number or an unknown unit can never be mistaken for bytes or bits.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace linksim {
+
+inline constexpr double kGB = 1e9;          ///< bytes
+inline constexpr double kGiB = 1073741824;  ///< bytes
+inline constexpr double kMicrosecond = 1e-6;
+
+/// Parses a bandwidth with an explicit unit: "450 GB/s", "400 Gb/s", "400 Gbps", "25GB/s",
+/// "12.5 MB/s", "3.2 TB/s", "800 Mb/s". Returns bytes/s per direction as written.
+/// Returns nullopt for a bare number, an unknown unit, or a non-positive/non-finite value.
+std::optional<double> parse_bandwidth_Bps(std::string_view text);
+
+/// Parses a duration with an explicit unit: "1.2 us", "150 ns", "0.5 ms", "2 s", "1.2 µs".
+/// Returns seconds; nullopt for a bare number, an unknown unit or a negative value.
+std::optional<double> parse_duration_s(std::string_view text);
+
+/// Parses a byte count: "1073741824", "8", "64K", "1M", "8G", "1 GiB", "512 MB", "4KiB".
+/// Bare numbers are bytes (nccl-tests' -b/-e convention); K/M/G/T suffixes are powers of 1024
+/// as in nccl-tests; "KB/MB/GB" are powers of 1000, "KiB/MiB/GiB" powers of 1024.
+/// Returns nullopt on anything else (negative, fractional byte counts, unknown suffix).
+std::optional<double> parse_size_bytes(std::string_view text);
+
+/// The unit forms the parsers accept, for error messages ("expected a bandwidth such as ...").
+inline constexpr std::string_view kBandwidthExample = "\"450 GB/s\" or \"400 Gb/s\"";
+inline constexpr std::string_view kDurationExample = "\"1.2 us\" or \"150 ns\"";
+
+/// Formats bytes/s as GB/s with a unit: "450 GB/s", "12.5 GB/s".
+std::string format_bandwidth(double bw_Bps);
+/// Formats a byte count the way people read it: "8 B", "64 KiB", "1 GiB".
+std::string format_size(double bytes);
+/// Formats seconds as "1.20 us", "3.4 ms", "2.1 s".
+std::string format_duration(double seconds);
+
+}  // namespace linksim

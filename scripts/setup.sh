@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian packages linksim builds with, only those that are missing.
+# Non-interactive and idempotent; a no-op (under a second) when everything is present.
+set -euo pipefail
+packages=(g++ cmake ninja-build pkg-config libyaml-cpp-dev doctest-dev libspdlog-dev libfmt-dev
+  libeigen3-dev libboost-graph-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo_cmd apt-get update -qq
+  $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// linksim's entry point: builds the command tree from the command table and maps errors to
+// exit statuses (0 ok, 1 findings, 2 bad input).
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <fmt/core.h>
+
+#include "cli/command_table.hpp"
+#include "linksim/error.hpp"
+
+namespace {
+
+using linksim::cli::command_table;
+using linksim::cli::CommandRegistration;
+
+void build_app(CLI::App& app) {
+  auto table = command_table();
+  // Parents first, then their subcommands, each group in name order for a stable --help.
+  std::stable_sort(table.begin(), table.end(), [](const auto& a, const auto& b) {
+    if (a.parent_name.empty() != b.parent_name.empty()) return a.parent_name.empty();
+    return a.name < b.name;
+  });
+  for (const CommandRegistration& entry : table) {
+    if (entry.parent_name.empty()) {
+      entry.add(app);
+    } else {
+      CLI::App* parent = app.get_subcommand(entry.parent_name);
+      entry.add(*parent);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"linksim: an analytic interconnect simulator for multi-GPU machines", "linksim"};
+  app.set_version_flag("--version", std::string("linksim ") + LINKSIM_VERSION);
+  app.require_subcommand(1);
+  try {
+    build_app(app);
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // Usage errors (unknown flag, missing argument, bad value) are bad input: status 2.
+    app.exit(e);
+    return linksim::cli::kExitBadInput;
+  } catch (const linksim::ConfigError& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "{}\n", linksim::format_diagnostic(e));
+    return linksim::cli::kExitBadInput;
+  } catch (const linksim::cli::ExitStatus& e) {
+    return e.code;
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "linksim: internal error: {}\n", e.what());
+    return 3;
+  }
+  return linksim::cli::kExitOk;
+}
