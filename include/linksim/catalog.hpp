@@ -47,6 +47,9 @@ struct GpuModel {
   int sm = 0;                       ///< compute capability x10 (90 for Hopper)
   std::string nvlink_type;          ///< catalog link type of its NVLink ports ("" if none)
   int nvlink_lanes = 0;             ///< NVLink links per GPU on the datasheet (0 if none)
+  /// Per-direction rate of one of its NVLink ports when slower than the link type's lane rate
+  /// (GA102 cards: 14.0625 GB/s per link); 0 = the link type's rate. bytes/s.
+  double nvlink_lane_bw_Bps = 0;
   bool p2p = true;                  ///< whether the driver allows PCIe peer-to-peer
   int pcie_gen = 4;
   double bf16_flops = 0;            ///< dense BF16 (FP16 where no BF16) tensor FLOP/s

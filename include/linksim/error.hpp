@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace linksim {
@@ -38,8 +39,17 @@ class ConfigError : public std::runtime_error {
 
 /// Renders an error for a terminal: the one-line form, then (when the file can be read and
 /// the error has a line) the offending source line with a caret under the column, then the
-/// notes as "  note: ..." lines. No trailing newline.
+/// notes as "  note: ..." lines. No trailing newline. Example (the source line is indented
+/// by two spaces, the caret sits under the column and `~` underlines the rest of the token):
+///
+///     t.yaml:3:16: error: expected a bandwidth such as "450 GB/s", got "900 GBs"
+///           bandwidth: 900 GBs
+///                      ^~~~~~~
+///       note: in links[3] (gpu7 -> nvswitch2)
 std::string format_diagnostic(const ConfigError& error);
+/// The same, with the source text given instead of read from `error.where().file` (for inputs
+/// that are not files, such as text passed to parse_topology or an embedded catalog).
+std::string format_diagnostic(const ConfigError& error, std::string_view source_text);
 
 /// Returns the candidate closest to `word` by edit distance if it is close enough to be a
 /// likely typo (distance <= max(1, word.size()/3), at most 3), else an empty string.

@@ -76,6 +76,9 @@ class Router {
   /// The NIC a GPU uses for inter-server traffic (nearest by PCIe class, then index),
   /// or nullopt when its server has none.
   std::optional<DeviceId> nearest_nic(DeviceId gpu) const;
+  /// The PCIe (or C2C) links from a GPU or NIC up through its PCIe switches to its CPU, in
+  /// order; empty when it reaches no CPU that way.
+  std::vector<LinkId> cpu_path(DeviceId device) const;
 
   const Topology& topology() const { return topology_; }
   const RouterOptions& options() const { return options_; }

@@ -32,15 +32,24 @@ std::optional<double> parse_duration_s(std::string_view text);
 /// Returns nullopt on anything else (negative, fractional byte counts, unknown suffix).
 std::optional<double> parse_size_bytes(std::string_view text);
 
+/// Parses a compute rate: "989.4 TFLOP/s", "989.4 TFLOPS", "1.98 PFLOP/s", "500 GFLOP/s".
+/// Returns FLOP/s; nullopt for a bare number, an unknown unit or a non-positive value.
+std::optional<double> parse_flops(std::string_view text);
+
 /// The unit forms the parsers accept, for error messages ("expected a bandwidth such as ...").
 inline constexpr std::string_view kBandwidthExample = "\"450 GB/s\" or \"400 Gb/s\"";
 inline constexpr std::string_view kDurationExample = "\"1.2 us\" or \"150 ns\"";
+inline constexpr std::string_view kSizeExample = "\"80 GB\", \"64K\" or \"1 GiB\"";
+inline constexpr std::string_view kFlopsExample = "\"989.4 TFLOP/s\"";
 
-/// Formats bytes/s as GB/s with a unit: "450 GB/s", "12.5 GB/s".
+/// Formats bytes/s as GB/s with at most 2 decimals: "450 GB/s", "12.5 GB/s", "14.06 GB/s";
+/// below 1 GB/s as MB/s ("800 MB/s").
 std::string format_bandwidth(double bw_Bps);
-/// Formats a byte count the way people read it: "8 B", "64 KiB", "1 GiB".
+/// Formats a byte count in the largest binary unit that keeps the value >= 1, at most 2
+/// decimals: "8 B", "1000 B", "64 KiB", "1.5 GiB".
 std::string format_size(double bytes);
-/// Formats seconds as "1.20 us", "3.4 ms", "2.1 s".
+/// Formats seconds with 3 significant digits in ns, us, ms or s: "150 ns", "1.20 us",
+/// "3.40 ms", "2.10 s", "0 s".
 std::string format_duration(double seconds);
 
 }  // namespace linksim

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: Apache-2.0
+// FlowSimulator throughput: concurrent rings (one big component) and step-synchronous rings
+// (millions of small, dependent transfers). Also a standalone mode for wall time and peak RSS:
+//   flowsim_perftest --standalone-ring N   (see scripts/bench_flowsim.sh)
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "linksim/flowsim.hpp"
+
+namespace {
+
+using linksim::FlowSimulator;
+using linksim::ResourceId;
+using linksim::TransferId;
+
+constexpr double kLinkBps = 25e9;        // NVLink-class per-direction rate (docs/flowsim.md)
+constexpr double kAlphaS = 3e-6;         // per-step latency, seconds
+constexpr double kRingBytes = 1 << 30;   // S = 1 GiB
+
+// N flows on a ring of N resources; flow i crosses resources i..i+7 (mod N).
+FlowSimulator concurrent_ring(uint32_t n, uint32_t hops) {
+  FlowSimulator sim(std::vector<double>(n, kLinkBps));
+  sim.reserve(n, std::size_t(n) * hops, 0);
+  std::vector<ResourceId> path(hops);
+  for (uint32_t i = 0; i < n; ++i) {
+    for (uint32_t h = 0; h < hops; ++h) path[h] = ResourceId{(i + h) % n};
+    sim.add_transfer({.bytes = kRingBytes / n, .path = path});
+  }
+  return sim;
+}
+
+// Ring AllReduce as 2(N-1) steps of N transfers; (s, i) waits for (s-1, i-1 mod N).
+FlowSimulator step_ring(uint32_t n) {
+  FlowSimulator sim(std::vector<double>(n, kLinkBps));
+  const uint32_t steps = 2 * (n - 1);
+  const std::size_t transfers = std::size_t(steps) * n;
+  sim.reserve(transfers, transfers, transfers);
+  for (uint32_t s = 0; s < steps; ++s) {
+    for (uint32_t i = 0; i < n; ++i) {
+      const ResourceId link[] = {ResourceId{i}};
+      const TransferId into_rank[] = {TransferId{(s - 1) * n + (i + n - 1) % n}};
+      sim.add_transfer({.bytes = kRingBytes / n,
+                        .path = link,
+                        .latency_s = kAlphaS,
+                        .after = s == 0 ? std::span<const TransferId>{} : into_rank});
+    }
+  }
+  return sim;
+}
+
+void BM_ConcurrentRing(benchmark::State& state) {
+  const auto n = static_cast<uint32_t>(state.range(0));
+  FlowSimulator sim = concurrent_ring(n, 8);
+  for (auto _ : state) benchmark::DoNotOptimize(sim.run().makespan_s);
+  state.SetItemsProcessed(state.iterations() * int64_t(n));
+  state.counters["transfers/s"] =
+      benchmark::Counter(double(n), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_ConcurrentRing)->RangeMultiplier(8)->Range(8, 32768)->Unit(benchmark::kMillisecond);
+
+void BM_StepSynchronousRing(benchmark::State& state) {
+  const auto n = static_cast<uint32_t>(state.range(0));
+  FlowSimulator sim = step_ring(n);
+  for (auto _ : state) benchmark::DoNotOptimize(sim.run().makespan_s);
+  state.counters["transfers/s"] = benchmark::Counter(double(sim.transfer_count()),
+                                                     benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_StepSynchronousRing)->Arg(64)->Arg(256)->Arg(1024)->Arg(2048)
+    ->Unit(benchmark::kMillisecond)->Iterations(1);
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Builds and runs the step-synchronous ring once; prints times, the closed-form error and RSS.
+int standalone(uint32_t n) {
+  const auto start = std::chrono::steady_clock::now();
+  FlowSimulator sim = step_ring(n);
+  const double build_s = seconds_since(start);
+  const auto run_start = std::chrono::steady_clock::now();
+  const double makespan_s = sim.run().makespan_s;
+  const double run_s = seconds_since(run_start);
+  const double closed_form_s = 2.0 * (n - 1) * (kAlphaS + kRingBytes / (n * kLinkBps));
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  std::printf("step-synchronous ring N=%u: %zu transfers\n", n, sim.transfer_count());
+  std::printf("build %.3f s, run %.3f s, %.3g transfers/s (run)\n", build_s, run_s,
+              double(sim.transfer_count()) / run_s);
+  std::printf("makespan %.12g s, closed form %.12g s, relative error %.3g\n", makespan_s,
+              closed_form_s, std::abs(makespan_s - closed_form_s) / closed_form_s);
+  std::printf("peak RSS %.1f MB\n", double(usage.ru_maxrss) / 1024.0);  // ru_maxrss is KiB
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc == 3 && std::strcmp(argv[1], "--standalone-ring") == 0) {
+    return standalone(static_cast<uint32_t>(std::atoi(argv[2])));
+  }
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

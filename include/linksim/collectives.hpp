@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+// Collective operations on a set of GPUs: NCCL's algorithms and protocols, predicted either in
+// closed form (analytic) or by lowering them to flows for the flow-level simulator (flow).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "linksim/topology.hpp"
+
+namespace linksim {
+
+enum class CollectiveOp { kAllReduce, kAllGather, kReduceScatter, kBroadcast, kReduce, kAllToAll, kSendRecv };
+/// NCCL's algorithms; kDirect is the peer-to-peer pattern of AllToAll and SendRecv.
+enum class Algorithm { kAuto, kRing, kTree, kNvls, kNvlsTree, kDirect };
+enum class Protocol { kAuto, kLL, kLL128, kSimple };
+enum class SimMode { kAnalytic, kFlow };
+
+std::string_view to_string(CollectiveOp op);   ///< "allreduce", "allgather", ...
+std::string_view to_string(Algorithm algo);    ///< "auto", "ring", "tree", "nvls", "nvls_tree", "direct"
+std::string_view to_string(Protocol proto);    ///< "auto", "LL", "LL128", "Simple"
+std::string_view to_string(SimMode mode);      ///< "analytic", "flow"
+std::optional<CollectiveOp> parse_collective(std::string_view text);  ///< also "all_reduce", "all-reduce"
+std::optional<Algorithm> parse_algorithm(std::string_view text);
+std::optional<Protocol> parse_protocol(std::string_view text);
+std::optional<SimMode> parse_sim_mode(std::string_view text);
+
+/// nccl-tests' busbw factor: AllReduce 2(n-1)/n; AllGather, ReduceScatter, AllToAll (n-1)/n;
+/// Broadcast, Reduce, SendRecv 1 (docs/model.md#nccl-tests-conventions).
+double bus_factor(CollectiveOp op, int ranks);
+
+/// How the communicator is set up, mirroring what users set on real machines.
+struct CommOptions {
+  bool p2p_disable = false;  ///< NCCL_P2P_DISABLE=1: non-NVLink GPU pairs go through host memory
+  bool nvls_enable = true;   ///< NCCL_NVLS_ENABLE: allow NVLink SHARP where the switches offer it
+  int channels = 0;          ///< NCCL_MIN/MAX_NCHANNELS; 0 = as NCCL would choose
+  /// GPUs driven by one host thread, as nccl-tests' -g: their kernel launches serialize
+  /// (docs/model.md#launch-overhead). 1 = one process per GPU (mpirun / srun).
+  int gpus_per_thread = 1;
+};
+
+/// One question: how long does `op` of `size_bytes` take? size_bytes means what nccl-tests'
+/// size column means for that collective: the per-rank buffer for AllReduce, Broadcast,
+/// Reduce and SendRecv; the whole gathered / scattered array for AllGather and ReduceScatter;
+/// the whole send buffer of one rank for AllToAll.
+struct CollectiveQuery {
+  CollectiveOp op = CollectiveOp::kAllReduce;
+  double size_bytes = 0;
+  Algorithm algorithm = Algorithm::kAuto;
+  Protocol protocol = Protocol::kAuto;
+  SimMode mode = SimMode::kAnalytic;
+  int root = 0;  ///< rank index for Broadcast and Reduce
+};
+
+struct CollectiveResult {
+  double time_s = 0;
+  double algbw_Bps = 0;  ///< size_bytes / time_s (nccl-tests' algbw, bytes/s)
+  double busbw_Bps = 0;  ///< algbw x bus_factor (nccl-tests' busbw, bytes/s)
+  Algorithm algorithm = Algorithm::kRing;  ///< resolved, never kAuto
+  Protocol protocol = Protocol::kSimple;   ///< resolved, never kAuto
+  int channels = 0;
+  /// The link that limits the bandwidth, e.g. "cpu0->cpu1 (upi, SMP)", and why.
+  std::string bottleneck;
+};
+
+/// A communicator: an ordered set of GPU ranks on a topology, with NCCL's per-communicator
+/// set-up done once (rings, trees, NVLS availability, link efficiencies), after which each
+/// query costs microseconds (analytic) or one simulation (flow).
+/// REQUIRES: the topology outlives the communicator. Queries are const and thread-safe.
+class Communicator {
+ public:
+  /// Throws ConfigError when ranks are empty, repeated, or not GPUs.
+  Communicator(const Topology& topology, std::vector<DeviceId> ranks, CommOptions options = {});
+  ~Communicator();
+  Communicator(Communicator&&) noexcept;
+
+  /// Throws ConfigError for an algorithm or protocol the collective or machine cannot use
+  /// (e.g. nvls without reduction-capable NVSwitches), naming what is available.
+  CollectiveResult run(const CollectiveQuery& query) const;
+
+  int rank_count() const;
+  int node_count() const;  ///< servers spanned by the ranks
+  const std::vector<DeviceId>& ranks() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace linksim

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+// Reading published nccl-tests output (all_reduce_perf and friends) into rows of numbers,
+// for calibration against real machines (/work/shared/calibration/nccl-tests/).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "linksim/report.hpp"
+
+namespace linksim {
+
+/// One timing of one size: time and bandwidths as nccl-tests printed them.
+struct NcclTestsTiming {
+  double time_us = 0;
+  double algbw_GBps = 0;  ///< GB = 1e9 bytes
+  double busbw_GBps = 0;
+};
+
+/// One data row. Columns an author trimmed away are empty / nullopt.
+struct NcclTestsRow {
+  double size_bytes = 0;        ///< "size" column, bytes ("33_554_432" and "32M" accepted)
+  std::optional<double> count;  ///< "count" column (elements); nullopt when trimmed
+  std::string type;             ///< "float", "double", ...; empty when trimmed
+  std::string redop;            ///< "sum", "none", ...; empty when trimmed
+  std::optional<int> root;      ///< nullopt for tables without a root column (pre-2020)
+  double time_us = 0;           ///< out-of-place
+  double algbw_GBps = 0;        ///< out-of-place
+  double busbw_GBps = 0;        ///< out-of-place
+  std::optional<NcclTestsTiming> in_place;  ///< nullopt when the table has no in-place group
+  int line = 0;                             ///< 1-based line in the source file
+};
+
+/// A parsed output file. A file is an optional header of "# key: value" lines (system, gpu,
+/// gpus_per_node, nodes, collective, env, command, ...), ended by a "# ----" line or by the
+/// first other line, then free text as published (prose, ``` fences, command lines,
+/// nccl-tests' own "#" comment lines) containing one table: a column-header line naming at
+/// least size, time, algbw and busbw, then data rows up to the first line that is not one.
+struct NcclTestsTable {
+  std::string file;                           ///< as given to the parser, for messages
+  std::map<std::string, std::string> header;  ///< key (text before any "(" or ":") -> value
+  /// Canonical name (see canonical_collective_name): from the "collective" header, else
+  /// from the first "<name>_perf" in the text.
+  std::string collective;
+  /// gpus_per_node * nodes from the header; without them, the number of "#  Rank N" device
+  /// lines nccl-tests prints.
+  int ranks = 0;
+  /// NAME=value words of the "env" header (NCCL_P2P_DISABLE=1 ...); other words are ignored.
+  std::map<std::string, std::string> env;
+  std::vector<NcclTestsRow> rows;  ///< in file order; may be empty for a header-only table
+};
+
+/// Parses nccl-tests output text; `filename` names it in error messages.
+/// Throws ConfigError at file:line:col for: no column-header line ("expected an nccl-tests
+/// table ..."), a data row with a different number of fields than the column header, a
+/// field that is not a number where one is expected, an unknown collective, a non-integer
+/// gpus_per_node/nodes, or no way to tell the collective or the number of ranks.
+NcclTestsTable parse_nccl_tests_output(std::string_view text, const std::string& filename);
+
+/// Reads and parses a file. Throws ConfigError when it cannot be read or does not parse.
+NcclTestsTable load_nccl_tests_output(const std::string& path);
+
+/// The measured out-of-place rows as a CollectiveReport (times in seconds, bandwidths in
+/// bytes/s, algorithm "measured"), so measurements can be rendered or shown side by side
+/// with predictions. `label` becomes the report's topology name; mode is "measured".
+CollectiveReport to_collective_report(const NcclTestsTable& table, const std::string& label);
+
+}  // namespace linksim

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: Apache-2.0
+// The GPU and link-type catalogs: YAML schema (docs/catalog.md), validation and lookup.
+#include "linksim/catalog.hpp"
+
+#include <fmt/core.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <array>
+
+#include "catalog/yaml_fields.hpp"
+#include "common/text.hpp"
+
+namespace linksim::detail {
+extern const char* const kBuiltinGpuCatalogYaml;
+extern const char* const kBuiltinLinkCatalogYaml;
+extern const char* const kBuiltinGpuCatalogPath;
+extern const char* const kBuiltinLinkCatalogPath;
+}  // namespace linksim::detail
+
+namespace linksim {
+
+namespace {
+
+using detail::FieldReader;
+using detail::location_of;
+
+constexpr std::array<std::pair<std::string_view, LinkFamily>, 5> kFamilies = {{
+    {"nvlink", LinkFamily::kNvlink},
+    {"pcie", LinkFamily::kPcie},
+    {"smp", LinkFamily::kSmp},
+    {"c2c", LinkFamily::kC2c},
+    {"network", LinkFamily::kNetwork},
+}};
+
+constexpr std::array<std::string_view, 6> kArchitectures = {"volta",  "turing", "ampere",
+                                                            "ada",    "hopper", "blackwell"};
+
+std::string comma_list(auto&& names) {
+  std::string out;
+  for (std::string_view name : names) out += (out.empty() ? "" : ", ") + std::string(name);
+  return out;
+}
+
+YAML::Node load_document(std::string_view text, std::string_view file) {
+  try {
+    return YAML::Load(std::string(text));
+  } catch (const YAML::ParserException& e) {
+    throw ConfigError(SourceLocation{std::string(file), e.mark.line + 1, e.mark.column + 1},
+                      e.msg);
+  }
+}
+
+// The sequence under the document's only key `top_key`.
+YAML::Node entry_list(const YAML::Node& document, std::string_view file, const char* top_key) {
+  if (!document.IsMap()) {
+    throw ConfigError(location_of(document, file),
+                      fmt::format("expected a mapping with key '{}', got {}", top_key,
+                                  detail::node_kind_name(document)));
+  }
+  for (const auto& entry : document) {
+    if (entry.first.Scalar() != top_key) {
+      throw ConfigError(location_of(entry.first, file),
+                        fmt::format("unknown key '{}' in the catalog; expected '{}'",
+                                    entry.first.Scalar(), top_key));
+    }
+  }
+  const FieldReader top(document, file, "the catalog");
+  const YAML::Node entries = document[top_key];
+  if (!entries) top.fail_at(top_key, fmt::format("missing required key '{}'", top_key));
+  if (!entries.IsSequence()) {
+    top.fail_at(top_key, fmt::format("expected a sequence for '{}', got {}", top_key,
+                                     detail::node_kind_name(entries)));
+  }
+  return entries;
+}
+
+FieldReader entry_reader(const YAML::Node& entry, std::string_view file, std::string_view list,
+                         size_t index) {
+  if (!entry.IsMap()) {
+    throw ConfigError(location_of(entry, file),
+                      fmt::format("expected a mapping for {}[{}], got {}", list, index,
+                                  detail::node_kind_name(entry)));
+  }
+  return FieldReader(entry, file, fmt::format("{}[{}]", list, index));
+}
+
+LinkFamily parse_family(FieldReader& fields) {
+  const std::string text = fields.required_string("family");
+  for (const auto& [name, family] : kFamilies) {
+    if (name == text) return family;
+  }
+  std::vector<std::string_view> names;
+  for (const auto& entry : kFamilies) names.push_back(entry.first);
+  fields.fail_at("family", fmt::format("unknown link family '{}'; expected one of: {}", text,
+                                       comma_list(names)));
+}
+
+LinkType parse_link_type(FieldReader& fields) {
+  LinkType type;
+  type.key = fields.required_string("key");
+  fields.set_what(fmt::format("link type '{}'", type.key));
+  type.family = parse_family(fields);
+  type.description = fields.required_string("description");
+  type.lanes_key = fields.optional_string("lanes_key").value_or("");
+  if (type.lanes_key.empty()) {
+    type.lane_bw_Bps = fields.required_bandwidth_Bps("bandwidth");
+  } else {
+    if (type.lanes_key != "lanes" && type.lanes_key != "width") {
+      fields.fail_at("lanes_key", fmt::format("expected 'lanes' or 'width' for 'lanes_key', "
+                                              "got '{}'", type.lanes_key));
+    }
+    type.lane_bw_Bps = fields.required_bandwidth_Bps("lane_bw");
+  }
+  type.default_lanes = fields.optional_int("default_lanes").value_or(1);
+  if (type.default_lanes < 1) {
+    fields.fail_at("default_lanes",
+                   fmt::format("expected 'default_lanes' >= 1, got {}", type.default_lanes));
+  }
+  type.latency_s = fields.required_duration_s("latency");
+  type.pcie_gen = fields.optional_int("pcie_gen").value_or(0);
+  type.nvlink_gen = fields.optional_int("nvlink_gen").value_or(0);
+  type.source = fields.required_string("source");
+  fields.optional_string("note");
+  fields.reject_unknown_keys();
+  return type;
+}
+
+void check_arch(FieldReader& fields, const std::string& arch) {
+  if (std::find(kArchitectures.begin(), kArchitectures.end(), arch) != kArchitectures.end()) {
+    return;
+  }
+  fields.fail_at("arch", fmt::format("unknown architecture '{}'; expected one of: {}", arch,
+                                     comma_list(kArchitectures)));
+}
+
+GpuModel parse_gpu(FieldReader& fields, const std::vector<LinkType>& link_types) {
+  GpuModel gpu;
+  gpu.key = fields.required_string("key");
+  fields.set_what(fmt::format("gpu '{}'", gpu.key));
+  gpu.aliases = fields.optional_string_list("aliases");
+  gpu.name = fields.required_string("name");
+  gpu.arch = fields.required_string("arch");
+  check_arch(fields, gpu.arch);
+  gpu.sm = fields.required_int("sm");
+  gpu.nvlink_type = fields.optional_string("nvlink_type").value_or("");
+  if (!gpu.nvlink_type.empty()) {
+    auto it = std::find_if(link_types.begin(), link_types.end(), [&](const LinkType& t) {
+      return t.key == gpu.nvlink_type && t.family == LinkFamily::kNvlink;
+    });
+    if (it == link_types.end()) {
+      fields.fail_at("nvlink_type", fmt::format("expected an nvlink link type for "
+                                                "'nvlink_type', got '{}'", gpu.nvlink_type));
+    }
+    gpu.nvlink_lanes = fields.required_int("nvlink_lanes");
+  }
+  gpu.nvlink_lane_bw_Bps = fields.optional_bandwidth_Bps("nvlink_lane_bw").value_or(0);
+  gpu.p2p = fields.optional_bool("p2p").value_or(true);
+  gpu.pcie_gen = fields.required_int("pcie_gen");
+  gpu.bf16_flops = fields.required_flops("bf16");
+  gpu.fp8_flops = fields.optional_flops("fp8").value_or(0);
+  gpu.memory_bytes = fields.required_size_bytes("memory");
+  gpu.memory_bw_Bps = fields.required_bandwidth_Bps("memory_bw");
+  gpu.source = fields.required_string("source");
+  fields.optional_string("note");
+  fields.reject_unknown_keys();
+  return gpu;
+}
+
+// Every key and alias must name one entry only, ignoring case.
+void check_unique(const std::vector<std::string>& names, const std::string& name,
+                  const SourceLocation& where) {
+  for (const std::string& seen : names) {
+    if (text::iequals(seen, name)) {
+      throw ConfigError(where, fmt::format("duplicate catalog name '{}'", name));
+    }
+  }
+}
+
+std::vector<LinkType> parse_link_types(std::string_view text, std::string_view file) {
+  const YAML::Node entries = entry_list(load_document(text, file), file, "link_types");
+  std::vector<LinkType> types;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    FieldReader fields = entry_reader(entries[i], file, "link_types", i);
+    LinkType type = parse_link_type(fields);
+    check_unique(names, type.key, location_of(entries[i]["key"], file));
+    names.push_back(type.key);
+    types.push_back(std::move(type));
+  }
+  return types;
+}
+
+std::vector<GpuModel> parse_gpus(std::string_view text, std::string_view file,
+                                 const std::vector<LinkType>& link_types) {
+  const YAML::Node entries = entry_list(load_document(text, file), file, "gpus");
+  std::vector<GpuModel> gpus;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const YAML::Node& entry = entries[i];
+    FieldReader fields = entry_reader(entry, file, "gpus", i);
+    GpuModel gpu = parse_gpu(fields, link_types);
+    check_unique(names, gpu.key, location_of(entry["key"], file));
+    names.push_back(gpu.key);
+    for (size_t a = 0; a < gpu.aliases.size(); ++a) {
+      check_unique(names, gpu.aliases[a], location_of(entry["aliases"][a], file));
+      names.push_back(gpu.aliases[a]);
+    }
+    gpus.push_back(std::move(gpu));
+  }
+  return gpus;
+}
+
+}  // namespace
+
+std::string_view to_string(LinkFamily family) {
+  for (const auto& [name, value] : kFamilies) {
+    if (value == family) return name;
+  }
+  return "unknown";
+}
+
+const Catalog& Catalog::builtin() {
+  static const Catalog catalog =
+      parse(detail::kBuiltinGpuCatalogYaml, detail::kBuiltinGpuCatalogPath,
+            detail::kBuiltinLinkCatalogYaml, detail::kBuiltinLinkCatalogPath);
+  return catalog;
+}
+
+Catalog Catalog::parse(std::string_view gpus_yaml, std::string_view gpus_name,
+                       std::string_view links_yaml, std::string_view links_name) {
+  Catalog catalog;
+  catalog.link_types_ = parse_link_types(links_yaml, links_name);
+  catalog.gpus_ = parse_gpus(gpus_yaml, gpus_name, catalog.link_types_);
+  return catalog;
+}
+
+const GpuModel* Catalog::find_gpu(std::string_view name) const {
+  for (const GpuModel& gpu : gpus_) {
+    if (text::iequals(gpu.key, name)) return &gpu;
+    for (const std::string& alias : gpu.aliases) {
+      if (text::iequals(alias, name)) return &gpu;
+    }
+  }
+  return nullptr;
+}
+
+const LinkType* Catalog::find_link_type(std::string_view key) const {
+  for (const LinkType& type : link_types_) {
+    if (text::iequals(type.key, key)) return &type;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> Catalog::gpu_keys() const {
+  std::vector<std::string> keys;
+  for (const GpuModel& gpu : gpus_) keys.push_back(gpu.key);
+  return keys;
+}
+
+std::vector<std::string> Catalog::link_type_keys() const {
+  std::vector<std::string> keys;
+  for (const LinkType& type : link_types_) keys.push_back(type.key);
+  return keys;
+}
+
+}  // namespace linksim

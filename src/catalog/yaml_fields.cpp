@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: Apache-2.0
+// Typed, positioned access to the fields of one YAML mapping.
+#include "catalog/yaml_fields.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <charconv>
+
+#include "linksim/units.hpp"
+
+namespace linksim::detail {
+
+SourceLocation location_of(const YAML::Node& node, std::string_view file) {
+  const YAML::Mark mark = node.Mark();
+  if (mark.is_null()) return SourceLocation{std::string(file), 0, 0};
+  return SourceLocation{std::string(file), mark.line + 1, mark.column + 1};
+}
+
+std::string_view node_kind_name(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Map: return "a mapping";
+    case YAML::NodeType::Sequence: return "a sequence";
+    case YAML::NodeType::Scalar: return "a scalar";
+    default: return "null";
+  }
+}
+
+FieldReader::FieldReader(const YAML::Node& node, std::string_view file, std::string what)
+    : node_(node), file_(file), what_(std::move(what)) {}
+
+void FieldReader::fail_at(const char* key, const std::string& message) const {
+  const YAML::Node value = node_[key];
+  throw ConfigError(location_of(value ? value : node_, file_), message);
+}
+
+void FieldReader::fail_missing(const char* key) const {
+  throw ConfigError(location_of(node_, file_),
+                    fmt::format("missing required key '{}' in {}", key, what_));
+}
+
+std::optional<YAML::Node> FieldReader::scalar(const char* key, bool required) {
+  read_keys_.emplace_back(key);
+  const YAML::Node value = node_[key];
+  if (!value || value.IsNull()) {
+    if (required) fail_missing(key);
+    return std::nullopt;
+  }
+  if (!value.IsScalar()) {
+    fail_at(key, fmt::format("expected a scalar for '{}', got {}", key, node_kind_name(value)));
+  }
+  return value;
+}
+
+std::string FieldReader::required_string(const char* key) {
+  return scalar(key, true)->Scalar();
+}
+
+std::optional<std::string> FieldReader::optional_string(const char* key) {
+  const std::optional<YAML::Node> value = scalar(key, false);
+  if (!value) return std::nullopt;
+  return value->Scalar();
+}
+
+std::optional<int> FieldReader::optional_int(const char* key) {
+  const std::optional<YAML::Node> value = scalar(key, false);
+  if (!value) return std::nullopt;
+  const std::string& text = value->Scalar();
+  int parsed = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), parsed);
+  if (ec != std::errc() || end != text.data() + text.size() || parsed < 0) {
+    fail_at(key, fmt::format("expected a non-negative integer for '{}', got '{}'", key, text));
+  }
+  return parsed;
+}
+
+int FieldReader::required_int(const char* key) {
+  std::optional<int> value = optional_int(key);
+  if (!value) fail_missing(key);
+  return *value;
+}
+
+std::optional<bool> FieldReader::optional_bool(const char* key) {
+  const std::optional<YAML::Node> value = scalar(key, false);
+  if (!value) return std::nullopt;
+  const std::string& text = value->Scalar();
+  if (text == "true") return true;
+  if (text == "false") return false;
+  fail_at(key, fmt::format("expected true or false for '{}', got '{}'", key, text));
+}
+
+std::vector<std::string> FieldReader::optional_string_list(const char* key) {
+  read_keys_.emplace_back(key);
+  const YAML::Node value = node_[key];
+  std::vector<std::string> items;
+  if (!value || value.IsNull()) return items;
+  if (!value.IsSequence()) {
+    fail_at(key, fmt::format("expected a sequence for '{}', got {}", key, node_kind_name(value)));
+  }
+  for (const YAML::Node& item : value) {
+    if (!item.IsScalar()) {
+      throw ConfigError(location_of(item, file_),
+                        fmt::format("expected a string in '{}', got {}", key,
+                                    node_kind_name(item)));
+    }
+    items.push_back(item.Scalar());
+  }
+  return items;
+}
+
+template <typename Parse>
+std::optional<double> FieldReader::quantity(const char* key, bool required, Parse parse,
+                                            std::string_view kind, std::string_view example) {
+  const std::optional<YAML::Node> value = scalar(key, required);
+  if (!value) return std::nullopt;
+  std::optional<double> parsed = parse(value->Scalar());
+  if (!parsed) {
+    fail_at(key,
+            fmt::format("expected {} such as {}, got \"{}\"", kind, example, value->Scalar()));
+  }
+  return parsed;
+}
+
+double FieldReader::required_bandwidth_Bps(const char* key) {
+  return *quantity(key, true, parse_bandwidth_Bps, "a bandwidth", kBandwidthExample);
+}
+
+std::optional<double> FieldReader::optional_bandwidth_Bps(const char* key) {
+  return quantity(key, false, parse_bandwidth_Bps, "a bandwidth", kBandwidthExample);
+}
+
+double FieldReader::required_duration_s(const char* key) {
+  return *quantity(key, true, parse_duration_s, "a duration", kDurationExample);
+}
+
+double FieldReader::required_size_bytes(const char* key) {
+  return *quantity(key, true, parse_size_bytes, "a size", kSizeExample);
+}
+
+std::optional<double> FieldReader::optional_flops(const char* key) {
+  return quantity(key, false, parse_flops, "a compute rate", kFlopsExample);
+}
+
+double FieldReader::required_flops(const char* key) {
+  return *quantity(key, true, parse_flops, "a compute rate", kFlopsExample);
+}
+
+void FieldReader::reject_unknown_keys() const {
+  for (const auto& entry : node_) {
+    const std::string key = entry.first.Scalar();
+    if (std::find(read_keys_.begin(), read_keys_.end(), key) != read_keys_.end()) continue;
+    std::string message = fmt::format("unknown key '{}' in {}", key, what_);
+    std::string suggestion = closest_match(key, read_keys_);
+    if (!suggestion.empty()) message += fmt::format("; did you mean '{}'?", suggestion);
+    throw ConfigError(location_of(entry.first, file_), message);
+  }
+}
+
+}  // namespace linksim::detail

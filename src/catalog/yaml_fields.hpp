@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+// Typed, positioned access to the fields of one YAML mapping (a catalog entry). Every read
+// records the key, so unknown keys can be reported afterwards; every failure is a ConfigError
+// at the offending node (or at the mapping for a missing key).
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "linksim/error.hpp"
+
+namespace linksim::detail {
+
+/// The 1-based position of a node (yaml-cpp marks are 0-based).
+SourceLocation location_of(const YAML::Node& node, std::string_view file);
+
+/// "a mapping", "a sequence", "a scalar", "null": for "expected X, got Y" messages.
+std::string_view node_kind_name(const YAML::Node& node);
+
+class FieldReader {
+ public:
+  /// REQUIRES: `node` is a mapping. `what` names the entry in messages ("gpu 'h100-sxm'").
+  FieldReader(const YAML::Node& node, std::string_view file, std::string what);
+
+  void set_what(std::string what) { what_ = std::move(what); }
+
+  std::string required_string(const char* key);
+  std::optional<std::string> optional_string(const char* key);
+  std::optional<int> optional_int(const char* key);
+  int required_int(const char* key);
+  std::optional<bool> optional_bool(const char* key);
+  std::vector<std::string> optional_string_list(const char* key);
+
+  /// Quantities with explicit units, parsed by linksim/units.hpp.
+  double required_bandwidth_Bps(const char* key);
+  std::optional<double> optional_bandwidth_Bps(const char* key);
+  double required_duration_s(const char* key);
+  double required_size_bytes(const char* key);
+  std::optional<double> optional_flops(const char* key);
+  double required_flops(const char* key);
+
+  /// Throws for the first key that was never read, suggesting the closest read key.
+  void reject_unknown_keys() const;
+
+  /// A ConfigError at the node of `key` (or at the mapping when the key is absent).
+  [[noreturn]] void fail_at(const char* key, const std::string& message) const;
+
+ private:
+  /// The scalar under `key`; nullopt when absent or null (an error when `required`).
+  std::optional<YAML::Node> scalar(const char* key, bool required);
+  [[noreturn]] void fail_missing(const char* key) const;
+  template <typename Parse>
+  std::optional<double> quantity(const char* key, bool required, Parse parse,
+                                 std::string_view kind, std::string_view example);
+
+  const YAML::Node node_;
+  std::string file_;
+  std::string what_;
+  std::vector<std::string> read_keys_;
+};
+
+}  // namespace linksim::detail

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+// Topology arguments shared by CLI commands.
+#include "cli/cli_common.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include "linksim/topology_yaml.hpp"
+
+namespace linksim::cli {
+
+void add_topology_options(CLI::App& command, TopoArgs& args) {
+  command.add_option("file", args.file, "topology YAML (topologies/*.yaml)")->required();
+  command.add_option("--set", args.sets, "override a topology parameter: name=value (repeatable)");
+}
+
+Topology load_topology_arg(const TopoArgs& args) {
+  ParamOverrides overrides;
+  for (const std::string& set : args.sets) {
+    auto [name, value] = parse_override(set);
+    overrides[name] = value;
+  }
+  return load_topology(args.file, overrides);
+}
+
+void check_host_arg(const Topology& topology, int host) {
+  if (host < 0 || host >= topology.host_count()) {
+    throw ConfigError(fmt::format("expected --host between 0 and {}, got {}",
+                                  topology.host_count() - 1, host));
+  }
+}
+
+}  // namespace linksim::cli

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
+// Helpers shared by CLI commands: the `FILE [--set k=v]...` topology arguments.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "linksim/topology.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace linksim::cli {
+
+/// A topology file and its parameter overrides, as given on the command line.
+struct TopoArgs {
+  std::string file;
+  std::vector<std::string> sets;  ///< "name=value"
+};
+
+/// Adds the positional FILE (required) and the repeatable `--set name=value` option.
+/// REQUIRES: `args` outlives the parse (keep it in a shared_ptr captured by the callback).
+void add_topology_options(CLI::App& command, TopoArgs& args);
+
+/// Loads the file with its overrides. Throws ConfigError (exit 2) on a bad file or --set.
+Topology load_topology_arg(const TopoArgs& args);
+
+/// Checks a --host value against the topology; throws ConfigError "expected a host ...".
+void check_host_arg(const Topology& topology, int host);
+
+}  // namespace linksim::cli

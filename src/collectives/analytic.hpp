@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+// Closed-form (alpha-beta with efficiencies) estimates of NCCL's algorithms and protocols.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "collectives/comm_graph.hpp"
+
+namespace linksim::detail {
+
+/// The parameters of one (algorithm, protocol) choice for one collective on one
+/// communicator: time(S) = latency_s + fill_s + wire_factor * S / bw_Bps.
+struct CostModel {
+  bool eligible = false;
+  std::string why_not;       ///< when !eligible: why, for messages
+  double latency_s = 0;      ///< NCCL's base + per-step latencies, plus launch overhead
+  double fill_s = 0;         ///< pipeline fill before the steady state
+  double wire_factor = 1;    ///< bytes each rank moves over its bottleneck per byte of size
+  double bw_Bps = 0;         ///< steady-state rate of those bytes
+  int channels = 0;
+  std::string bottleneck;
+  /// Flow mode: the factor applied to every effective link capacity (and route cap) so that
+  /// an uncontended simulation reproduces bw_Bps (the protocol's efficiency, in effect).
+  double link_scale = 1.0;
+
+  double time_s(double size_bytes) const {
+    return latency_s + fill_s + (size_bytes > 0 ? wire_factor * size_bytes / bw_Bps : 0.0);
+  }
+};
+
+/// The algorithms NCCL can run `op` with on this communicator, best known first.
+std::vector<Algorithm> candidate_algorithms(const CommGraph& graph, CollectiveOp op);
+
+/// The cost model of (algo, proto) for `op`; `size_bytes` only matters where NCCL's model
+/// depends on it. REQUIRES: algo and proto are resolved (not kAuto).
+CostModel cost_model(const CommGraph& graph, CollectiveOp op, Algorithm algo, Protocol proto,
+                     double size_bytes);
+
+}  // namespace linksim::detail

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "collectives/comm_graph.hpp"
+
+#include <algorithm>
+#include <fmt/core.h>
+#include <limits>
+#include <set>
+
+#include "collectives/link_efficiency.hpp"
+#include "linksim/error.hpp"
+
+namespace linksim::detail {
+namespace {
+
+RouterOptions router_options(const CommOptions& options) {
+  RouterOptions r;
+  r.p2p_disable = options.p2p_disable;
+  return r;
+}
+
+}  // namespace
+
+CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
+                     const CommOptions& options)
+    : topology_(topology),
+      ranks_(std::move(ranks)),
+      options_(options),
+      router_(topology, router_options(options)),
+      capacity_(effective_capacities(topology)) {
+  if (ranks_.empty()) throw ConfigError("a collective needs at least one GPU");
+  std::set<uint32_t> seen;
+  for (DeviceId id : ranks_) {
+    if (topology.device(id).kind != DeviceKind::kGpu) {
+      throw ConfigError(fmt::format("'{}' is not a GPU", topology.display_name(id)));
+    }
+    if (!seen.insert(id.value).second) {
+      throw ConfigError(fmt::format("GPU '{}' is listed twice", topology.display_name(id)));
+    }
+    int sm = topology.gpu_model(id).sm;
+    min_sm_ = min_sm_ == 0 ? sm : std::min(min_sm_, sm);
+  }
+  group_nodes();
+  plan_rings();
+  find_nvls();
+  measure_network();
+}
+
+int CommGraph::max_ranks_per_node() const {
+  size_t m = 0;
+  for (const auto& node : nodes_) m = std::max(m, node.size());
+  return static_cast<int>(m);
+}
+
+int CommGraph::channels() const {
+  return options_.channels > 0 ? options_.channels : default_channels(ring_.throughput_Bps);
+}
+
+const Route& CommGraph::route(int from_rank, int to_rank) const {
+  auto key = std::make_pair(from_rank, to_rank);
+  auto it = routes_.find(key);
+  if (it == routes_.end()) {
+    it = routes_.emplace(key, router_.route(ranks_[from_rank], ranks_[to_rank])).first;
+  }
+  return it->second;
+}
+
+void CommGraph::group_nodes() {
+  std::map<int, int> node_of_host;
+  for (int r = 0; r < static_cast<int>(ranks_.size()); ++r) {
+    int host = topology_.device(ranks_[r]).host.value_or(-1);
+    auto [it, added] = node_of_host.emplace(host, static_cast<int>(nodes_.size()));
+    if (added) nodes_.emplace_back();
+    nodes_[it->second].push_back(r);
+  }
+}
+
+void CommGraph::find_nvls() {
+  nvls_.sm = min_sm_;
+  if (!options_.nvls_enable || min_sm_ < 90 || ranks_.size() < 2) return;
+  double min_bw = std::numeric_limits<double>::infinity();
+  for (DeviceId gpu : ranks_) {
+    double bw = 0;
+    for (LinkId id : topology_.out_links(gpu)) {
+      const Link& link = topology_.link(id);
+      const Device& peer = topology_.device(link.to);
+      if (link.family == LinkFamily::kNvlink && peer.kind == DeviceKind::kNvswitch &&
+          peer.reduction) {
+        bw += link.bw_Bps;
+      }
+    }
+    min_bw = std::min(min_bw, bw);
+  }
+  if (min_bw <= 0) return;
+  for (const auto& node : nodes_) {
+    if (node.size() < 2) return;  // NVLS needs peers behind the same switches
+  }
+  nvls_.available = true;
+  nvls_.gpu_nvlink_Bps = min_bw;
+}
+
+void CommGraph::measure_network() {
+  if (nodes_.size() < 2) return;
+  std::set<uint32_t> nics;
+  for (int r : nodes_[0]) {
+    if (auto nic = router_.nearest_nic(ranks_[r])) nics.insert(nic->value);
+  }
+  for (uint32_t nic : nics) {
+    for (LinkId id : topology_.out_links(DeviceId{nic})) {
+      if (topology_.link(id).family == LinkFamily::kNetwork) node_network_Bps_ += capacity_[id.value];
+    }
+  }
+}
+
+}  // namespace linksim::detail

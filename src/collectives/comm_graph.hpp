@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0
+// A communicator's structure, built once: ranks grouped by server, routes between ranks,
+// effective link capacities, the rings NCCL would build, and NVLS availability.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "collectives/model_params.hpp"
+#include "linksim/collectives.hpp"
+#include "linksim/routing.hpp"
+
+namespace linksim::detail {
+
+/// Rings over the ranks (indices into CommGraph::ranks): each ring is a cyclic order; ring r
+/// carries `weights[r]` of the data (weights sum to 1). A pipelined ring moves every rank's
+/// bytes at the same rate, so the plan's throughput is one number.
+struct RingPlan {
+  std::vector<std::vector<int>> rings;
+  std::vector<double> weights;
+  double throughput_Bps = 0;  ///< bytes/s each rank sends (its busbw in nccl-tests' terms)
+  /// The same for one server's own ring (equal to throughput_Bps on a single server): the
+  /// rate of the intra-server chains of hierarchical algorithms.
+  double intra_throughput_Bps = 0;
+  std::string bottleneck;     ///< what limits it
+  HopClass intra_class = HopClass::kNvlink;  ///< slowest intra-server hop kind (latency table)
+  bool uses_p2p_only = true;  ///< no host-staged hop (LL128 eligibility)
+};
+
+/// Intra-server NVLink SHARP: every rank's GPU reaches reduction-capable NVSwitches.
+struct NvlsInfo {
+  bool available = false;
+  double gpu_nvlink_Bps = 0;  ///< min over ranks of the raw NVLink bandwidth into the switches
+  int sm = 0;
+};
+
+class CommGraph {
+ public:
+  CommGraph(const Topology& topology, std::vector<DeviceId> ranks, const CommOptions& options);
+
+  const Topology& topology() const { return topology_; }
+  const Router& router() const { return router_; }
+  const std::vector<DeviceId>& ranks() const { return ranks_; }
+  const CommOptions& options() const { return options_; }
+  /// Rank indices per server, in rank order; servers in order of first appearance.
+  const std::vector<std::vector<int>>& nodes() const { return nodes_; }
+  int node_count() const { return static_cast<int>(nodes_.size()); }
+  int max_ranks_per_node() const;
+  int min_sm() const { return min_sm_; }
+  const std::vector<double>& capacities() const { return capacity_; }
+
+  /// The route between two ranks (cached).
+  const Route& route(int from_rank, int to_rank) const;
+  const RingPlan& ring() const { return ring_; }
+  const NvlsInfo& nvls() const { return nvls_; }
+  /// Effective NIC bandwidth per server: the distinct NICs its ranks use, summed (bytes/s).
+  double node_network_Bps() const { return node_network_Bps_; }
+  int channels() const;
+
+ private:
+  void group_nodes();
+  void plan_rings();
+  void find_nvls();
+  void measure_network();
+
+  const Topology& topology_;
+  std::vector<DeviceId> ranks_;
+  CommOptions options_;
+  Router router_;
+  std::vector<double> capacity_;
+  std::vector<std::vector<int>> nodes_;
+  mutable std::map<std::pair<int, int>, Route> routes_;
+  RingPlan ring_;
+  NvlsInfo nvls_;
+  double node_network_Bps_ = 0;
+  int min_sm_ = 0;
+};
+
+}  // namespace linksim::detail

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: Apache-2.0
+// The public Communicator: NCCL's tuner (the fastest eligible algorithm and protocol for
+// each size) over the analytic cost models, and the flow mode on request.
+#include <algorithm>
+#include <fmt/core.h>
+#include <limits>
+
+#include "collectives/analytic.hpp"
+#include "collectives/comm_graph.hpp"
+#include "collectives/flow_lowering.hpp"
+#include "linksim/collectives.hpp"
+#include "linksim/error.hpp"
+
+namespace linksim {
+
+struct Communicator::Impl {
+  detail::CommGraph graph;
+};
+
+namespace {
+
+constexpr Protocol kProtocols[] = {Protocol::kLL, Protocol::kLL128, Protocol::kSimple};
+
+std::string join_algorithms(const std::vector<Algorithm>& algos) {
+  std::string out;
+  for (Algorithm a : algos) out += (out.empty() ? "" : ", ") + std::string(to_string(a));
+  return out;
+}
+
+struct Choice {
+  Algorithm algo = Algorithm::kRing;
+  Protocol proto = Protocol::kSimple;
+  detail::CostModel model;
+};
+
+// NCCL's tuner: among the allowed (algorithm, protocol) pairs, the one with the least time.
+Choice choose(const detail::CommGraph& g, const CollectiveQuery& q) {
+  const auto candidates = detail::candidate_algorithms(g, q.op);
+  if (q.algorithm != Algorithm::kAuto &&
+      std::find(candidates.begin(), candidates.end(), q.algorithm) == candidates.end()) {
+    throw ConfigError(fmt::format("algorithm '{}' is not available for {} on these {} GPUs; "
+                                  "expected one of: auto, {}",
+                                  to_string(q.algorithm), to_string(q.op), g.ranks().size(),
+                                  join_algorithms(candidates)));
+  }
+  Choice best;
+  double best_time = std::numeric_limits<double>::infinity();
+  std::string last_reason;
+  for (Algorithm a : candidates) {
+    if (q.algorithm != Algorithm::kAuto && a != q.algorithm) continue;
+    for (Protocol p : kProtocols) {
+      if (q.protocol != Protocol::kAuto && p != q.protocol) continue;
+      detail::CostModel m = detail::cost_model(g, q.op, a, p, q.size_bytes);
+      if (!m.eligible) {
+        last_reason = m.why_not;
+        continue;
+      }
+      const double t = m.time_s(q.size_bytes);
+      if (t < best_time) {
+        best_time = t;
+        best = {a, p, m};
+      }
+    }
+  }
+  if (best_time == std::numeric_limits<double>::infinity()) {
+    throw ConfigError(fmt::format("protocol '{}' cannot be used with algorithm '{}' here: {}",
+                                  to_string(q.protocol), to_string(q.algorithm), last_reason));
+  }
+  return best;
+}
+
+}  // namespace
+
+Communicator::Communicator(const Topology& topology, std::vector<DeviceId> ranks,
+                           CommOptions options)
+    : impl_(std::make_unique<Impl>(Impl{detail::CommGraph(topology, std::move(ranks), options)})) {}
+Communicator::~Communicator() = default;
+Communicator::Communicator(Communicator&&) noexcept = default;
+
+int Communicator::rank_count() const { return static_cast<int>(impl_->graph.ranks().size()); }
+int Communicator::node_count() const { return impl_->graph.node_count(); }
+const std::vector<DeviceId>& Communicator::ranks() const { return impl_->graph.ranks(); }
+
+CollectiveResult Communicator::run(const CollectiveQuery& query) const {
+  if (!(query.size_bytes >= 0)) throw ConfigError("message size must be >= 0 bytes");
+  const detail::CommGraph& g = impl_->graph;
+  if ((query.op == CollectiveOp::kBroadcast || query.op == CollectiveOp::kReduce) &&
+      (query.root < 0 || query.root >= rank_count())) {
+    throw ConfigError(fmt::format("root rank {} does not exist; expected 0..{}", query.root,
+                                  rank_count() - 1));
+  }
+  Choice c = choose(g, query);
+  CollectiveResult r;
+  r.algorithm = c.algo;
+  r.protocol = c.proto;
+  r.channels = c.model.channels;
+  r.bottleneck = c.model.bottleneck;
+  r.time_s = c.model.time_s(query.size_bytes);
+  if (query.mode == SimMode::kFlow && query.size_bytes > 0 && rank_count() > 1) {
+    detail::FlowOutcome f =
+        detail::simulate_flows(g, query.op, c.algo, c.model, query.size_bytes, query.root);
+    r.time_s = f.time_s;
+    r.bottleneck = f.bottleneck;
+  }
+  r.algbw_Bps = r.time_s > 0 ? query.size_bytes / r.time_s : 0;
+  r.busbw_Bps = r.algbw_Bps * bus_factor(query.op, rank_count());
+  return r;
+}
+
+}  // namespace linksim

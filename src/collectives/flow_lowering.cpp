@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: Apache-2.0
+// Lowering of NCCL's algorithms to flows (docs/model.md#flow-mode). A pipelined algorithm is
+// its concurrent streams: a ring over N ranks is N transfers running at once, each carrying
+// its whole share of the data, plus the same latency and fill the analytic mode charges.
+#include "collectives/flow_lowering.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/core.h>
+#include <limits>
+
+#include "collectives/link_efficiency.hpp"
+#include "linksim/error.hpp"
+#include "linksim/flowsim.hpp"
+
+namespace linksim::detail {
+namespace {
+
+// One simulation's worth of transfers: capacities scaled by the protocol's efficiency.
+class Lowering {
+ public:
+  Lowering(const CommGraph& g, double scale, double start_latency_s)
+      : g_(g), scale_(scale), latency_s_(start_latency_s) {
+    std::vector<double> caps = g.capacities();
+    for (double& c : caps) c *= scale;
+    sim_ = std::make_unique<FlowSimulator>(std::move(caps));
+  }
+
+  /// Adds `bytes` from rank a to rank b along their route (all its parallel paths).
+  void send(int a, int b, double bytes) { send_route(g_.route(a, b), bytes); }
+
+  void send_route(const Route& route, double bytes) {
+    paths_.clear();
+    resources_.clear();
+    size_t total = 0;
+    for (const Path& p : route.paths) total += p.links.size();
+    resources_.reserve(total);
+    for (const Path& p : route.paths) {
+      size_t begin = resources_.size();
+      for (LinkId id : p.links) resources_.push_back(ResourceId{id.value});
+      paths_.push_back({std::span<const ResourceId>(resources_.data() + begin, p.links.size()),
+                        p.share});
+    }
+    TransferSpec spec;
+    spec.bytes = bytes;
+    spec.paths = paths_;
+    spec.latency_s = latency_s_;
+    const double cap = route_rate_cap(g_.topology(), route);
+    if (cap < std::numeric_limits<double>::infinity()) spec.rate_cap_Bps = cap * scale_;
+    sim_->add_transfer(spec);
+  }
+
+  FlowOutcome run(const std::string& fallback) const {
+    FlowResult result = sim_->run();
+    FlowOutcome out;
+    out.time_s = result.makespan_s;
+    if (!result.bottlenecks.empty()) {
+      LinkId link{result.bottlenecks.front().value};
+      out.bottleneck = describe_link(g_.topology(), link) + " [" +
+                       std::string(to_string(g_.topology().link(link).family)) + "]";
+    } else {
+      out.bottleneck = fallback;
+    }
+    return out;
+  }
+
+ private:
+  const CommGraph& g_;
+  double scale_;
+  double latency_s_;
+  std::unique_ptr<FlowSimulator> sim_;
+  std::vector<PathSpec> paths_;
+  std::vector<ResourceId> resources_;
+};
+
+constexpr double kMaxTransfers = 16e6;
+
+void check_size(double transfers, CollectiveOp op) {
+  if (transfers > kMaxTransfers) {
+    throw ConfigError(fmt::format("flow mode would need {:.0f} transfers for {}; the limit is "
+                                  "{:.0f}: use --mode analytic",
+                                  transfers, to_string(op), kMaxTransfers));
+  }
+}
+
+FlowOutcome ring_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes,
+                       int root) {
+  const RingPlan& plan = g.ring();
+  Lowering low(g, m.link_scale, m.latency_s + m.fill_s);
+  const bool chain = op == CollectiveOp::kBroadcast || op == CollectiveOp::kReduce;
+  for (size_t k = 0; k < plan.rings.size(); ++k) {
+    const auto& ring = plan.rings[k];
+    const int n = static_cast<int>(ring.size());
+    // Broadcast and Reduce pipeline along the ring as a chain starting (ending) at the root.
+    int start = 0;
+    if (chain) start = static_cast<int>(std::find(ring.begin(), ring.end(), root) - ring.begin());
+    for (int i = 0; i < n; ++i) {
+      if (chain && i == n - 1) break;
+      int a = ring[(start + i) % n], b = ring[(start + i + 1) % n];
+      if (op == CollectiveOp::kReduce) std::swap(a, b);
+      low.send(a, b, m.wire_factor * bytes * plan.weights[k]);
+    }
+  }
+  return low.run(m.bottleneck);
+}
+
+// Each server's chain reduces up and broadcasts down; the servers' heads exchange over two
+// complementary binary trees, each carrying half the data (NCCL's double binary tree).
+FlowOutcome tree_flows(const CommGraph& g, const CostModel& m, double bytes) {
+  Lowering low(g, m.link_scale, m.latency_s + m.fill_s);
+  const RingPlan& plan = g.ring();
+  const int nodes = g.node_count();
+  std::vector<std::vector<int>> chain(nodes);
+  const int ppn = static_cast<int>(plan.rings.front().size()) / nodes;
+  for (int k = 0; k < nodes; ++k) {
+    for (int i = 0; i < ppn; ++i) chain[k].push_back(plan.rings.front()[k * ppn + i]);
+    for (int i = 0; i + 1 < ppn; ++i) {
+      low.send(chain[k][i + 1], chain[k][i], bytes);  // reduce towards the head
+      low.send(chain[k][i], chain[k][i + 1], bytes);  // broadcast back
+    }
+  }
+  for (int tree = 0; tree < 2; ++tree) {
+    for (int child = 1; child < nodes; ++child) {
+      int parent = (child - 1) / 2;
+      int c = tree == 0 ? child : nodes - 1 - child;
+      int p = tree == 0 ? parent : nodes - 1 - parent;
+      low.send(chain[c][0], chain[p][0], bytes / 2);
+      low.send(chain[p][0], chain[c][0], bytes / 2);
+    }
+  }
+  return low.run(m.bottleneck);
+}
+
+// NVLS: every GPU sends its buffer into the switches and receives the result by multicast.
+FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes) {
+  const Topology& t = g.topology();
+  const double eff = m.bw_Bps / g.nvls().gpu_nvlink_Bps;
+  std::vector<double> raw;
+  for (const Link& link : t.links()) raw.push_back(link.bw_Bps * eff);
+  FlowSimulator sim(raw);
+  const double each = op == CollectiveOp::kAllReduce ? bytes : m.wire_factor * bytes;
+  for (DeviceId gpu : g.ranks()) {
+    std::vector<ResourceId> up, down;
+    std::vector<double> bw;
+    double total = 0;
+    for (LinkId id : t.out_links(gpu)) {
+      const Link& link = t.link(id);
+      if (link.family != LinkFamily::kNvlink || t.device(link.to).kind != DeviceKind::kNvswitch ||
+          !t.device(link.to).reduction) {
+        continue;
+      }
+      up.push_back(ResourceId{id.value});
+      down.push_back(ResourceId{link.reverse.value});
+      bw.push_back(link.bw_Bps);
+      total += link.bw_Bps;
+    }
+    std::vector<PathSpec> up_paths, down_paths;
+    for (size_t i = 0; i < up.size(); ++i) {
+      up_paths.push_back({std::span<const ResourceId>(&up[i], 1), bw[i] / total});
+      down_paths.push_back({std::span<const ResourceId>(&down[i], 1), bw[i] / total});
+    }
+    sim.add_transfer({.bytes = each, .paths = up_paths, .latency_s = m.latency_s + m.fill_s});
+    sim.add_transfer({.bytes = each, .paths = down_paths, .latency_s = m.latency_s + m.fill_s});
+  }
+  FlowResult result = sim.run();
+  return {result.makespan_s, m.bottleneck};
+}
+
+FlowOutcome direct_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes) {
+  const int n = static_cast<int>(g.ranks().size());
+  Lowering low(g, m.link_scale, m.latency_s + m.fill_s);
+  if (op == CollectiveOp::kSendRecv) {
+    for (int a = 0; a < n; ++a) low.send(a, (a + 1) % n, bytes);
+  } else {
+    check_size(double(n) * (n - 1), op);
+    for (int a = 0; a < n; ++a) {
+      for (int b = 0; b < n; ++b) {
+        if (a != b) low.send(a, b, bytes / n);
+      }
+    }
+  }
+  return low.run(m.bottleneck);
+}
+
+}  // namespace
+
+FlowOutcome simulate_flows(const CommGraph& g, CollectiveOp op, Algorithm algo,
+                           const CostModel& m, double size_bytes, int root) {
+  switch (algo) {
+    case Algorithm::kRing: return ring_flows(g, op, m, size_bytes, root);
+    case Algorithm::kTree: return tree_flows(g, m, size_bytes);
+    case Algorithm::kNvls:
+    case Algorithm::kNvlsTree: return nvls_flows(g, op, m, size_bytes);
+    case Algorithm::kDirect: return direct_flows(g, op, m, size_bytes);
+    case Algorithm::kAuto: break;
+  }
+  return {m.time_s(size_bytes), m.bottleneck};
+}
+
+}  // namespace linksim::detail

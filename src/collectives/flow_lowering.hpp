@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: Apache-2.0
+// Flow mode: an algorithm becomes concurrent transfers on the link graph, simulated with
+// max-min fair sharing, so contention between its streams (and shared links) shows.
+#pragma once
+
+#include <string>
+
+#include "collectives/analytic.hpp"
+
+namespace linksim::detail {
+
+struct FlowOutcome {
+  double time_s = 0;
+  std::string bottleneck;  ///< the link saturated longest, or the model's when none was
+};
+
+/// Simulates `op` of `size_bytes` with (algo, proto) whose analytic parameters are `model`
+/// (latency, fill and protocol efficiency are shared with the analytic mode).
+/// Throws ConfigError when the transfer count would exceed what one run should hold.
+FlowOutcome simulate_flows(const CommGraph& graph, CollectiveOp op, Algorithm algo,
+                           const CostModel& model, double size_bytes, int root);
+
+}  // namespace linksim::detail

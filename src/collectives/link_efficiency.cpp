@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "collectives/link_efficiency.hpp"
+
+#include <fmt/core.h>
+#include <limits>
+
+#include "collectives/model_params.hpp"
+
+namespace linksim::detail {
+namespace {
+
+// The GPU at either end of a link, if any: its architecture sets NVLink efficiency.
+int gpu_sm_of(const Topology& t, const Link& link) {
+  for (DeviceId end : {link.from, link.to}) {
+    if (t.device(end).kind == DeviceKind::kGpu) return t.gpu_model(end).sm;
+  }
+  return 0;
+}
+
+double family_efficiency(const Topology& t, const Link& link) {
+  switch (link.family) {
+    case LinkFamily::kNvlink: {
+      int sm = gpu_sm_of(t, link);
+      return nvlink_efficiency(sm == 0 ? 90 : sm, link.bw_Bps / std::max(1, link.lanes));
+    }
+    case LinkFamily::kPcie: return kPcieEfficiency;
+    case LinkFamily::kNetwork: return kNetworkEfficiency;
+    case LinkFamily::kC2c:
+    case LinkFamily::kSmp: return kC2cEfficiency;
+  }
+  return 1.0;
+}
+
+}  // namespace
+
+std::vector<double> effective_capacities(const Topology& topology) {
+  std::vector<double> capacity;
+  capacity.reserve(topology.links().size());
+  for (const Link& link : topology.links()) {
+    capacity.push_back(link.bw_Bps * family_efficiency(topology, link));
+  }
+  return capacity;
+}
+
+double route_rate_cap(const Topology& topology, const Route& route, std::string* why) {
+  if (route.transport != Transport::kShm) return std::numeric_limits<double>::infinity();
+  // Host staging: the sender's SMs store into pinned host memory and the receiver's SMs load
+  // from it; both PCIe legs and any SMP crossing carry every byte (docs/model.md#shm).
+  double cap = std::numeric_limits<double>::infinity();
+  bool crosses_socket = false;
+  for (const Path& path : route.paths) {
+    for (LinkId id : path.links) {
+      const Link& link = topology.link(id);
+      if (link.family == LinkFamily::kPcie) cap = std::min(cap, link.bw_Bps * kShmPcieEfficiency);
+      if (link.family == LinkFamily::kSmp) {
+        cap = std::min(cap, link.bw_Bps * kShmSmpEfficiency);
+        crosses_socket = true;
+      }
+    }
+  }
+  if (why) {
+    *why = fmt::format("host-staged copy {}->{} (SHM{}, no P2P)",
+                       topology.display_name(route.src), topology.display_name(route.dst),
+                       crosses_socket ? " across the socket link" : "");
+  }
+  return cap;
+}
+
+std::string describe_link(const Topology& topology, LinkId id) {
+  const Link& link = topology.link(id);
+  std::string width;
+  if (link.family == LinkFamily::kPcie) width = fmt::format(" x{}", link.lanes);
+  if (link.family == LinkFamily::kNvlink) width = fmt::format(" x{}", link.lanes);
+  return fmt::format("{}->{} ({}{})", topology.display_name(link.from),
+                     topology.display_name(link.to), link.type, width);
+}
+
+void StreamSet::add(const Route& route, double weight, double rate_cap_Bps,
+                    const std::string& cap_why) {
+  if (load_.empty()) load_.assign(capacity_.size(), 0.0);
+  for (const Path& path : route.paths) {
+    for (LinkId id : path.links) {
+      if (load_[id.value] == 0.0) touched_.push_back(id.value);
+      load_[id.value] += weight * path.share;
+    }
+  }
+  if (rate_cap_Bps < std::numeric_limits<double>::infinity() && weight > 0) {
+    double limit = rate_cap_Bps / weight;
+    if (!has_cap_ || limit < cap_limit_) {
+      cap_limit_ = limit;
+      cap_why_ = cap_why;
+      has_cap_ = true;
+    }
+  }
+}
+
+StreamSet::Limit StreamSet::limit() const {
+  Limit best;
+  best.throughput_Bps = std::numeric_limits<double>::infinity();
+  for (uint32_t id : touched_) {
+    double t = capacity_[id] / load_[id];
+    if (t < best.throughput_Bps) {
+      best.throughput_Bps = t;
+      best.link = LinkId{id};
+    }
+  }
+  if (has_cap_ && cap_limit_ < best.throughput_Bps) {
+    best.throughput_Bps = cap_limit_;
+    best.by_link = false;
+    best.why = cap_why_;
+  }
+  return best;
+}
+
+}  // namespace linksim::detail

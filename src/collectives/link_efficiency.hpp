@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+// What GPU traffic achieves on each link (effective capacity) and on each route (caps such as
+// host staging), the inputs of both the analytic and the flow mode.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "linksim/routing.hpp"
+#include "linksim/topology.hpp"
+
+namespace linksim::detail {
+
+/// Effective per-direction capacity of every link for collective traffic, bytes/s:
+/// raw rate x the family's efficiency (docs/model.md#link-efficiency). Indexed by LinkId.
+std::vector<double> effective_capacities(const Topology& topology);
+
+/// A bound on one route's rate beyond its links' capacities (host-staged copies), bytes/s;
+/// +infinity when none. `why` names the mechanism for bottleneck reports.
+double route_rate_cap(const Topology& topology, const Route& route, std::string* why = nullptr);
+
+/// "gpu1->cpu0 (pcie4 x16)": a link as reports name it.
+std::string describe_link(const Topology& topology, LinkId id);
+
+/// A set of concurrent streams moving data in fixed proportions (a pipelined ring: every
+/// stream carries weight x T bytes/s). Throughput() finds the largest T the links allow.
+class StreamSet {
+ public:
+  explicit StreamSet(const std::vector<double>& capacity_Bps) : capacity_(capacity_Bps) {}
+  /// Adds a stream along `route` carrying fraction `weight` of the per-rank traffic.
+  void add(const Route& route, double weight, double rate_cap_Bps, const std::string& cap_why);
+
+  struct Limit {
+    double throughput_Bps = 0;  ///< largest T: per-rank bytes/s of the pattern
+    bool by_link = true;        ///< limited by a link (else by a route cap)
+    LinkId link;                ///< the saturated link when by_link
+    std::string why;            ///< the route cap's mechanism when !by_link
+  };
+  Limit limit() const;
+
+ private:
+  const std::vector<double>& capacity_;
+  std::vector<double> load_;          // per link: sum of weight x share
+  std::vector<uint32_t> touched_;     // links with load, in first-touch order (determinism)
+  double cap_limit_ = 0;              // min over streams of cap / weight
+  std::string cap_why_;
+  bool has_cap_ = false;
+};
+
+}  // namespace linksim::detail

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+// Architecture-dependent constants of the collective model (sources in docs/model.md).
+#include "collectives/model_params.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace linksim::detail {
+
+ArchCaps arch_caps(int sm) {
+  // NCCL tuning.cc: llMaxBws (single node by arch; two or more nodes, Intel row),
+  // perChMaxRingLL128Bws. GB/s.
+  if (sm >= 100) return {282.0, 90.0, 40.0};
+  if (sm >= 90) return {141.0, 45.0, 36.7};
+  if (sm >= 80) return {87.7, 22.5, 20.0};
+  return {39.0, 39.0, 20.0};
+}
+
+double nvlink_efficiency(int sm, double raw_lane_bw_Bps) {
+  // NCCL topo.h per-NVLink bandwidth (GB/s, per direction) by SM generation.
+  double nccl_GBps = 20.0;
+  if (sm >= 100) nccl_GBps = 40.1;
+  else if (sm >= 90) nccl_GBps = 20.6;
+  else if (sm == 86 || sm == 87 || sm == 89) nccl_GBps = 12.0;
+  else if (sm >= 70) nccl_GBps = 20.0;
+  else if (sm >= 60) nccl_GBps = 18.0;
+  if (raw_lane_bw_Bps <= 0) return 0.8;
+  return std::min(1.0, nccl_GBps * 1e9 / raw_lane_bw_Bps);
+}
+
+int default_channels(double ring_bw_Bps) {
+  const double per_channel_Bps = 20e9;
+  const int n = static_cast<int>(std::lround(ring_bw_Bps / per_channel_Bps));
+  return std::clamp(n, 2, 32);
+}
+
+}  // namespace linksim::detail

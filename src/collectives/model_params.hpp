@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: Apache-2.0
+// Every constant of the collective model, with its source. docs/model.md explains each one.
+#pragma once
+
+#include <array>
+
+#include "linksim/collectives.hpp"
+#include "linksim/routing.hpp"
+
+namespace linksim::detail {
+
+/// NCCL's hardware-latency classes (tuning.cc hwLat rows).
+enum class HopClass { kNvlink, kPcie, kNet };
+
+inline constexpr int kProtocolCount = 3;  // LL, LL128, Simple
+inline int protocol_index(Protocol p) { return p == Protocol::kLL ? 0 : p == Protocol::kLL128 ? 1 : 2; }
+
+/// NCCL tuning.cc (2.2x), microseconds. [LL, LL128, Simple].
+struct NcclLatencies {
+  std::array<double, 3> base_ring{6.6, 14.0, 8.4};
+  std::array<double, 3> base_tree{6.8, 14.0, 8.4};
+  std::array<double, 3> hw_nvlink_ring{0.6, 1.9, 3.4};
+  std::array<double, 3> hw_nvlink_tree{0.6, 1.25, 4.0};
+  std::array<double, 3> hw_pcie_ring{1.0, 2.5, 5.7};
+  std::array<double, 3> hw_pcie_tree{1.0, 1.9, 4.0};
+  std::array<double, 3> hw_net_ring{2.7, 4.0, 14.0};
+  std::array<double, 3> hw_net_tree{5.0, 8.5, 14.0};
+  double nvls_simple_us = 25.0;       ///< hwLat NVLINK, NVLS, Simple
+  double nvls_net_simple_us = 18.0;   ///< hwLat NET, NVLS
+  double nvls_tree_net_us = 20.9;     ///< hwLat NET, NVLSTree
+  double net_overhead_us = 1.0;       ///< per inter-node step, Intel/other host (x3 for Simple)
+};
+
+/// Protocol efficiencies (NCCL tuning.cc): LL sends 8-byte lines with 4 bytes of data; LL128
+/// carries 120 data bytes per 128-byte line.
+struct ProtocolEfficiency {
+  double ll = 0.5;
+  double ll128 = 120.0 / 128.0 * (0.92 / (120.0 / 128.0));  ///< = 0.92, NCCL's LL128 factor
+  double tree = 0.92;                                       ///< Tree AllReduce busBw factor
+};
+
+/// Per-channel bandwidth caps in GB/s by architecture (NCCL tuning.cc), used to cap LL/LL128.
+struct ArchCaps {
+  double ll_max_single_node_GBps;   ///< llMaxBws[arch][0]
+  double ll_max_multi_node_GBps;    ///< llMaxBws (Intel row) for >= 2 nodes
+  double ll128_per_channel_GBps;    ///< perChMaxRingLL128Bws
+};
+ArchCaps arch_caps(int sm);
+
+/// Effective (achievable) fraction of a link's raw per-direction rate for GPU traffic.
+/// NVLink: NCCL's per-link constant over the raw lane rate, by GPU architecture (topo.h:
+/// SM60 18, SM70 20, SM80 20, SM86 12, SM90 20.6, SM100 40.1 GB/s per link).
+double nvlink_efficiency(int sm, double raw_lane_bw_Bps);
+/// PCIe: NCCL models width x speed / 80 (Gen4 x16 = 24 GB/s) against 31.5 GB/s raw: 0.762.
+inline constexpr double kPcieEfficiency = 24.0 / 31.5;
+/// Network: NDR measured 48.9 of 50 GB/s (calibration 66), HDR 8 x 23.6 of 25 (calibration 71).
+inline constexpr double kNetworkEfficiency = 0.96;
+/// NVLink-C2C and SMP links carrying P2P traffic: NCCL treats them like NVLink (0.8).
+inline constexpr double kC2cEfficiency = 0.8;
+/// Host-staged (SHM) transfers: GPU SMs store into and load from pinned host memory; measured
+/// 4.0 GB/s on a PCIe Gen3 x16 pair (15.75 raw), calibration 35-37: 0.254 of the PCIe leg.
+inline constexpr double kShmPcieEfficiency = 4.0 / 15.75;
+/// SHM across sockets: the peer's loads cross the SMP link as non-posted remote reads; measured
+/// 1.44 GB/s per direction on a dual-socket A40 server (calibration 06) against a 62.4 GB/s
+/// UPI pair: 0.023 of the SMP link. The only cross-socket SHM measurement we hold.
+inline constexpr double kShmSmpEfficiency = 1.44 / 62.4;
+/// NVLink SHARP (NVLS): algbw achieved as a fraction of the GPU's raw NVLink bandwidth.
+/// 8x H100: 276 GB/s of 450 (calibration 01, 53; NVIDIA's 480 GB/s busbw, nccl#1374):
+/// equals NCCL's nvlsEff 0.85 x SM90 NVLink efficiency 0.824 x ~0.875.
+inline constexpr double kNvlsHopperEfficiency = 276.0 / 450.0;
+/// Blackwell: NCCL's nvlsEff 0.74 against Hopper's 0.85, applied to the Hopper figure.
+inline constexpr double kNvlsBlackwellEfficiency = kNvlsHopperEfficiency * 0.74 / 0.85;
+
+/// NVLS pipelines in steps of NCCL_BUFFSIZE / NCCL_STEPS = 4 MiB / 8 per channel over
+/// NCCL_NVLS_NCHANNELS = 16 channels; an NVLS AllReduce (reduce-scatter then multicast, two
+/// stages) pays one step of all channels before its steady state (docs/model.md#nvls).
+inline constexpr double kNvlsStepBytes = 4194304.0 / 8.0;
+inline constexpr int kNvlsChannels = 16;
+
+/// Kernel launch cost per GPU when one host thread drives several GPUs (nccl-tests -g N):
+/// launches serialize. Calibration 30 and 49 (8 GPUs, one thread): small-message times
+/// 44-48 us against NCCL's 15 us model, (44 - 15) / 7 = 4.1 us per extra GPU.
+inline constexpr double kLaunchPerExtraGpu_s = 4.1e-6;
+
+/// The channel count NCCL reports for a ring (rings per communicator): one ring per ~20 GB/s
+/// of effective ring bandwidth (a channel's ring rides about one NVLink: NCCL's per-link
+/// constant), at least 2 (NCCL's minimum for collectives), at most 32 (MAXCHANNELS / 2).
+int default_channels(double ring_bw_Bps);
+
+}  // namespace linksim::detail

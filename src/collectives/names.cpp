@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+// Names of collectives, algorithms, protocols and modes, and nccl-tests' busbw factors.
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include "linksim/collectives.hpp"
+
+namespace linksim {
+namespace {
+
+// Lower-cases and drops '_' and '-' so "all_reduce", "All-Reduce" and "allreduce" agree.
+std::string fold(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '_' || c == '-') continue;
+    out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view to_string(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::kAllReduce: return "allreduce";
+    case CollectiveOp::kAllGather: return "allgather";
+    case CollectiveOp::kReduceScatter: return "reducescatter";
+    case CollectiveOp::kBroadcast: return "broadcast";
+    case CollectiveOp::kReduce: return "reduce";
+    case CollectiveOp::kAllToAll: return "alltoall";
+    case CollectiveOp::kSendRecv: return "sendrecv";
+  }
+  return "?";
+}
+
+std::string_view to_string(Algorithm algo) {
+  switch (algo) {
+    case Algorithm::kAuto: return "auto";
+    case Algorithm::kRing: return "ring";
+    case Algorithm::kTree: return "tree";
+    case Algorithm::kNvls: return "nvls";
+    case Algorithm::kNvlsTree: return "nvls_tree";
+    case Algorithm::kDirect: return "direct";
+  }
+  return "?";
+}
+
+std::string_view to_string(Protocol proto) {
+  switch (proto) {
+    case Protocol::kAuto: return "auto";
+    case Protocol::kLL: return "LL";
+    case Protocol::kLL128: return "LL128";
+    case Protocol::kSimple: return "Simple";
+  }
+  return "?";
+}
+
+std::string_view to_string(SimMode mode) { return mode == SimMode::kFlow ? "flow" : "analytic"; }
+
+std::optional<CollectiveOp> parse_collective(std::string_view text) {
+  for (auto op : {CollectiveOp::kAllReduce, CollectiveOp::kAllGather, CollectiveOp::kReduceScatter,
+                  CollectiveOp::kBroadcast, CollectiveOp::kReduce, CollectiveOp::kAllToAll,
+                  CollectiveOp::kSendRecv}) {
+    if (fold(text) == to_string(op)) return op;
+  }
+  return std::nullopt;
+}
+
+std::optional<Algorithm> parse_algorithm(std::string_view text) {
+  for (auto a : {Algorithm::kAuto, Algorithm::kRing, Algorithm::kTree, Algorithm::kNvls,
+                 Algorithm::kNvlsTree, Algorithm::kDirect}) {
+    if (fold(text) == fold(to_string(a))) return a;
+  }
+  return std::nullopt;
+}
+
+std::optional<Protocol> parse_protocol(std::string_view text) {
+  for (auto p : {Protocol::kAuto, Protocol::kLL, Protocol::kLL128, Protocol::kSimple}) {
+    if (fold(text) == fold(to_string(p))) return p;
+  }
+  return std::nullopt;
+}
+
+std::optional<SimMode> parse_sim_mode(std::string_view text) {
+  if (fold(text) == "flow") return SimMode::kFlow;
+  if (fold(text) == "analytic") return SimMode::kAnalytic;
+  return std::nullopt;
+}
+
+double bus_factor(CollectiveOp op, int ranks) {
+  const double n = ranks;
+  switch (op) {
+    case CollectiveOp::kAllReduce: return 2.0 * (n - 1) / n;
+    case CollectiveOp::kAllGather:
+    case CollectiveOp::kReduceScatter:
+    case CollectiveOp::kAllToAll: return (n - 1) / n;
+    case CollectiveOp::kBroadcast:
+    case CollectiveOp::kReduce:
+    case CollectiveOp::kSendRecv: return 1.0;
+  }
+  return 1.0;
+}
+
+}  // namespace linksim

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0
+// CommGraph::plan_rings: the rings of a communicator and their throughput
+// (docs/model.md#rings).
+#include <algorithm>
+#include <limits>
+#include <map>
+
+#include "collectives/comm_graph.hpp"
+#include "collectives/link_efficiency.hpp"
+#include "collectives/ring_search.hpp"
+
+namespace linksim::detail {
+namespace {
+
+constexpr double kMinExtraRingFraction = 0.2;
+constexpr int kMaxPackedRings = 16;
+
+double hop_rate_on(const Topology& t, const Route& route, const std::vector<double>& residual) {
+  double rate = std::numeric_limits<double>::infinity();
+  for (const Path& p : route.paths) {
+    double path_rate = std::numeric_limits<double>::infinity();
+    for (LinkId id : p.links) path_rate = std::min(path_rate, residual[id.value] / p.share);
+    rate = std::min(rate, path_rate);
+  }
+  return std::max(0.0, std::min(rate, route_rate_cap(t, route)));
+}
+
+std::string describe(const Topology& t, const StreamSet::Limit& limit) {
+  if (!limit.by_link) return limit.why;
+  const Link& link = t.link(limit.link);
+  return describe_link(t, limit.link) + " [" + std::string(to_string(link.family)) + "]";
+}
+
+}  // namespace
+
+void CommGraph::plan_rings() {
+  const int n_nodes = node_count();
+  if (ranks_.size() == 1) {
+    ring_.rings = {{0}};
+    ring_.weights = {1.0};
+    ring_.throughput_Bps = std::numeric_limits<double>::infinity();
+    ring_.intra_throughput_Bps = ring_.throughput_Bps;
+    ring_.bottleneck = "none (a single rank moves no data)";
+    return;
+  }
+  // Order each server's ranks; servers with the same local shape share one search.
+  std::map<std::vector<uint32_t>, std::vector<int>> order_of_shape;
+  std::vector<std::vector<int>> node_order(n_nodes);
+  for (int k = 0; k < n_nodes; ++k) {
+    const auto& node = nodes_[k];
+    std::vector<uint32_t> shape;
+    int host = topology_.device(ranks_[node[0]]).host.value_or(0);
+    for (int r : node) shape.push_back(ranks_[r].value - topology_.host_device_offset(host));
+    auto it = order_of_shape.find(shape);
+    if (it == order_of_shape.end()) {
+      auto order = best_cycle(static_cast<int>(node.size()), [&](int a, int b) {
+        return hop_rate_on(topology_, route(node[a], node[b]), capacity_);
+      });
+      it = order_of_shape.emplace(shape, order).first;
+    }
+    for (int pos : it->second) node_order[k].push_back(node[pos]);
+  }
+
+  auto classify_hops = [&](const std::vector<int>& ring) {
+    for (size_t i = 0; i < ring.size(); ++i) {
+      const Route& r = route(ring[i], ring[(i + 1) % ring.size()]);
+      if (r.transport == Transport::kNet) continue;
+      if (r.cls != PathClass::kNvlink) ring_.intra_class = HopClass::kPcie;
+      if (r.transport == Transport::kShm || r.cls != PathClass::kNvlink) ring_.uses_p2p_only = false;
+    }
+  };
+
+  if (n_nodes == 1) {
+    // One server: pack rings while links have capacity left (NCCL builds several channels on
+    // meshes such as DGX-1's NVLink cube mesh, each on its own links).
+    std::vector<double> residual = capacity_;
+    const auto& node = nodes_[0];
+    std::vector<double> rates;
+    for (int k = 0; k < kMaxPackedRings; ++k) {
+      std::vector<int> order = k == 0 ? std::vector<int>() : best_cycle(
+          static_cast<int>(node.size()), [&](int a, int b) {
+            return hop_rate_on(topology_, route(node[a], node[b]), residual);
+          });
+      std::vector<int> ring;
+      if (k == 0) ring = node_order[0];
+      else for (int pos : order) ring.push_back(node[pos]);
+      StreamSet set(residual);
+      for (size_t i = 0; i < ring.size(); ++i) {
+        const Route& r = route(ring[i], ring[(i + 1) % ring.size()]);
+        std::string why;
+        double cap = route_rate_cap(topology_, r, &why);
+        set.add(r, 1.0, cap, why);
+      }
+      StreamSet::Limit limit = set.limit();
+      if (k == 0) ring_.bottleneck = describe(topology_, limit);
+      if (k > 0 && limit.throughput_Bps < kMinExtraRingFraction * rates.front()) break;
+      if (!(limit.throughput_Bps > 0)) break;
+      rates.push_back(limit.throughput_Bps);
+      ring_.rings.push_back(ring);
+      for (size_t i = 0; i < ring.size(); ++i) {
+        for (const Path& p : route(ring[i], ring[(i + 1) % ring.size()]).paths) {
+          for (LinkId id : p.links) {
+            residual[id.value] = std::max(0.0, residual[id.value] - limit.throughput_Bps * p.share);
+          }
+        }
+      }
+      if (!limit.by_link) break;  // capped by host staging: more rings add nothing
+    }
+    double total = 0;
+    for (double r : rates) total += r;
+    for (double r : rates) ring_.weights.push_back(r / total);
+    ring_.throughput_Bps = total;
+    ring_.intra_throughput_Bps = total;
+    classify_hops(ring_.rings.front());
+    return;
+  }
+
+  // Several servers: NCCL's rings span servers, each ring entering and leaving every server
+  // through a different GPU (and so a different NIC: rails). Rotate each server's order.
+  const int rotations = static_cast<int>(node_order[0].size());
+  for (int r = 0; r < rotations; ++r) {
+    std::vector<int> ring;
+    for (const auto& order : node_order) {
+      const int m = static_cast<int>(order.size());
+      for (int i = 0; i < m; ++i) ring.push_back(order[(r + i) % m]);
+    }
+    ring_.rings.push_back(std::move(ring));
+    ring_.weights.push_back(1.0 / rotations);
+  }
+  StreamSet intra(capacity_);
+  const auto& own = node_order[0];
+  for (size_t i = 0; i < own.size() && own.size() > 1; ++i) {
+    const Route& r = route(own[i], own[(i + 1) % own.size()]);
+    intra.add(r, 1.0, route_rate_cap(topology_, r), "");
+  }
+  ring_.intra_throughput_Bps = own.size() > 1 ? intra.limit().throughput_Bps
+                                              : std::numeric_limits<double>::infinity();
+  StreamSet set(capacity_);
+  for (size_t k = 0; k < ring_.rings.size(); ++k) {
+    const auto& ring = ring_.rings[k];
+    for (size_t i = 0; i < ring.size(); ++i) {
+      const Route& r = route(ring[i], ring[(i + 1) % ring.size()]);
+      std::string why;
+      double cap = route_rate_cap(topology_, r, &why);
+      set.add(r, ring_.weights[k], cap, why);
+    }
+  }
+  StreamSet::Limit limit = set.limit();
+  ring_.throughput_Bps = limit.throughput_Bps;
+  ring_.bottleneck = describe(topology_, limit);
+  classify_hops(ring_.rings.front());
+}
+
+}  // namespace linksim::detail

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: Apache-2.0
+// Progressive filling with a lazy heap, restricted to the component that changed.
+#include "flowsim/max_min_solver.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace linksim {
+namespace {
+
+constexpr uint8_t kResourceLevel = 0;
+constexpr uint8_t kSlotBound = 1;
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+}  // namespace
+
+MaxMinSolver::MaxMinSolver(std::span<const double> capacities_Bps,
+                           std::span<const uint32_t> path_resources)
+    : capacities_Bps_(capacities_Bps),
+      path_resources_(path_resources),
+      users_(capacities_Bps.size()),
+      load_Bps_(capacities_Bps.size(), 0.0),
+      remaining_Bps_(capacities_Bps.size(), 0.0),
+      unfixed_(capacities_Bps.size(), 0),
+      version_(capacities_Bps.size(), 0),
+      resource_mark_(capacities_Bps.size(), 0),
+      user_index_(path_resources.size(), 0) {}
+
+uint32_t MaxMinSolver::add(uint32_t begin, uint32_t end, double bound_Bps) {
+  uint32_t slot;
+  if (!free_slots_.empty()) {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+  } else {
+    slot = slot_count();
+    begin_.push_back(0);
+    end_.push_back(0);
+    bound_Bps_.push_back(0);
+    rate_Bps_.push_back(0);
+    fixed_.push_back(0);
+    slot_mark_.push_back(0);
+  }
+  begin_[slot] = begin;
+  end_[slot] = end;
+  bound_Bps_[slot] = bound_Bps;
+  rate_Bps_[slot] = 0;
+  for (uint32_t position = begin; position < end; ++position) {
+    const uint32_t resource = path_resources_[position];
+    user_index_[position] = static_cast<uint32_t>(users_[resource].size());
+    users_[resource].push_back(Element{slot, position});
+    dirty_.push_back(resource);
+  }
+  // A slot crossing no resource belongs to no component; collect_component reports it alone.
+  if (begin == end) orphans_.push_back(slot);
+  return slot;
+}
+
+// Swap-removes the element at `position` from its resource's user list in O(1).
+void MaxMinSolver::detach(uint32_t position) {
+  const uint32_t resource = path_resources_[position];
+  std::vector<Element>& users = users_[resource];
+  const uint32_t index = user_index_[position];
+  users[index] = users.back();
+  user_index_[users[index].position] = index;
+  users.pop_back();
+  dirty_.push_back(resource);
+}
+
+void MaxMinSolver::remove(uint32_t slot) {
+  for (uint32_t position = begin_[slot]; position < end_[slot]; ++position) detach(position);
+  rate_Bps_[slot] = 0;
+  free_slots_.push_back(slot);
+}
+
+void MaxMinSolver::collect_component() {
+  ++epoch_;
+  component_slots_.clear();
+  component_resources_.clear();
+  for (uint32_t resource : dirty_) {
+    if (resource_mark_[resource] == epoch_) continue;
+    resource_mark_[resource] = epoch_;
+    component_resources_.push_back(resource);
+  }
+  dirty_.clear();
+  // Breadth-first: component_resources_ doubles as the queue.
+  for (std::size_t next = 0; next < component_resources_.size(); ++next) {
+    for (const Element& element : users_[component_resources_[next]]) {
+      const uint32_t slot = element.slot;
+      if (slot_mark_[slot] == epoch_) continue;
+      slot_mark_[slot] = epoch_;
+      component_slots_.push_back(slot);
+      for (uint32_t position = begin_[slot]; position < end_[slot]; ++position) {
+        const uint32_t resource = path_resources_[position];
+        if (resource_mark_[resource] == epoch_) continue;
+        resource_mark_[resource] = epoch_;
+        component_resources_.push_back(resource);
+      }
+    }
+  }
+  component_slots_.insert(component_slots_.end(), orphans_.begin(), orphans_.end());
+  orphans_.clear();
+}
+
+namespace {
+
+// Min-heap order on (level, kind, id): a total order, so ties resolve deterministically.
+template <typename Level>
+bool higher_level(const Level& a, const Level& b) {
+  if (a.level_Bps != b.level_Bps) return a.level_Bps > b.level_Bps;
+  if (a.kind != b.kind) return a.kind > b.kind;
+  return a.id > b.id;
+}
+
+}  // namespace
+
+void MaxMinSolver::push_resource_level(uint32_t resource, bool keep_heap) {
+  ++version_[resource];
+  if (unfixed_[resource] == 0) return;
+  // Rounding can leave a filled resource a hair below zero; its flows are then fixed at 0+.
+  const double level = std::max(0.0, remaining_Bps_[resource]) / unfixed_[resource];
+  heap_.push_back(Level{level, resource, version_[resource], kResourceLevel});
+  if (keep_heap) std::push_heap(heap_.begin(), heap_.end(), higher_level<Level>);
+}
+
+void MaxMinSolver::fix(uint32_t slot, double rate_Bps) {
+  rate_Bps_[slot] = rate_Bps;
+  fixed_[slot] = 1;
+  for (uint32_t position = begin_[slot]; position < end_[slot]; ++position) {
+    const uint32_t resource = path_resources_[position];
+    remaining_Bps_[resource] -= rate_Bps;
+    --unfixed_[resource];
+  }
+  for (uint32_t position = begin_[slot]; position < end_[slot]; ++position) {
+    const uint32_t resource = path_resources_[position];
+    // The resource being filled fixes all its users at one level: no new entry needed.
+    // A path crossing a resource twice pushes it twice; the first entry goes stale.
+    if (resource != filling_) push_resource_level(resource);
+  }
+}
+
+void MaxMinSolver::solve_component() {
+  heap_.clear();
+  for (uint32_t resource : component_resources_) {
+    remaining_Bps_[resource] = capacities_Bps_[resource];
+    unfixed_[resource] = static_cast<uint32_t>(users_[resource].size());
+    push_resource_level(resource, /*keep_heap=*/false);
+  }
+  for (uint32_t slot : component_slots_) {
+    fixed_[slot] = 0;
+    if (bound_Bps_[slot] < kInfinity) heap_.push_back(Level{bound_Bps_[slot], slot, 0, kSlotBound});
+  }
+  std::make_heap(heap_.begin(), heap_.end(), higher_level<Level>);  // O(n) for the initial levels
+  while (!heap_.empty()) {
+    std::pop_heap(heap_.begin(), heap_.end(), higher_level<Level>);
+    const Level top = heap_.back();
+    heap_.pop_back();
+    if (top.kind == kSlotBound) {
+      if (!fixed_[top.id]) fix(top.id, top.level_Bps);
+      continue;
+    }
+    if (top.version != version_[top.id]) continue;
+    // fix() changes counters only, never users_, so iterating the list is safe.
+    filling_ = top.id;
+    for (const Element& element : users_[top.id]) {
+      if (!fixed_[element.slot]) fix(element.slot, top.level_Bps);
+    }
+    filling_.reset();
+  }
+  for (uint32_t slot : component_slots_) {
+    if (!fixed_[slot]) rate_Bps_[slot] = kInfinity;  // no resource, no bound
+  }
+  for (uint32_t resource : component_resources_) {
+    double load = 0;
+    for (const Element& element : users_[resource]) load += rate_Bps_[element.slot];
+    load_Bps_[resource] = load;
+  }
+}
+
+}  // namespace linksim

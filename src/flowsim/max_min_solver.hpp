@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+// Incremental max-min fair rate allocation over capacity-limited resources (progressive filling).
+//
+// The model (after SimGrid's lmm/System.hpp; see docs/flowsim.md#model):
+//
+//   Variables     x_f >= 0, the rate in bytes/s of each active sub-flow f ("slot").
+//   Constraints   one per resource r with capacity C_r (bytes/s):
+//                     sum_f a_rf * x_f <= C_r,
+//                 where a_rf is how many times f's path crosses r (usually 0 or 1).
+//   Bounds        x_f <= b_f (b_f = share_f * rate cap of its transfer; +inf if none).
+//   Objective     max-min fairness: the vector x sorted ascending is lexicographically
+//                 maximal. Equivalently, every f is limited by its bound or by a saturated
+//                 resource r (sum_g a_rg x_g = C_r) on which no flow has a larger rate.
+//
+// Progressive filling computes it: raise every unfixed x_f at the same level lambda; the
+// first resource to fill (smallest (C_r - fixed load) / (unfixed elements)) or the first bound
+// reached fixes its flows at lambda; remove them and repeat. Resource levels only grow as
+// flows are fixed below them, so a lazy min-heap of (level, resource) entries with version
+// stamps gives O(E log E) for E (resource, flow) elements.
+//
+// Incrementality: rates only change in the connected component (resources linked by shared
+// flows) of a resource whose set of flows changed. add() and remove() mark resources dirty;
+// collect_component() finds the component from them; solve_component() re-solves it alone.
+// Flows outside it keep their rates: they are exactly what a full solve would give them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace linksim {
+
+/// Not thread-safe. All state is indices into flat arrays; slots are reused LIFO.
+class MaxMinSolver {
+ public:
+  /// `path_resources` is the CSR array of resource ids that add() ranges index into.
+  /// REQUIRES: it and `capacities_Bps` (all finite, > 0) outlive the solver, and every entry
+  /// of path_resources is < capacities_Bps.size().
+  MaxMinSolver(std::span<const double> capacities_Bps, std::span<const uint32_t> path_resources);
+
+  /// Activates a sub-flow crossing path_resources[begin, end) with rate bound `bound_Bps`
+  /// (+inf for none). Returns its slot (< slot_count()). O(end - begin).
+  /// A slot with no resources and no bound gets an infinite rate.
+  /// REQUIRES: no active slot uses any position in [begin, end) (each CSR range is one flow).
+  uint32_t add(uint32_t begin, uint32_t end, double bound_Bps);
+  /// Deactivates a slot; its id may be returned by a later add(). O(its path length).
+  void remove(uint32_t slot);
+
+  /// Whether add() or remove() was called since the last solve_component().
+  bool has_changes() const { return !dirty_.empty() || !orphans_.empty(); }
+  /// Finds the resources and active slots connected to the resources changed since the last
+  /// solve. Their order is deterministic (breadth-first from the changes, in call order).
+  void collect_component();
+  std::span<const uint32_t> component_slots() const { return component_slots_; }
+  std::span<const uint32_t> component_resources() const { return component_resources_; }
+  /// Recomputes the max-min rates of the collected component and the loads of its resources.
+  void solve_component();
+  /// collect_component() then solve_component().
+  void solve() {
+    collect_component();
+    solve_component();
+  }
+
+  /// Current rate of an active slot, bytes/s.
+  double rate_Bps(uint32_t slot) const { return rate_Bps_[slot]; }
+  /// Sum over the elements crossing resource r of their rates, bytes/s, as of the last solve
+  /// that touched r.
+  double load_Bps(uint32_t resource) const { return load_Bps_[resource]; }
+  /// One more than the largest slot id ever returned: size for arrays indexed by slot.
+  uint32_t slot_count() const { return static_cast<uint32_t>(rate_Bps_.size()); }
+
+ private:
+  struct Element {
+    uint32_t slot;
+    uint32_t position;  ///< index into path_resources
+  };
+  struct Level {
+    double level_Bps;
+    uint32_t id;       ///< resource (kind 0) or slot (kind 1)
+    uint32_t version;  ///< resource entries: stale unless equal to version_[id]
+    uint8_t kind;
+  };
+
+  void fix(uint32_t slot, double rate_Bps);
+  /// Pushes the resource's current level (if it has unfixed elements) and stales older ones.
+  /// keep_heap = false only while the heap is being bulk-built (make_heap follows).
+  void push_resource_level(uint32_t resource, bool keep_heap = true);
+  void detach(uint32_t position);
+
+  std::span<const double> capacities_Bps_;
+  std::span<const uint32_t> path_resources_;
+
+  // Per resource.
+  std::vector<std::vector<Element>> users_;  ///< elements of active slots crossing it
+  std::vector<double> load_Bps_;
+  std::vector<double> remaining_Bps_;        ///< scratch of solve_component
+  std::vector<uint32_t> unfixed_;            ///< scratch: elements not yet fixed
+  std::vector<uint32_t> version_;
+  std::vector<uint32_t> resource_mark_;
+
+  // Per position in path_resources: where its element sits in users_[resource].
+  std::vector<uint32_t> user_index_;
+
+  // Per slot.
+  std::vector<uint32_t> begin_, end_;
+  std::vector<double> bound_Bps_, rate_Bps_;
+  std::vector<uint8_t> fixed_;
+  std::vector<uint32_t> slot_mark_;
+  std::vector<uint32_t> free_slots_;
+
+  std::vector<uint32_t> dirty_;    ///< resources whose users changed (may repeat)
+  std::vector<uint32_t> orphans_;  ///< slots added with an empty path since the last solve
+  std::vector<uint32_t> component_slots_, component_resources_;
+  std::vector<Level> heap_;
+  uint32_t epoch_ = 0;
+  /// The resource whose users solve_component is fixing at one level, if any.
+  std::optional<uint32_t> filling_;
+};
+
+}  // namespace linksim

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+// The CSV rendering of a CollectiveReport: one line per message size, run fields repeated
+// so several runs can be concatenated into one sheet.
+#include <fmt/core.h>
+
+#include <string>
+#include <string_view>
+
+#include "linksim/report.hpp"
+#include "linksim/units.hpp"
+
+namespace linksim {
+namespace {
+
+// RFC 4180: quote a field holding a comma, a quote or a line break; double inner quotes.
+std::string csv_field(std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  quoted += '"';
+  return quoted;
+}
+
+}  // namespace
+
+std::string render_csv(const CollectiveReport& report) {
+  std::string out =
+      "topology,collective,ranks,mode,size_bytes,count,type,redop,root,time_us,algbw_GBps,"
+      "busbw_GBps,algorithm,protocol,bottleneck\n";
+  const std::string run_fields =
+      fmt::format("{},{},{},{}", csv_field(report.topology), csv_field(report.collective),
+                  report.ranks, csv_field(report.mode));
+  for (const CollectiveRow& row : report.rows) {
+    out +=
+        fmt::format("{},{:.0f},{:.0f},{},{},{},{:.10g},{:.10g},{:.10g},{},{},{}\n", run_fields,
+                    row.size_bytes, row.count, csv_field(row.type), csv_field(row.redop), row.root,
+                    row.time_s / kMicrosecond, row.algbw_Bps / kGB, row.busbw_Bps / kGB,
+                    csv_field(row.algorithm), csv_field(row.protocol), csv_field(row.bottleneck));
+  }
+  return out;
+}
+
+}  // namespace linksim

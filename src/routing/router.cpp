@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Router: routes inside a server are computed once for host 0 and shifted to other hosts
+// (the host-block layout contract in linksim/topology.hpp); routes between servers join two
+// cached server legs with an up/down fabric path. See docs/routing.md.
+#include "linksim/routing.hpp"
+
+#include <fmt/core.h>
+
+#include <optional>
+
+#include "routing/fabric_routes.hpp"
+#include "routing/pcie_tree.hpp"
+#include "routing/route_summary.hpp"
+
+namespace linksim {
+
+using routing_detail::UpChain;
+
+namespace {
+
+bool is_endpoint(const Device& device) {
+  return device.kind == DeviceKind::kGpu || device.kind == DeviceKind::kNic;
+}
+
+/// NVLink paths from a to b: the direct bond, then one path per NVSwitch plane both reach.
+/// Shares are lanes / total lanes; `*lanes` receives the total (the # of NV#).
+std::vector<Path> nvlink_paths(const Topology& topology, DeviceId a, DeviceId b, int* lanes) {
+  std::vector<Path> paths;
+  std::vector<int> path_lanes;
+  for (LinkId id : topology.out_links(a)) {
+    const Link& link = topology.link(id);
+    if (link.family != LinkFamily::kNvlink) continue;
+    if (link.to == b) {
+      paths.push_back({{id}, 1.0});
+      path_lanes.push_back(link.lanes);
+      continue;
+    }
+    if (topology.device(link.to).kind != DeviceKind::kNvswitch) continue;
+    for (LinkId out : topology.out_links(link.to)) {
+      const Link& down = topology.link(out);
+      if (down.to != b || down.family != LinkFamily::kNvlink) continue;
+      paths.push_back({{id, out}, 1.0});
+      path_lanes.push_back(link.lanes);
+    }
+  }
+  *lanes = 0;
+  for (int n : path_lanes) *lanes += n;
+  for (size_t i = 0; i < paths.size(); ++i) paths[i].share = double(path_lanes[i]) / *lanes;
+  return paths;
+}
+
+Route shifted(const Route& local, uint32_t device_offset, uint32_t link_offset) {
+  Route route = local;
+  route.src.value += device_offset;
+  route.dst.value += device_offset;
+  route.bottleneck.value += link_offset;
+  for (Path& path : route.paths) {
+    for (LinkId& id : path.links) id.value += link_offset;
+  }
+  return route;
+}
+
+/// Everything the router precomputes for host 0 (Router::Impl is this plus nothing).
+struct HostTables {
+  uint32_t host_devices = 0;  ///< devices per server block
+  uint32_t host_links = 0;    ///< directed links per server block
+  std::vector<std::optional<uint32_t>> endpoint_of;  ///< host-0 device id -> endpoint index
+  std::vector<DeviceId> endpoints;                   ///< host-0 GPUs and NICs
+  std::vector<UpChain> chains;                       ///< per endpoint
+  std::vector<PathClass> classes;                    ///< [a * E + b]
+  std::vector<int> nvlinks;                          ///< [a * E + b]
+  std::vector<std::optional<Route>> routes;          ///< [a * E + b], host 0
+  std::vector<std::optional<DeviceId>> nearest_nic;  ///< per endpoint, host-0 id
+  std::optional<routing_detail::FabricRoutes> fabric;
+
+  size_t pair(uint32_t a, uint32_t b) const { return size_t(a) * endpoints.size() + b; }
+};
+
+}  // namespace
+
+struct Router::Impl : HostTables {};
+
+namespace {
+
+struct Located {
+  int host = 0;
+  uint32_t endpoint = 0;  ///< index into Impl::endpoints
+};
+
+void classify_pairs(const Topology& topology, HostTables& impl) {
+  const size_t count = impl.endpoints.size();
+  impl.classes.assign(count * count, PathClass::kSelf);
+  impl.nvlinks.assign(count * count, 0);
+  for (uint32_t a = 0; a < count; ++a) {
+    for (uint32_t b = 0; b < count; ++b) {
+      if (a == b) continue;
+      const DeviceId da = impl.endpoints[a];
+      const DeviceId db = impl.endpoints[b];
+      int lanes = 0;
+      if (topology.device(da).kind == DeviceKind::kGpu &&
+          topology.device(db).kind == DeviceKind::kGpu) {
+        nvlink_paths(topology, da, db, &lanes);
+      }
+      impl.nvlinks[impl.pair(a, b)] = lanes;
+      impl.classes[impl.pair(a, b)] =
+          lanes > 0 ? PathClass::kNvlink
+                    : routing_detail::meet(topology, impl.chains[a], impl.chains[b]).cls;
+    }
+  }
+}
+
+void find_nearest_nics(const Topology& topology, HostTables& impl) {
+  impl.nearest_nic.assign(impl.endpoints.size(), std::nullopt);
+  for (uint32_t a = 0; a < impl.endpoints.size(); ++a) {
+    std::optional<uint32_t> best;
+    for (uint32_t b = 0; b < impl.endpoints.size(); ++b) {
+      const DeviceId nic = impl.endpoints[b];
+      if (topology.device(nic).kind != DeviceKind::kNic) continue;
+      // By class (the PCIe class, even between NVLinked GPUs), then by NIC index.
+      const PathClass cls = a == b ? PathClass::kSelf
+                                   : routing_detail::meet(topology, impl.chains[a], impl.chains[b]).cls;
+      if (!best) {
+        best = b;
+        continue;
+      }
+      const PathClass best_cls =
+          a == *best ? PathClass::kSelf
+                     : routing_detail::meet(topology, impl.chains[a], impl.chains[*best]).cls;
+      const auto rank = [&](PathClass c, uint32_t e) {
+        return std::pair(int(c), topology.device(impl.endpoints[e]).index);
+      };
+      if (rank(cls, b) < rank(best_cls, *best)) best = b;
+    }
+    if (best) impl.nearest_nic[a] = impl.endpoints[*best];
+  }
+}
+
+std::optional<Route> local_route(const Topology& topology, const HostTables& impl,
+                                 const RouterOptions& options, uint32_t a, uint32_t b) {
+  Route route;
+  route.src = impl.endpoints[a];
+  route.dst = impl.endpoints[b];
+  route.cls = impl.classes[impl.pair(a, b)];
+  route.nvlinks = impl.nvlinks[impl.pair(a, b)];
+  const Device& da = topology.device(route.src);
+  const Device& db = topology.device(route.dst);
+  const bool gpus = da.kind == DeviceKind::kGpu && db.kind == DeviceKind::kGpu;
+  if (a == b) {
+    // no paths: a device to itself
+  } else if (route.cls == PathClass::kNvlink) {
+    int lanes = 0;
+    route.paths = nvlink_paths(topology, route.src, route.dst, &lanes);
+  } else {
+    const auto meeting = routing_detail::meet(topology, impl.chains[a], impl.chains[b]);
+    const bool p2p = gpus ? (!options.p2p_disable && da.p2p && db.p2p && route.cls <= options.p2p_level)
+                          : route.cls <= PathClass::kPxb;  // GPUDirect RDMA needs PIX/PXB
+    auto links = p2p ? routing_detail::pcie_path(topology, impl.chains[a], impl.chains[b], meeting)
+                     : routing_detail::staged_path(topology, impl.chains[a], impl.chains[b]);
+    if (!links) return std::nullopt;
+    route.transport = p2p ? Transport::kP2p : Transport::kShm;
+    route.paths.push_back({std::move(*links), 1.0});
+  }
+  routing_detail::summarize(topology, &route);
+  return route;
+}
+
+Located locate(const Topology& topology, const HostTables& impl, DeviceId id) {
+  if (id.value >= topology.devices().size()) {
+    throw ConfigError(fmt::format("expected a device id below {}, got {}",
+                                  topology.devices().size(), id.value));
+  }
+  const Device& device = topology.device(id);
+  if (!is_endpoint(device) || !device.host) {
+    throw ConfigError(fmt::format("expected a gpu or nic to route between, got {} '{}'",
+                                  to_string(device.kind), topology.display_name(id)));
+  }
+  const uint32_t local = id.value - uint32_t(*device.host) * impl.host_devices;
+  return {*device.host, *impl.endpoint_of[local]};
+}
+
+}  // namespace
+
+Router::Router(const Topology& topology, RouterOptions options)
+    : topology_(topology), options_(options), impl_(std::make_unique<Impl>()) {
+  Impl& impl = *impl_;
+  const bool layout = topology.devices_per_host() > 0;
+  impl.host_devices = layout ? topology.devices_per_host() : uint32_t(topology.devices().size());
+  impl.host_links = layout ? topology.links_per_host() : uint32_t(topology.links().size());
+  impl.endpoint_of.assign(impl.host_devices, std::nullopt);
+  for (uint32_t i = 0; i < impl.host_devices; ++i) {
+    const Device& device = topology.device(DeviceId{i});
+    if (!is_endpoint(device) || device.host != 0) continue;
+    impl.endpoint_of[i] = uint32_t(impl.endpoints.size());
+    impl.endpoints.push_back(DeviceId{i});
+    impl.chains.push_back(routing_detail::find_up_chain(topology, DeviceId{i}));
+  }
+  classify_pairs(topology, impl);
+  find_nearest_nics(topology, impl);
+  const uint32_t count = uint32_t(impl.endpoints.size());
+  impl.routes.resize(size_t(count) * count);
+  for (uint32_t a = 0; a < count; ++a) {
+    for (uint32_t b = 0; b < count; ++b) {
+      impl.routes[impl.pair(a, b)] = local_route(topology, impl, options_, a, b);
+    }
+  }
+  if (topology.host_count() > 1) impl.fabric.emplace(topology);
+}
+
+Router::~Router() = default;
+Router::Router(Router&&) noexcept = default;
+
+PathClass Router::classify(DeviceId a, DeviceId b, int* nvlinks) const {
+  const Located la = locate(topology_, *impl_, a);
+  const Located lb = locate(topology_, *impl_, b);
+  if (nvlinks != nullptr) *nvlinks = 0;
+  if (la.host != lb.host) return PathClass::kNet;
+  const size_t pair = impl_->pair(la.endpoint, lb.endpoint);
+  if (nvlinks != nullptr) *nvlinks = impl_->nvlinks[pair];
+  return impl_->classes[pair];
+}
+
+std::optional<DeviceId> Router::nearest_nic(DeviceId gpu) const {
+  const Located at = locate(topology_, *impl_, gpu);
+  const auto nic = impl_->nearest_nic[at.endpoint];
+  if (!nic) return std::nullopt;
+  return DeviceId{nic->value + uint32_t(at.host) * impl_->host_devices};
+}
+
+std::vector<LinkId> Router::cpu_path(DeviceId device) const {
+  const Located at = locate(topology_, *impl_, device);
+  std::vector<LinkId> links = impl_->chains[at.endpoint].links;
+  for (LinkId& id : links) id.value += uint32_t(at.host) * impl_->host_links;
+  return links;
+}
+
+Route Router::route(DeviceId src, DeviceId dst) const {
+  const Impl& impl = *impl_;
+  const Located ls = locate(topology_, impl, src);
+  const Located ld = locate(topology_, impl, dst);
+  const auto leg = [&](const Located& where, uint32_t a, uint32_t b) -> Route {
+    const auto& local = impl.routes[impl.pair(a, b)];
+    if (!local) {
+      throw ConfigError(fmt::format("no path from {} to {} in a server", topology_.display_name(impl.endpoints[a]),
+                                    topology_.display_name(impl.endpoints[b])));
+    }
+    return shifted(*local, uint32_t(where.host) * impl.host_devices,
+                   uint32_t(where.host) * impl.host_links);
+  };
+  if (ls.host == ld.host) return leg(ls, ls.endpoint, ld.endpoint);
+
+  const auto nic_s = nearest_nic(src);
+  const auto nic_d = nearest_nic(dst);
+  const auto fabric = (nic_s && nic_d && impl.fabric) ? impl.fabric->route(*nic_s, *nic_d)
+                                                      : std::nullopt;
+  if (!fabric) {
+    throw ConfigError(fmt::format("no network path from {} to {}", topology_.display_name(src),
+                                  topology_.display_name(dst)));
+  }
+  Route route;
+  route.src = src;
+  route.dst = dst;
+  route.cls = PathClass::kNet;
+  route.transport = Transport::kNet;
+  Path path;
+  const Located lnic_s = locate(topology_, impl, *nic_s);
+  const Located lnic_d = locate(topology_, impl, *nic_d);
+  for (const Path& p : leg(ls, ls.endpoint, lnic_s.endpoint).paths) {
+    path.links.insert(path.links.end(), p.links.begin(), p.links.end());
+  }
+  path.links.insert(path.links.end(), fabric->begin(), fabric->end());
+  for (const Path& p : leg(ld, lnic_d.endpoint, ld.endpoint).paths) {
+    path.links.insert(path.links.end(), p.links.begin(), p.links.end());
+  }
+  route.paths.push_back(std::move(path));
+  routing_detail::summarize(topology_, &route);
+  return route;
+}
+
+}  // namespace linksim

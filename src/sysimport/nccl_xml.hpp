@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+// A small positioned XML reader for NCCL topology dumps (elements and attributes only), and
+// the helpers the NCCL XML importer and exporter share.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "linksim/error.hpp"
+
+namespace linksim::sysimport {
+
+/// One element: name, attributes in document order, child elements. Text content and
+/// comments are dropped (NCCL's XML carries none that matter).
+struct XmlElement {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> attributes;
+  std::vector<XmlElement> children;
+  SourceLocation where;  ///< the '<' that opens the element
+
+  /// The attribute's value, or nullptr when absent.
+  const std::string* find(std::string_view key) const;
+};
+
+/// Parses the element that starts at the first "<system" in `text` (anything before it, such
+/// as a calibration file's header, is skipped). Positions are of `text` itself.
+/// Throws ConfigError at file:line:col for malformed XML ("expected '>', got ...",
+/// "expected </pci>, got </gpu>", an unterminated element or attribute) or when there is no
+/// <system> element.
+XmlElement parse_nccl_xml(std::string_view text, const std::string& filename);
+
+/// "32.0 GT/s PCIe" -> 5 (2.5 GT/s gen1 .. 64 GT/s gen6); nullopt when unrecognised.
+std::optional<int> pcie_gen_from_link_speed(std::string_view link_speed);
+/// 5 -> "32.0 GT/s PCIe".
+std::string link_speed_for_pcie_gen(int gen);
+
+/// NCCL's cpu affinity mask ("0000ffff,ff000000", comma-separated 32-bit groups, most
+/// significant first) as an nvidia-smi-style core list ("24-55"); "" for an empty mask.
+std::string cores_from_affinity_mask(std::string_view mask);
+/// The inverse: "0-3,8" -> "0000010f". nullopt when `cores` is not a list of ranges.
+std::optional<std::string> affinity_mask_from_cores(std::string_view cores);
+
+}  // namespace linksim::sysimport

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+// The server template: parsing `node:`, the GPU connectivity check, and instantiation.
+#include "topology/server_template.hpp"
+
+#include <numeric>
+
+#include <fmt/format.h>
+
+namespace linksim::detail {
+namespace {
+
+// Union-find over the template's devices, joined by its links.
+class Components {
+ public:
+  explicit Components(size_t n) : parent_(n) { std::iota(parent_.begin(), parent_.end(), 0u); }
+  uint32_t root(uint32_t v) {
+    while (parent_[v] != v) v = parent_[v] = parent_[parent_[v]];
+    return v;
+  }
+  void join(uint32_t a, uint32_t b) { parent_[root(a)] = root(b); }
+
+ private:
+  std::vector<uint32_t> parent_;
+};
+
+void check_gpus_connected(const YamlValue& node, const ServerTemplate& server) {
+  Components components(server.devices.size());
+  for (const LinkSpec& link : server.links) components.join(link.from, link.to);
+  std::optional<uint32_t> first_gpu;
+  for (uint32_t d = 0; d < server.devices.size(); ++d) {
+    if (server.devices[d].kind != DeviceKind::kGpu) continue;
+    if (!first_gpu) {
+      first_gpu = d;
+      continue;
+    }
+    if (components.root(d) == components.root(*first_gpu)) continue;
+    const Device& gpu = server.devices[d];
+    std::vector<std::string> notes = {"in " + server.device_paths[d]};
+    notes.insert(notes.end(), node.file().notes.begin(), node.file().notes.end());
+    throw ConfigError(gpu.where,
+                      fmt::format("{} has no path to {} within the server", gpu.name,
+                                  server.devices[*first_gpu].name),
+                      std::move(notes));
+  }
+}
+
+}  // namespace
+
+ServerTemplate parse_server(const YamlValue& node, const Catalog& catalog) {
+  node.check_keys({"devices", "links"});
+  ServerTemplate server;
+  YamlValue devices = node.at("devices");
+  parse_devices(devices, catalog, server);
+  if (server.devices.empty()) devices.fail("expected at least one device, got none");
+  if (auto links = node.find("links")) parse_links(*links, catalog, server);
+  check_gpus_connected(node, server);
+  return server;
+}
+
+void instantiate_servers(Topology& topology, const ServerTemplate& server, int hosts) {
+  for (int h = 0; h < hosts; ++h) {
+    for (const Device& device : server.devices) {
+      Device copy = device;
+      copy.host = h;
+      topology.add_device(std::move(copy));
+    }
+  }
+  uint32_t devices_per_host = uint32_t(server.devices.size());
+  for (int h = 0; h < hosts; ++h) {
+    uint32_t offset = uint32_t(h) * devices_per_host;
+    for (const LinkSpec& link : server.links) {
+      topology.add_link(DeviceId{offset + link.from}, DeviceId{offset + link.to}, *link.type,
+                        link.lanes, link.bw_Bps, link.latency_s, link.where, link.host_bridge);
+    }
+  }
+  // Each template link is two directed links (topology.hpp: ids 2k and 2k+1).
+  topology.set_host_layout(hosts, devices_per_host, uint32_t(2 * server.links.size()));
+}
+
+}  // namespace linksim::detail

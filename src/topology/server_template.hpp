@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+// The server template (`node:` of a topology file): its devices and links, parsed once and
+// then copied for every server instance (docs/topology-format.md#the-server-template-node).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "linksim/catalog.hpp"
+#include "linksim/topology.hpp"
+#include "topology/yaml_reader.hpp"
+
+namespace linksim::detail {
+
+/// One full-duplex link of the template, between local device indices.
+struct LinkSpec {
+  uint32_t from = 0;
+  uint32_t to = 0;
+  const LinkType* type = nullptr;
+  int lanes = 1;           ///< NVLink links bonded, PCIe width, or parallel fixed-rate links
+  double bw_Bps = 0;       ///< per direction, > 0
+  double latency_s = 0;    ///< one way, >= 0
+  int host_bridge = -1;
+  SourceLocation where;    ///< the link's entry in `links`
+};
+
+/// Host 0's devices (host = 0) and links, in declaration order.
+struct ServerTemplate {
+  std::vector<Device> devices;
+  std::vector<std::string> device_paths;  ///< YAML path of each device's entry, for notes
+  std::unordered_map<std::string, uint32_t> index_of;  ///< local name -> device index
+  std::vector<LinkSpec> links;
+};
+
+/// Parses `node.devices`. Throws ConfigError on unknown kinds, models or link types, bad
+/// ranges, duplicate names and per-kind unknown keys.
+void parse_devices(const YamlValue& devices, const Catalog& catalog, ServerTemplate& server);
+
+/// Parses `node.links` (after the devices). Throws ConfigError on unknown endpoints or
+/// link types, pairing mismatches, duplicate pairs, bad units and non-positive bandwidth.
+void parse_links(const YamlValue& links, const Catalog& catalog, ServerTemplate& server);
+
+/// Parses the whole `node:` mapping and checks that every GPU reaches every other GPU of the
+/// server through the server's own links.
+ServerTemplate parse_server(const YamlValue& node, const Catalog& catalog);
+
+/// Adds `hosts` copies of the server to `topology`, host-major: all devices of host 0, host 1,
+/// ..., then all links host by host, so each host is one contiguous block (topology.hpp
+/// layout contract), and declares the layout. O(hosts x template size).
+void instantiate_servers(Topology& topology, const ServerTemplate& server, int hosts);
+
+}  // namespace linksim::detail

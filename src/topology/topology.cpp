@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: Apache-2.0
+// The link graph: building, CSR adjacency and name lookup.
+#include "linksim/topology.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <charconv>
+#include <climits>
+#include <tuple>
+
+namespace linksim {
+
+std::string_view to_string(DeviceKind kind) {
+  switch (kind) {
+    case DeviceKind::kGpu: return "gpu";
+    case DeviceKind::kCpu: return "cpu";
+    case DeviceKind::kPcieSwitch: return "pcie_switch";
+    case DeviceKind::kNvswitch: return "nvswitch";
+    case DeviceKind::kNic: return "nic";
+    case DeviceKind::kNetSwitch: return "net_switch";
+  }
+  return "unknown";
+}
+
+std::span<const LinkId> Topology::out_links(DeviceId id) const {
+  if (size_t(id.value) + 1 >= out_begin_.size()) return {};
+  return std::span<const LinkId>(out_ids_).subspan(
+      out_begin_[id.value], out_begin_[id.value + 1] - out_begin_[id.value]);
+}
+
+std::vector<DeviceId> Topology::devices_of(int host, DeviceKind kind) const {
+  std::vector<DeviceId> found;
+  for (uint32_t i = 0; i < devices_.size(); ++i) {
+    const Device& d = devices_[i];
+    if (d.kind == kind && d.host == host) found.push_back(DeviceId{i});
+  }
+  std::stable_sort(found.begin(), found.end(), [this](DeviceId a, DeviceId b) {
+    return devices_[a.value].index < devices_[b.value].index;
+  });
+  return found;
+}
+
+std::string Topology::display_name(DeviceId id) const {
+  const Device& d = devices_[id.value];
+  if (!d.host || host_count_ <= 1) return d.name;
+  return fmt::format("host{}:{}", *d.host, d.name);
+}
+
+std::optional<DeviceId> Topology::find(std::string_view name) const {
+  std::optional<int> host;
+  std::string_view local = name;
+  if (name.starts_with("host")) {
+    size_t colon = name.find(':');
+    int parsed = 0;
+    const char* first = name.data() + 4;
+    const char* last = name.data() + (colon == std::string_view::npos ? 4 : colon);
+    auto [end, ec] = std::from_chars(first, last, parsed);
+    if (colon != std::string_view::npos && ec == std::errc() && end == last && first != last) {
+      host = parsed;
+      local = name.substr(colon + 1);
+    }
+  }
+  for (uint32_t i = 0; i < devices_.size(); ++i) {
+    const Device& d = devices_[i];
+    if (d.name != local) continue;
+    // A qualified name must match its host; a bare one means host 0 or a fabric device.
+    if (host ? d.host == host : (!d.host || *d.host == 0)) return DeviceId{i};
+  }
+  return std::nullopt;
+}
+
+const GpuModel& Topology::gpu_model(DeviceId gpu) const {
+  const Device& d = devices_[gpu.value];
+  const GpuModel* model = catalog_ ? catalog_->find_gpu(d.model) : nullptr;
+  if (d.kind != DeviceKind::kGpu || model == nullptr) {
+    throw ConfigError(d.where, fmt::format("'{}' has no known gpu model (got '{}')", d.name,
+                                           d.model));
+  }
+  return *model;
+}
+
+DeviceId Topology::add_device(Device device) {
+  devices_.push_back(std::move(device));
+  return DeviceId{uint32_t(devices_.size() - 1)};
+}
+
+LinkId Topology::add_link(DeviceId from, DeviceId to, const LinkType& type, int lanes,
+                          double bw_Bps, double latency_s, SourceLocation where,
+                          int host_bridge) {
+  const uint32_t forward_id = uint32_t(links_.size());
+  Link forward;
+  forward.from = from;
+  forward.to = to;
+  forward.type = type.key;
+  forward.family = type.family;
+  forward.lanes = lanes;
+  forward.bw_Bps = bw_Bps;
+  forward.latency_s = latency_s;
+  forward.host_bridge = host_bridge;
+  forward.reverse = LinkId{forward_id + 1};
+  forward.where = std::move(where);
+  Link backward = forward;
+  std::swap(backward.from, backward.to);
+  backward.reverse = LinkId{forward_id};
+  links_.push_back(std::move(forward));
+  links_.push_back(std::move(backward));
+  return LinkId{forward_id};
+}
+
+void Topology::set_host_layout(int hosts, uint32_t devices_per_host, uint32_t links_per_host) {
+  host_count_ = hosts;
+  devices_per_host_ = devices_per_host;
+  links_per_host_ = links_per_host;
+}
+
+void Topology::finalize() {
+  // CSR by counting sort on the source device; link ids ascend within each device, which is
+  // the order the links were added.
+  out_begin_.assign(devices_.size() + 1, 0);
+  for (const Link& link : links_) ++out_begin_[link.from.value + 1];
+  for (size_t d = 0; d < devices_.size(); ++d) out_begin_[d + 1] += out_begin_[d];
+  out_ids_.assign(links_.size(), LinkId{});
+  std::vector<uint32_t> next(out_begin_.begin(), out_begin_.end() - 1);
+  for (uint32_t i = 0; i < links_.size(); ++i) out_ids_[next[links_[i].from.value]++] = LinkId{i};
+
+  gpus_.clear();
+  for (uint32_t i = 0; i < devices_.size(); ++i) {
+    if (devices_[i].kind == DeviceKind::kGpu) gpus_.push_back(DeviceId{i});
+  }
+  std::stable_sort(gpus_.begin(), gpus_.end(), [this](DeviceId a, DeviceId b) {
+    const Device& x = devices_[a.value];
+    const Device& y = devices_[b.value];
+    return std::tuple(x.host.value_or(INT_MAX), x.index) <
+           std::tuple(y.host.value_or(INT_MAX), y.index);
+  });
+}
+
+}  // namespace linksim

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+// Loading topology files (docs/topology-format.md): includes, parameters, the server
+// template, its instances and the fabric, into a finalized Topology.
+#include "linksim/topology_yaml.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "common/text.hpp"
+#include "topology/fabric_builder.hpp"
+#include "topology/includes.hpp"
+#include "topology/server_template.hpp"
+
+namespace linksim {
+namespace {
+
+using detail::MergedDocument;
+using detail::Params;
+using detail::Section;
+using detail::YamlValue;
+
+Params collect_params(const MergedDocument& doc, const ParamOverrides& overrides) {
+  Params params;
+  for (const auto& [name, section] : doc.params) params.set(name, section.value.Scalar());
+  for (const auto& [name, value] : overrides) {
+    if (!params.declared(name)) {
+      const Section* anchor = doc.params_key ? &*doc.params_key : nullptr;
+      YamlValue where(anchor ? anchor->key : doc.root, anchor ? anchor->file : &doc.files.front(),
+                      "", nullptr);
+      where.fail(fmt::format("--set of unknown parameter \"{}\"{}", name,
+                             params.unknown_hint(name)));
+    }
+    params.set(name, value);
+  }
+  return params;
+}
+
+detail::FabricKind parse_fabric_kind(const YamlValue& value) {
+  std::string text = value.text();
+  if (text == "single_switch") return detail::FabricKind::kSingleSwitch;
+  if (text == "fat_tree") return detail::FabricKind::kFatTree;
+  if (text == "rail_optimized") return detail::FabricKind::kRailOptimized;
+  std::string close = closest_match(text, {"single_switch", "fat_tree", "rail_optimized"});
+  value.fail(close.empty() ? fmt::format("unknown fabric kind \"{}\"; expected one of "
+                                         "single_switch, fat_tree, rail_optimized", text)
+                           : fmt::format("unknown fabric kind \"{}\"; did you mean \"{}\"?",
+                                         text, close));
+}
+
+detail::FabricSpec parse_fabric(const YamlValue& fabric, const YamlValue& key,
+                                const Catalog& catalog) {
+  fabric.check_keys({"kind", "radix", "oversubscription", "link", "reduction"});
+  detail::FabricSpec spec;
+  spec.where = key.location();
+  spec.kind = parse_fabric_kind(fabric.at("kind"));
+  if (auto radix = fabric.find("radix")) spec.radix = radix->to_int(2);
+  if (auto ratio = fabric.find("oversubscription")) spec.oversubscription = ratio->to_double(1);
+  if (auto reduction = fabric.find("reduction")) spec.reduction = reduction->to_bool();
+  if (auto link = fabric.find("link")) {
+    std::string text = link->text();
+    spec.link = catalog.find_link_type(text);
+    if (spec.link == nullptr || spec.link->family != LinkFamily::kNetwork) {
+      link->fail(fmt::format("expected a network link type (ib_ndr, roce_400, ...), got \"{}\"",
+                             text));
+    }
+  }
+  return spec;
+}
+
+// The value of a top-level key with parameters substituted, or nullopt when absent.
+std::optional<YamlValue> section(const MergedDocument& doc, const std::string& key,
+                                 const Params& params) {
+  auto it = doc.sections.find(key);
+  if (it == doc.sections.end()) return std::nullopt;
+  return YamlValue(it->second.value, it->second.file, key, &params);
+}
+
+YamlValue section_key(const MergedDocument& doc, const std::string& key) {
+  const Section& s = doc.sections.at(key);
+  return YamlValue(s.key, s.file, "", nullptr);
+}
+
+void add_fabric(Topology& topology, const MergedDocument& doc, const Params& params,
+                const detail::ServerTemplate& server, int hosts, const Catalog& catalog) {
+  std::optional<YamlValue> fabric = section(doc, "fabric", params);
+  if (!fabric) {
+    if (hosts > 1) {
+      section(doc, "nodes", params)->fail(
+          fmt::format("expected a fabric to join {} servers, got none", hosts));
+    }
+    return;
+  }
+  YamlValue key = section_key(doc, "fabric");
+  detail::FabricSpec spec = parse_fabric(*fabric, key, catalog);
+  bool has_nic = false;
+  for (const Device& device : server.devices) has_nic = has_nic || device.kind == DeviceKind::kNic;
+  if (!has_nic) key.fail("expected a nic in the server to attach the fabric to, got none");
+  detail::build_fabric(topology, spec, catalog);
+}
+
+}  // namespace
+
+Topology parse_topology(std::string_view text, const std::string& filename,
+                        const ParamOverrides& overrides, const Catalog& catalog) {
+  MergedDocument doc = detail::load_document(std::string(text), filename);
+  Params params = collect_params(doc, overrides);
+  YamlValue root(doc.root, &doc.files.front(), "", nullptr);
+  std::optional<YamlValue> name = section(doc, "name", params);
+  if (!name) root.fail("missing required key \"name\"");
+  std::optional<YamlValue> node = section(doc, "node", params);
+  if (!node) root.fail("missing required key \"node\"");
+
+  Topology topology(catalog);
+  topology.set_name(name->text());
+  topology.set_source_file(filename);
+  if (auto description = section(doc, "description", params)) description->text();
+  int hosts = 1;
+  if (auto nodes = section(doc, "nodes", params)) hosts = nodes->to_int(1);
+  node->expect_map();
+  detail::ServerTemplate server = detail::parse_server(*node, catalog);
+  detail::instantiate_servers(topology, server, hosts);
+  add_fabric(topology, doc, params, server, hosts, catalog);
+  topology.finalize();
+  return topology;
+}
+
+Topology load_topology(const std::string& path, const ParamOverrides& overrides,
+                       const Catalog& catalog) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(fmt::format("cannot read \"{}\": {}", path, std::strerror(errno)));
+  std::stringstream contents;
+  contents << in.rdbuf();
+  return parse_topology(contents.str(), path, overrides, catalog);
+}
+
+std::pair<std::string, std::string> parse_override(std::string_view text) {
+  size_t equals = text.find('=');
+  std::string_view name = equals == std::string_view::npos ? "" : text::trim(text.substr(0, equals));
+  if (name.empty()) {
+    throw ConfigError(fmt::format("expected name=value for --set, got \"{}\"", text));
+  }
+  return {std::string(name), std::string(text::trim(text.substr(equals + 1)))};
+}
+
+}  // namespace linksim

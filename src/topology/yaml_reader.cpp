@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: Apache-2.0
+// Typed, positioned access to YAML: type checks, unknown keys, units, with did-you-mean.
+#include "topology/yaml_reader.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "common/text.hpp"
+#include "linksim/units.hpp"
+
+namespace linksim::detail {
+namespace {
+
+// A quantity's leading number and the unit text after it: "450 GBs" -> (450, "GBs").
+struct NumberAndUnit {
+  std::optional<double> number;
+  std::string unit;
+};
+
+NumberAndUnit split_number(const std::string& text) {
+  std::string_view trimmed = text::trim(text);
+  std::string owned(trimmed);
+  char* end = nullptr;
+  double value = std::strtod(owned.c_str(), &end);
+  if (end == owned.c_str() || !std::isfinite(value)) return {};
+  return {value, std::string(text::trim(std::string_view(end)))};
+}
+
+// Unit spellings offered in "did you mean"; each is checked against the real parser first.
+const std::vector<std::string> kBandwidthUnits = {"GB/s", "Gb/s", "Gbps", "MB/s", "Mb/s",
+                                                  "TB/s", "Tb/s", "GiB/s", "KB/s"};
+const std::vector<std::string> kDurationUnits = {"us", "ns", "ms", "s"};
+
+// "; did you mean \"450 GB/s\"?" when the unit is a near miss of a unit the parser accepts.
+template <typename Parser>
+std::string unit_hint(const std::string& text, const std::vector<std::string>& units,
+                      Parser parse) {
+  NumberAndUnit split = split_number(text);
+  if (!split.number || split.unit.empty()) return "";
+  std::vector<std::string> accepted;
+  for (const std::string& unit : units) {
+    if (parse("1 " + unit)) accepted.push_back(unit);
+  }
+  std::string close = closest_match(split.unit, accepted);
+  if (close.empty()) return "";
+  std::string_view trimmed = text::trim(text);
+  std::string number_text(trimmed.substr(0, trimmed.size() - split.unit.size()));
+  return fmt::format("; did you mean \"{} {}\"?", text::trim(number_text), close);
+}
+
+std::string quoted_list(std::initializer_list<std::string_view> items) {
+  std::string out;
+  for (std::string_view item : items) {
+    if (!out.empty()) out += ", ";
+    out += item;
+  }
+  return out;
+}
+
+}  // namespace
+
+SourceLocation yaml_location(const YAML::Node& node, const YamlFile& file) {
+  YAML::Mark mark = node.Mark();
+  if (mark.line < 0) return {file.name, 0, 0};
+  return {file.name, mark.line + 1, mark.column + 1};
+}
+
+YAML::Node parse_yaml(const std::string& text, const YamlFile& file) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    std::vector<std::string> notes;
+    // Flow collections end plain scalars at '[' and '{': the usual cause in our files.
+    if (e.msg.find("flow") != std::string::npos) {
+      notes.push_back("inside { } or [ ], quote names with ranges or parameters: "
+                      "{name: \"gpu[0-7]\", model: \"${gpu}\"}");
+    }
+    notes.insert(notes.end(), file.notes.begin(), file.notes.end());
+    throw ConfigError({file.name, e.mark.line + 1, e.mark.column + 1},
+                      "invalid yaml: " + e.msg, std::move(notes));
+  }
+}
+
+std::string describe(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Map: return "a mapping";
+    case YAML::NodeType::Sequence: return "a sequence";
+    case YAML::NodeType::Scalar: return fmt::format("\"{}\"", node.Scalar());
+    default: return "nothing";
+  }
+}
+
+YamlValue::YamlValue(YAML::Node node, const YamlFile* file, std::string path,
+                     const Params* params)
+    : node_(std::move(node)), file_(file), path_(std::move(path)), params_(params) {}
+
+YamlValue YamlValue::child(YAML::Node node, std::string path) const {
+  return YamlValue(std::move(node), file_, std::move(path), params_);
+}
+
+std::string YamlValue::key_name() const {
+  size_t dot = path_.rfind('.');
+  return dot == std::string::npos ? path_ : path_.substr(dot + 1);
+}
+
+void YamlValue::fail(const std::string& message, std::vector<std::string> extra_notes) const {
+  std::vector<std::string> notes;
+  if (!path_.empty()) notes.push_back("in " + path_);
+  notes.insert(notes.end(), extra_notes.begin(), extra_notes.end());
+  notes.insert(notes.end(), file_->notes.begin(), file_->notes.end());
+  throw ConfigError(location(), message, std::move(notes));
+}
+
+void YamlValue::expect_map() const {
+  if (!node_.IsMap()) fail(fmt::format("expected a mapping, got {}", describe(node_)));
+}
+
+void YamlValue::check_keys(std::initializer_list<std::string_view> allowed) const {
+  expect_map();
+  std::vector<std::string> candidates(allowed.begin(), allowed.end());
+  std::set<std::string> seen;
+  for (auto it = node_.begin(); it != node_.end(); ++it) {
+    YamlValue key = child(it->first, path_);
+    if (!it->first.IsScalar()) key.fail(fmt::format("expected a key, got {}", describe(it->first)));
+    const std::string& name = it->first.Scalar();
+    if (!seen.insert(name).second) key.fail(fmt::format("duplicate key \"{}\"", name));
+    bool known = false;
+    for (std::string_view ok : allowed) known = known || ok == name;
+    if (known) continue;
+    std::string close = closest_match(name, candidates);
+    key.fail(close.empty()
+                 ? fmt::format("unknown key \"{}\"; expected one of {}", name, quoted_list(allowed))
+                 : fmt::format("unknown key \"{}\"; did you mean \"{}\"?", name, close));
+  }
+}
+
+std::optional<YamlValue> YamlValue::find(std::string_view key) const {
+  for (auto it = node_.begin(); it != node_.end(); ++it) {
+    if (it->first.IsScalar() && it->first.Scalar() == key) {
+      std::string path = path_.empty() ? std::string(key) : fmt::format("{}.{}", path_, key);
+      return child(it->second, std::move(path));
+    }
+  }
+  return std::nullopt;
+}
+
+YamlValue YamlValue::at(std::string_view key) const {
+  std::optional<YamlValue> value = find(key);
+  if (!value) fail(fmt::format("missing required key \"{}\"", key));
+  return *value;
+}
+
+YamlValue YamlValue::key_of(std::string_view key) const {
+  for (auto it = node_.begin(); it != node_.end(); ++it) {
+    if (it->first.IsScalar() && it->first.Scalar() == key) return child(it->first, path_);
+  }
+  return *this;
+}
+
+std::vector<YamlValue> YamlValue::items() const {
+  if (!node_.IsSequence()) fail(fmt::format("expected a sequence, got {}", describe(node_)));
+  std::vector<YamlValue> items;
+  items.reserve(node_.size());
+  for (size_t i = 0; i < node_.size(); ++i) {
+    items.push_back(child(node_[i], fmt::format("{}[{}]", path_, i)));
+  }
+  return items;
+}
+
+std::vector<YamlValue> YamlValue::scalar_or_items() const {
+  if (node_.IsScalar()) return {*this};
+  return items();
+}
+
+std::string YamlValue::text() const {
+  if (!node_.IsScalar()) fail(fmt::format("expected a string, got {}", describe(node_)));
+  if (params_ == nullptr) return node_.Scalar();
+  Params::Substitution result = params_->substitute(node_.Scalar());
+  if (!result.error.empty()) fail(result.error);
+  return result.text;
+}
+
+int YamlValue::to_int(int min) const {
+  std::string value_text = text();
+  std::string_view trimmed = text::trim(value_text);
+  int value = 0;
+  auto [end, ec] = std::from_chars(trimmed.data(), trimmed.data() + trimmed.size(), value);
+  if (ec != std::errc() || end != trimmed.data() + trimmed.size() || trimmed.empty()) {
+    fail(fmt::format("expected an integer, got \"{}\"", value_text));
+  }
+  if (value < min) fail(fmt::format("expected {} >= {}, got {}", key_name(), min, value));
+  return value;
+}
+
+double YamlValue::to_double(double min) const {
+  std::string value_text = text();
+  NumberAndUnit split = split_number(value_text);
+  if (!split.number || !split.unit.empty()) {
+    fail(fmt::format("expected a number, got \"{}\"", value_text));
+  }
+  if (*split.number < min) {
+    fail(fmt::format("expected {} >= {}, got {}", key_name(), min, *split.number));
+  }
+  return *split.number;
+}
+
+bool YamlValue::to_bool() const {
+  std::string value_text = text();
+  if (value_text == "true") return true;
+  if (value_text == "false") return false;
+  fail(fmt::format("expected true or false, got \"{}\"", value_text));
+}
+
+double YamlValue::to_bandwidth_Bps() const {
+  std::string value_text = text();
+  if (std::optional<double> bw = parse_bandwidth_Bps(value_text)) return *bw;
+  NumberAndUnit split = split_number(value_text);
+  if (split.number && *split.number <= 0 && !split.unit.empty() &&
+      parse_bandwidth_Bps("1 " + split.unit)) {
+    fail(fmt::format("expected {} > 0, got \"{}\"", key_name(), value_text));
+  }
+  fail(fmt::format("expected a bandwidth such as {}, got \"{}\"{}", kBandwidthExample, value_text,
+                   unit_hint(value_text, kBandwidthUnits, parse_bandwidth_Bps)));
+}
+
+double YamlValue::to_duration_s() const {
+  std::string value_text = text();
+  if (std::optional<double> seconds = parse_duration_s(value_text)) return *seconds;
+  NumberAndUnit split = split_number(value_text);
+  if (split.number && *split.number < 0 && !split.unit.empty() &&
+      parse_duration_s("1 " + split.unit)) {
+    fail(fmt::format("expected {} >= 0, got \"{}\"", key_name(), value_text));
+  }
+  fail(fmt::format("expected a duration such as {}, got \"{}\"{}", kDurationExample, value_text,
+                   unit_hint(value_text, kDurationUnits, parse_duration_s)));
+}
+
+}  // namespace linksim::detail

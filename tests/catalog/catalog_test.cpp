@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: Apache-2.0
+// The built-in catalogs (data/catalog/*.yaml) and the catalog parser's errors.
+#include <doctest/doctest.h>
+
+#include <set>
+#include <string>
+
+#include "linksim/catalog.hpp"
+#include "linksim/error.hpp"
+#include "linksim/units.hpp"
+
+using doctest::Approx;
+using linksim::Catalog;
+using linksim::ConfigError;
+using linksim::LinkFamily;
+
+namespace {
+
+// The smallest valid pair of catalogs; tests break one line at a time.
+constexpr const char* kLinks = R"(link_types:
+  - key: nvlink4
+    family: nvlink
+    description: NVLink 4
+    lanes_key: lanes
+    lane_bw: 25 GB/s
+    latency: 100 ns
+    nvlink_gen: 4
+    source: test
+)";
+
+constexpr const char* kGpus = R"(gpus:
+  - key: h100-sxm
+    aliases: [h100]
+    name: H100
+    arch: hopper
+    sm: 90
+    nvlink_type: nvlink4
+    nvlink_lanes: 18
+    pcie_gen: 5
+    bf16: 989.4 TFLOP/s
+    memory: 80 GiB
+    memory_bw: 3350 GB/s
+    source: test
+)";
+
+Catalog parse_gpus(const std::string& gpus) {
+  return Catalog::parse(gpus, "gpus.yaml", kLinks, "links.yaml");
+}
+
+Catalog parse_links(const std::string& links) {
+  return Catalog::parse(kGpus, "gpus.yaml", links, "links.yaml");
+}
+
+std::string replace(std::string text, const std::string& from, const std::string& to) {
+  size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_SUITE("catalog") {
+
+TEST_CASE("builtin: every contract gpu key is present with sane values") {
+  const Catalog& catalog = Catalog::builtin();
+  const std::set<std::string> archs = {"volta", "turing", "ampere", "ada", "hopper", "blackwell"};
+  for (const char* key : {"v100-sxm", "a100-sxm-40g", "a100-sxm-80g", "a100-pcie", "h100-sxm",
+                          "h100-pcie", "h200", "b200", "gb200", "l40s", "a40", "rtx-a6000",
+                          "rtx2080ti", "rtx3090", "rtx4090", "rtx5090"}) {
+    CAPTURE(key);
+    const linksim::GpuModel* gpu = catalog.find_gpu(key);
+    REQUIRE(gpu != nullptr);
+    CHECK(gpu->key == key);
+    CHECK(archs.count(gpu->arch) == 1);
+    CHECK(gpu->sm >= 70);
+    CHECK(gpu->bf16_flops > 1e13);
+    CHECK(gpu->memory_bytes >= 11 * linksim::kGiB);
+    CHECK(gpu->memory_bw_Bps > 5e11);
+    CHECK(gpu->pcie_gen >= 3);
+    CHECK_FALSE(gpu->source.empty());
+    if (!gpu->nvlink_type.empty()) {
+      CHECK(gpu->nvlink_lanes > 0);
+      REQUIRE(catalog.find_link_type(gpu->nvlink_type) != nullptr);
+      CHECK(catalog.find_link_type(gpu->nvlink_type)->family == LinkFamily::kNvlink);
+    }
+  }
+}
+
+TEST_CASE("builtin: aliases and reference names resolve, case-insensitively") {
+  const Catalog& catalog = Catalog::builtin();
+  auto key_of = [&](const char* name) {
+    const linksim::GpuModel* gpu = catalog.find_gpu(name);
+    return gpu ? gpu->key : std::string("<none>");
+  };
+  CHECK(key_of("a100") == "a100-sxm-80g");
+  CHECK(key_of("a100-sxm") == "a100-sxm-80g");
+  CHECK(key_of("A100_SXM4_80GB") == "a100-sxm-80g");
+  CHECK(key_of("A100_SXM4_40GB") == "a100-sxm-40g");
+  CHECK(key_of("a100-pcie-80g") == "a100-pcie");
+  CHECK(key_of("h100") == "h100-sxm");
+  CHECK(key_of("h100-sxm5") == "h100-sxm");
+  CHECK(key_of("H100_SXM5") == "h100-sxm");
+  CHECK(key_of("H100-SXM") == "h100-sxm");
+  CHECK(key_of("a6000") == "rtx-a6000");
+  CHECK(key_of("RTX_4090") == "rtx4090");
+  CHECK(key_of("RTX_3090") == "rtx3090");
+  CHECK(key_of("V100_SXM2") == "v100-sxm");
+  CHECK(key_of("H200_SXM") == "h200");
+  CHECK(key_of("h100-sxn") == "<none>");
+}
+
+TEST_CASE("builtin: interconnect facts of representative gpus") {
+  const Catalog& catalog = Catalog::builtin();
+  const linksim::GpuModel& h100 = *catalog.find_gpu("h100-sxm");
+  const linksim::LinkType& nvlink4 = *catalog.find_link_type(h100.nvlink_type);
+  // 18 links x 25 GB/s = 450 GB/s per direction (hardware.md section 2).
+  CHECK(h100.nvlink_lanes * nvlink4.lane_bw_Bps == Approx(450e9));
+  CHECK(h100.memory_bytes == 80 * linksim::kGiB);
+  CHECK(h100.bf16_flops == Approx(989.4e12));
+  CHECK(h100.fp8_flops == Approx(1978.9e12));
+  // GA102 bridge: 4 links x 14.0625 GB/s = 56.25 GB/s per direction.
+  const linksim::GpuModel& a40 = *catalog.find_gpu("a40");
+  CHECK(a40.nvlink_lanes * a40.nvlink_lane_bw_Bps == Approx(56.25e9));
+  CHECK(catalog.find_gpu("rtx3090")->nvlink_lane_bw_Bps == Approx(14.0625e9));
+  CHECK(catalog.find_gpu("v100-sxm")->fp8_flops == 0);
+  CHECK_FALSE(catalog.find_gpu("rtx4090")->p2p);
+  CHECK_FALSE(catalog.find_gpu("rtx5090")->p2p);
+  CHECK_FALSE(catalog.find_gpu("rtx2080ti")->p2p);
+  CHECK(catalog.find_gpu("rtx3090")->p2p);
+  CHECK(catalog.find_gpu("l40s")->p2p);
+  CHECK(catalog.find_gpu("rtx4090")->nvlink_type.empty());
+  CHECK(catalog.find_gpu("rtx2080ti")->nvlink_type == "nvlink2");
+  CHECK(catalog.find_gpu("rtx2080ti")->sm == 75);
+  CHECK(catalog.find_gpu("b200")->nvlink_type == "nvlink5");
+}
+
+TEST_CASE("builtin: every contract link type is present with its family and rate") {
+  const Catalog& catalog = Catalog::builtin();
+  struct Expected {
+    const char* key;
+    LinkFamily family;
+    double lane_bw_Bps;
+    const char* lanes_key;
+  };
+  // NVLink per link per direction; PCIe per lane = x16 raw rate / 16 (15.75, 31.5, 63, 121
+  // GB/s per x16); network line rate / 8; upi = 3 x 20.8 GB/s; xgmi = 3 x 16 x 18 Gb/s / 8.
+  const Expected expected[] = {
+      {"nvlink1", LinkFamily::kNvlink, 20e9, "lanes"},
+      {"nvlink2", LinkFamily::kNvlink, 25e9, "lanes"},
+      {"nvlink3", LinkFamily::kNvlink, 25e9, "lanes"},
+      {"nvlink4", LinkFamily::kNvlink, 25e9, "lanes"},
+      {"nvlink5", LinkFamily::kNvlink, 50e9, "lanes"},
+      {"pcie3", LinkFamily::kPcie, 15.75e9 / 16, "width"},
+      {"pcie4", LinkFamily::kPcie, 31.5e9 / 16, "width"},
+      {"pcie5", LinkFamily::kPcie, 63e9 / 16, "width"},
+      {"pcie6", LinkFamily::kPcie, 121e9 / 16, "width"},
+      {"ib_edr", LinkFamily::kNetwork, 12.5e9, ""},
+      {"ib_hdr", LinkFamily::kNetwork, 25e9, ""},
+      {"ib_ndr", LinkFamily::kNetwork, 50e9, ""},
+      {"ib_xdr", LinkFamily::kNetwork, 100e9, ""},
+      {"roce_100", LinkFamily::kNetwork, 12.5e9, ""},
+      {"roce_200", LinkFamily::kNetwork, 25e9, ""},
+      {"roce_400", LinkFamily::kNetwork, 50e9, ""},
+      {"roce_800", LinkFamily::kNetwork, 100e9, ""},
+      {"upi", LinkFamily::kSmp, 62.4e9, ""},
+      {"xgmi", LinkFamily::kSmp, 108e9, ""},
+      {"nvlink_c2c", LinkFamily::kC2c, 450e9, ""},
+  };
+  for (const Expected& e : expected) {
+    CAPTURE(e.key);
+    const linksim::LinkType* type = catalog.find_link_type(e.key);
+    REQUIRE(type != nullptr);
+    CHECK(type->family == e.family);
+    CHECK(type->lane_bw_Bps == Approx(e.lane_bw_Bps));
+    CHECK(type->lanes_key == e.lanes_key);
+    CHECK(type->latency_s > 0);
+    CHECK(type->latency_s < 1e-6);
+    CHECK_FALSE(type->source.empty());
+  }
+  CHECK(catalog.find_link_type("pcie4")->default_lanes == 16);
+  CHECK(catalog.find_link_type("pcie4")->pcie_gen == 4);
+  CHECK(catalog.find_link_type("nvlink4")->default_lanes == 1);
+  CHECK(catalog.find_link_type("nvlink4")->nvlink_gen == 4);
+  CHECK(catalog.find_link_type("PCIE5") == catalog.find_link_type("pcie5"));
+  CHECK(catalog.find_link_type("pcie7") == nullptr);
+  CHECK(catalog.link_type_keys().size() == catalog.link_types().size());
+  CHECK(to_string(LinkFamily::kSmp) == "smp");
+}
+
+TEST_CASE("parse: a minimal catalog") {
+  Catalog catalog = parse_gpus(kGpus);
+  REQUIRE(catalog.gpus().size() == 1);
+  CHECK(catalog.gpu_keys() == std::vector<std::string>{"h100-sxm"});
+  CHECK(catalog.gpus()[0].p2p);                 // default
+  CHECK(catalog.gpus()[0].fp8_flops == 0);      // absent = unsupported
+  CHECK(catalog.link_types()[0].latency_s == Approx(100e-9));
+}
+
+TEST_CASE("parse: errors are positioned, expected-vs-got") {
+  CHECK_THROWS_WITH_AS(parse_links(replace(kLinks, "25 GB/s", "25 GBs")),
+                       "links.yaml:6:14: error: expected a bandwidth such as \"450 GB/s\" or "
+                       "\"400 Gb/s\", got \"25 GBs\"",
+                       ConfigError);
+  CHECK_THROWS_WITH_AS(parse_links(replace(kLinks, "100 ns", "100")),
+                       "links.yaml:7:14: error: expected a duration such as \"1.2 us\" or "
+                       "\"150 ns\", got \"100\"",
+                       ConfigError);
+  CHECK_THROWS_WITH_AS(parse_links(replace(kLinks, "lane_bw:", "lane_bww:")),
+                       "links.yaml:6:5: error: unknown key 'lane_bww' in link type 'nvlink4'; "
+                       "did you mean 'lane_bw'?",
+                       ConfigError);
+  CHECK_THROWS_WITH_AS(parse_links(replace(kLinks, "family: nvlink", "family: nvlnk")),
+                       "links.yaml:3:13: error: unknown link family 'nvlnk'; expected one of: "
+                       "nvlink, pcie, smp, c2c, network",
+                       ConfigError);
+  CHECK_THROWS_WITH_AS(parse_gpus(replace(kGpus, "    sm: 90\n", "")),
+                       "gpus.yaml:2:5: error: missing required key 'sm' in gpu 'h100-sxm'",
+                       ConfigError);
+  CHECK_THROWS_WITH_AS(parse_gpus(replace(kGpus, "sm: 90", "sm: ninety")),
+                       "gpus.yaml:6:9: error: expected a non-negative integer for 'sm', got "
+                       "'ninety'",
+                       ConfigError);
+  CHECK_THROWS_WITH_AS(parse_gpus(replace(kGpus, "80 GiB", "80 GiBs")),
+                       "gpus.yaml:11:13: error: expected a size such as \"80 GB\", \"64K\" or "
+                       "\"1 GiB\", got \"80 GiBs\"",
+                       ConfigError);
+}
+
+TEST_CASE("parse: references, names and structure") {
+  CHECK_THROWS_WITH_AS(parse_gpus(replace(kGpus, "nvlink_type: nvlink4", "nvlink_type: nvlink9")),
+                       "gpus.yaml:7:18: error: expected an nvlink link type for 'nvlink_type', "
+                       "got 'nvlink9'",
+                       ConfigError);
+  CHECK_THROWS_WITH_AS(parse_gpus(replace(kGpus, "arch: hopper", "arch: hoper")),
+                       "gpus.yaml:5:11: error: unknown architecture 'hoper'; expected one of: "
+                       "volta, turing, ampere, ada, hopper, blackwell",
+                       ConfigError);
+  CHECK_THROWS_WITH_AS(parse_gpus(replace(kGpus, "aliases: [h100]", "aliases: [H100-SXM]")),
+                       "gpus.yaml:3:15: error: duplicate catalog name 'H100-SXM'",
+                       ConfigError);
+  CHECK_THROWS_WITH_AS(parse_gpus(std::string(kGpus) + "    p2p: yes\n"),
+                       "gpus.yaml:14:10: error: expected true or false for 'p2p', got 'yes'",
+                       ConfigError);
+  CHECK_THROWS_WITH_AS(parse_gpus("gpu:\n  - key: x\n"),
+                       "gpus.yaml:1:1: error: unknown key 'gpu' in the catalog; expected 'gpus'",
+                       ConfigError);
+  CHECK_THROWS_WITH_AS(parse_gpus("gpus:\n  key: x\n"),
+                       "gpus.yaml:2:3: error: expected a sequence for 'gpus', got a mapping",
+                       ConfigError);
+  CHECK_THROWS_WITH_AS(parse_gpus("gpus:\n  - h100\n"),
+                       "gpus.yaml:2:5: error: expected a mapping for gpus[0], got a scalar",
+                       ConfigError);
+  CHECK_THROWS_WITH_AS(parse_gpus("- 1\n"),
+                       "gpus.yaml:1:1: error: expected a mapping with key 'gpus', got a sequence",
+                       ConfigError);
+}
+
+}  // TEST_SUITE
