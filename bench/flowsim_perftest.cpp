@@ -20,7 +20,7 @@ using linksim::FlowSimulator;
 using linksim::ResourceId;
 using linksim::TransferId;
 
-constexpr double kLinkBps = 25e9;        // NVLink-class per-direction rate (docs/flowsim.md)
+constexpr double kLinkBps = 25e9;        // one NVLink 3/4 link, per direction (DESIGN.md primer)
 constexpr double kAlphaS = 3e-6;         // per-step latency, seconds
 constexpr double kRingBytes = 1 << 30;   // S = 1 GiB
 

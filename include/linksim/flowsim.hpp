@@ -112,8 +112,9 @@ struct FlowResult {
 /// An event-driven, flow-level network simulator with max-min fair sharing.
 ///
 /// Build the program with add_transfer, then call run(). Storage is compact (CSR arrays, no
-/// per-transfer allocation): about 60 bytes per single-path transfer plus 8 per resource hop
-/// and 12 per dependency while building, and 16 more per transfer in the result.
+/// per-transfer allocation): 44 bytes per single-path transfer, 4 per resource hop and 4 per
+/// dependency; run() adds 24 bytes per transfer (16 of them the result), 4 per hop and 4 per
+/// dependency. The 8.4 M-transfer ring of bench/flowsim_perftest.cpp peaks at about 710 MB.
 /// Thread-compatible: distinct simulators may be used from distinct threads; run() is const
 /// and may be called concurrently on one simulator.
 class FlowSimulator {

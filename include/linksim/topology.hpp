@@ -124,6 +124,12 @@ class Topology {
   /// Declares that the first `hosts` x devices_per_host devices (and the matching links)
   /// are `hosts` identical server blocks. Called by the loader once the servers are built.
   void set_host_layout(int hosts, uint32_t devices_per_host, uint32_t links_per_host);
+  /// Pre-sizes storage for `devices` devices and `links` directed links, so a loader that
+  /// knows the final size (nodes: 4096) does not pay for repeated regrowth. Optional.
+  void reserve(size_t devices, size_t links) {
+    devices_.reserve(devices);
+    links_.reserve(links);
+  }
   /// Rebuilds adjacency and indexes after building. Called once, last.
   void finalize();
 

@@ -96,10 +96,22 @@ LinkFamily parse_family(FieldReader& fields) {
                                        comma_list(names)));
 }
 
+const std::vector<std::string> kLinkTypeKeys = {
+    "key",           "family",  "description", "lanes_key",  "lane_bw", "bandwidth",
+    "default_lanes", "latency", "pcie_gen",    "nvlink_gen", "source",  "note"};
+
+const std::vector<std::string> kGpuKeys = {
+    "key",      "aliases", "name", "arch", "sm",     "nvlink_type", "nvlink_lanes",
+    "nvlink_lane_bw", "p2p", "pcie_gen", "bf16", "fp8", "memory", "memory_bw", "source", "note"};
+
 LinkType parse_link_type(FieldReader& fields) {
   LinkType type;
+  // Unknown keys first, so a misspelt key is reported as such rather than as missing.
+  if (auto key = fields.optional_string("key")) {
+    fields.set_what(fmt::format("link type '{}'", *key));
+  }
+  fields.reject_unknown_keys(kLinkTypeKeys);
   type.key = fields.required_string("key");
-  fields.set_what(fmt::format("link type '{}'", type.key));
   type.family = parse_family(fields);
   type.description = fields.required_string("description");
   type.lanes_key = fields.optional_string("lanes_key").value_or("");
@@ -122,7 +134,6 @@ LinkType parse_link_type(FieldReader& fields) {
   type.nvlink_gen = fields.optional_int("nvlink_gen").value_or(0);
   type.source = fields.required_string("source");
   fields.optional_string("note");
-  fields.reject_unknown_keys();
   return type;
 }
 
@@ -136,8 +147,9 @@ void check_arch(FieldReader& fields, const std::string& arch) {
 
 GpuModel parse_gpu(FieldReader& fields, const std::vector<LinkType>& link_types) {
   GpuModel gpu;
+  if (auto key = fields.optional_string("key")) fields.set_what(fmt::format("gpu '{}'", *key));
+  fields.reject_unknown_keys(kGpuKeys);
   gpu.key = fields.required_string("key");
-  fields.set_what(fmt::format("gpu '{}'", gpu.key));
   gpu.aliases = fields.optional_string_list("aliases");
   gpu.name = fields.required_string("name");
   gpu.arch = fields.required_string("arch");
@@ -163,7 +175,6 @@ GpuModel parse_gpu(FieldReader& fields, const std::vector<LinkType>& link_types)
   gpu.memory_bw_Bps = fields.required_bandwidth_Bps("memory_bw");
   gpu.source = fields.required_string("source");
   fields.optional_string("note");
-  fields.reject_unknown_keys();
   return gpu;
 }
 

@@ -40,7 +40,6 @@ void FieldReader::fail_missing(const char* key) const {
 }
 
 std::optional<YAML::Node> FieldReader::scalar(const char* key, bool required) {
-  read_keys_.emplace_back(key);
   const YAML::Node value = node_[key];
   if (!value || value.IsNull()) {
     if (required) fail_missing(key);
@@ -90,7 +89,6 @@ std::optional<bool> FieldReader::optional_bool(const char* key) {
 }
 
 std::vector<std::string> FieldReader::optional_string_list(const char* key) {
-  read_keys_.emplace_back(key);
   const YAML::Node value = node_[key];
   std::vector<std::string> items;
   if (!value || value.IsNull()) return items;
@@ -145,12 +143,12 @@ double FieldReader::required_flops(const char* key) {
   return *quantity(key, true, parse_flops, "a compute rate", kFlopsExample);
 }
 
-void FieldReader::reject_unknown_keys() const {
+void FieldReader::reject_unknown_keys(const std::vector<std::string>& allowed) const {
   for (const auto& entry : node_) {
     const std::string key = entry.first.Scalar();
-    if (std::find(read_keys_.begin(), read_keys_.end(), key) != read_keys_.end()) continue;
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
     std::string message = fmt::format("unknown key '{}' in {}", key, what_);
-    std::string suggestion = closest_match(key, read_keys_);
+    std::string suggestion = closest_match(key, allowed);
     if (!suggestion.empty()) message += fmt::format("; did you mean '{}'?", suggestion);
     throw ConfigError(location_of(entry.first, file_), message);
   }

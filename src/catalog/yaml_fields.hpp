@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// Typed, positioned access to the fields of one YAML mapping (a catalog entry). Every read
-// records the key, so unknown keys can be reported afterwards; every failure is a ConfigError
-// at the offending node (or at the mapping for a missing key).
+// Typed, positioned access to the fields of one YAML mapping (a catalog entry). Every failure
+// is a ConfigError at the offending node (or at the mapping for a missing key).
 #pragma once
 
 #include <yaml-cpp/yaml.h>
 
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,8 +42,9 @@ class FieldReader {
   std::optional<double> optional_flops(const char* key);
   double required_flops(const char* key);
 
-  /// Throws for the first key that was never read, suggesting the closest read key.
-  void reject_unknown_keys() const;
+  /// Throws for the first key of the mapping not in `allowed`, suggesting the closest one.
+  /// Call before reading fields, so a misspelt key is reported as such, not as missing.
+  void reject_unknown_keys(const std::vector<std::string>& allowed) const;
 
   /// A ConfigError at the node of `key` (or at the mapping when the key is absent).
   [[noreturn]] void fail_at(const char* key, const std::string& message) const;
@@ -61,7 +60,6 @@ class FieldReader {
   const YAML::Node node_;
   std::string file_;
   std::string what_;
-  std::vector<std::string> read_keys_;
 };
 
 }  // namespace linksim::detail

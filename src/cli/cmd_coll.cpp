@@ -28,7 +28,7 @@ constexpr DataType kDataTypes[] = {
     {"int32", "int32", 4}, {"int64", "int64", 8},     {"fp8", "f8e4m3", 1}};
 
 struct CollArgs {
-  std::string topo;
+  std::vector<std::string> topos;
   std::vector<std::string> sets;
   GpuSelection gpus;
   std::string min_size, max_size, size;
@@ -97,10 +97,10 @@ bool sized_per_block(CollectiveOp op) {
          op == CollectiveOp::kAllToAll;
 }
 
-void run(CollectiveOp op, const CollArgs& a) {
+CollectiveReport predict(CollectiveOp op, const CollArgs& a, const std::string& topo_file) {
   ParamOverrides overrides;
   for (const std::string& s : a.sets) overrides.insert(parse_override(s));
-  Topology topology = load_topology(a.topo, overrides);
+  Topology topology = load_topology(topo_file, overrides);
   CommOptions options;
   options.p2p_disable = !on_off(a.p2p, "--p2p");
   options.nvls_enable = on_off(a.nvls, "--nvls");
@@ -143,6 +143,23 @@ void run(CollectiveOp op, const CollArgs& a) {
     row.bottleneck = r.bottleneck;
     report.rows.push_back(row);
   }
+  return report;
+}
+
+void run(CollectiveOp op, const CollArgs& a) {
+  if (a.topos.size() > 1) {
+    if (a.json || a.csv) throw ConfigError("--json and --csv take one --topo; got several");
+    std::vector<CollectiveReport> reports;
+    for (const std::string& file : a.topos) reports.push_back(predict(op, a, file));
+    fmt::print("{}", render_side_by_side(reports));
+    for (const CollectiveReport& r : reports) {
+      fmt::print("# {}: {} ranks; at {}: {} {}, limited by {}\n", r.topology, r.ranks,
+                 format_size(r.rows.back().size_bytes), r.rows.back().algorithm,
+                 r.rows.back().protocol, r.rows.back().bottleneck);
+    }
+    return;
+  }
+  CollectiveReport report = predict(op, a, a.topos.front());
   if (a.json) fmt::print("{}", render_json(report));
   else if (a.csv) fmt::print("{}", render_csv(report));
   else fmt::print("{}", render_text(report));
@@ -151,8 +168,11 @@ void run(CollectiveOp op, const CollArgs& a) {
 void add_op(CLI::App& coll, CollectiveOp op, const std::string& help) {
   auto args = std::make_shared<CollArgs>();
   CLI::App* c = coll.add_subcommand(std::string(to_string(op)), help);
-  c->add_option("--topo", args->topo, "Topology file (topologies/*.yaml)")->required();
-  c->add_option("--set", args->sets, "Override a topology parameter, k=v (repeatable)");
+  c->add_option("--topo", args->topos,
+                "Topology file (topologies/*.yaml); repeat to compare machines side by side")
+      ->required()
+      ->take_all();
+  c->add_option("--set", args->sets, "Override a topology parameter, k=v (repeatable)")->take_all();
   c->add_option("-g", args->gpus.first_n, "Use the first N GPUs (server by server)");
   c->add_option("--gpus", args->gpus.list, "GPUs by nvidia-smi index: 0,3 or 4-7 or host1:gpu3");
   c->add_option("--per-node", args->gpus.per_node, "Use the first K GPUs of every server");

@@ -5,25 +5,23 @@
 
 #include <fstream>
 
+#include "cli/cli_common.hpp"
 #include "cli/command_table.hpp"
 #include "linksim/routing.hpp"
 #include "linksim/sysimport.hpp"
-#include "linksim/topology_yaml.hpp"
 
 namespace linksim::cli {
 namespace {
 
 struct ExportArgs {
-  std::string file;
+  TopoArgs topo;
   std::string output;
   int host = 0;
-  std::vector<std::string> sets;
 };
 
 void run_export(const ExportArgs& args) {
-  ParamOverrides overrides;
-  for (const std::string& set : args.sets) overrides.insert(parse_override(set));
-  const Topology topology = load_topology(args.file, overrides);
+  const Topology topology = load_topology_arg(args.topo);
+  check_host_arg(topology, args.host);
   const Router router(topology);
   const std::string xml = export_nccl_xml(router, args.host);
   if (args.output.empty() || args.output == "-") {
@@ -39,10 +37,9 @@ const CommandRegistrar kExport{"topo", "export", [](CLI::App& topo) {
   exp->require_subcommand(1);
   auto args = std::make_shared<ExportArgs>();
   CLI::App* cmd = exp->add_subcommand("nccl-xml", "NCCL topology XML (NCCL_TOPO_FILE format)");
-  cmd->add_option("file", args->file, "topology YAML")->required();
+  add_topology_options(*cmd, args->topo);
   cmd->add_option("-o,--output", args->output, "write the XML here (default: stdout)");
   cmd->add_option("--host", args->host, "which server (default 0)");
-  cmd->add_option("--set", args->sets, "override a parameter: name=value");
   cmd->callback([args] { run_export(*args); });
 }};
 

@@ -6,19 +6,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/cli_common.hpp"
 #include "cli/command_table.hpp"
 #include "linksim/routing.hpp"
 #include "linksim/sysimport.hpp"
-#include "linksim/topology_yaml.hpp"
 
 namespace linksim::cli {
 namespace {
 
 struct LintArgs {
-  std::string file;
+  TopoArgs topo;
   int host = 0;
   bool json = false;
-  std::vector<std::string> sets;
 };
 
 void print_json(const std::string& file, const std::vector<LintWarning>& warnings) {
@@ -32,18 +31,17 @@ void print_json(const std::string& file, const std::vector<LintWarning>& warning
 }
 
 void run_lint(const LintArgs& args) {
-  ParamOverrides overrides;
-  for (const std::string& set : args.sets) overrides.insert(parse_override(set));
-  const Topology topology = load_topology(args.file, overrides);
+  const Topology topology = load_topology_arg(args.topo);
+  check_host_arg(topology, args.host);
   const Router router(topology);
   const std::vector<LintWarning> warnings = lint_topology(router, args.host);
   if (args.json) {
-    print_json(args.file, warnings);
+    print_json(args.topo.file, warnings);
   } else {
     for (const LintWarning& w : warnings) {
-      fmt::print("{}: warning: {} [{}]\n", args.file, w.message, w.rule);
+      fmt::print("{}: warning: {} [{}]\n", args.topo.file, w.message, w.rule);
     }
-    if (warnings.empty()) fmt::print("{}: clean\n", args.file);
+    if (warnings.empty()) fmt::print("{}: clean\n", args.topo.file);
   }
   if (!warnings.empty()) throw ExitStatus{kExitFindings};
 }
@@ -51,10 +49,9 @@ void run_lint(const LintArgs& args) {
 const CommandRegistrar kLint{"topo", "lint", [](CLI::App& topo) {
   auto args = std::make_shared<LintArgs>();
   CLI::App* cmd = topo.add_subcommand("lint", "Warn about what NCCL will make of a machine");
-  cmd->add_option("file", args->file, "topology YAML")->required();
+  add_topology_options(*cmd, args->topo);
   cmd->add_option("--host", args->host, "which server (default 0)");
   cmd->add_flag("--json", args->json, "machine-readable output");
-  cmd->add_option("--set", args->sets, "override a parameter: name=value");
   cmd->callback([args] { run_lint(*args); });
 }};
 

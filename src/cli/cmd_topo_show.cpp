@@ -52,7 +52,8 @@ GpuSummary summarize_gpu(const Router& router, DeviceId gpu) {
   s.pcie_path = t.display_name(gpu);
   for (LinkId id : router.cpu_path(gpu)) {
     s.pcie_path += " > " + t.display_name(t.link(id).to);
-    s.pcie_bw_Bps = s.pcie_bw_Bps == 0 ? t.link(id).bw_Bps : std::min(s.pcie_bw_Bps, t.link(id).bw_Bps);
+    const double bw_Bps = t.link(id).bw_Bps;
+    s.pcie_bw_Bps = s.pcie_bw_Bps == 0 ? bw_Bps : std::min(s.pcie_bw_Bps, bw_Bps);
   }
   s.nic = "none";
   if (auto nic = router.nearest_nic(gpu)) {
@@ -124,14 +125,20 @@ void print_json(const Topology& t, const std::vector<GpuSummary>& gpus,
     g.lanes = t.links()[i].lanes;
   }
   for (const auto& [key, g] : groups) {
-    out["links"].push_back({{"type", key.first}, {"lanes", g.lanes}, {"bw_GBps", key.second / 1e9},
+    out["links"].push_back({{"type", key.first},
+                            {"lanes", g.lanes},
+                            {"bw_GBps", key.second / 1e9},
                             {"count", g.count}});
   }
   out["gpus"] = nlohmann::json::array();
   for (const GpuSummary& g : gpus) {
-    out["gpus"].push_back({{"name", g.name}, {"device", g.device}, {"model", g.model},
-                           {"nvlink_lanes", g.nvlink_lanes}, {"nvlink_GBps", g.nvlink_bw_Bps / 1e9},
-                           {"pcie_path", g.pcie_path}, {"pcie_GBps", g.pcie_bw_Bps / 1e9},
+    out["gpus"].push_back({{"name", g.name},
+                           {"device", g.device},
+                           {"model", g.model},
+                           {"nvlink_lanes", g.nvlink_lanes},
+                           {"nvlink_GBps", g.nvlink_bw_Bps / 1e9},
+                           {"pcie_path", g.pcie_path},
+                           {"pcie_GBps", g.pcie_bw_Bps / 1e9},
                            {"nearest_nic", g.nic}});
   }
   out["bisection_GBps"] = bisection ? nlohmann::json(*bisection / 1e9) : nlohmann::json(nullptr);
@@ -142,7 +149,9 @@ void run_show(const ShowArgs& args) {
   const Topology topology = load_topology_arg(args.topo);
   const Router router(topology);
   std::vector<GpuSummary> gpus;
-  for (DeviceId gpu : topology.devices_of(0, DeviceKind::kGpu)) gpus.push_back(summarize_gpu(router, gpu));
+  for (DeviceId gpu : topology.devices_of(0, DeviceKind::kGpu)) {
+    gpus.push_back(summarize_gpu(router, gpu));
+  }
   const auto bisection = bisection_Bps(topology);
   if (args.json) {
     print_json(topology, gpus, bisection);
@@ -153,7 +162,8 @@ void run_show(const ShowArgs& args) {
 
 const CommandRegistrar kShow{"topo", "show", [](CLI::App& topo) {
   auto args = std::make_shared<ShowArgs>();
-  CLI::App* cmd = topo.add_subcommand("show", "Summarize a machine: devices, links, GPU paths, bisection");
+  CLI::App* cmd = topo.add_subcommand(
+      "show", "Summarize a machine: devices, links, GPU paths, bisection bandwidth");
   add_topology_options(*cmd, args->topo);
   cmd->add_flag("--json", args->json, "machine-readable output");
   cmd->callback([args] { run_show(*args); });

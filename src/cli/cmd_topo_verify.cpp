@@ -4,29 +4,27 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include "cli/cli_common.hpp"
 #include "cli/command_table.hpp"
 #include "linksim/routing.hpp"
 #include "linksim/sysimport.hpp"
-#include "linksim/topology_yaml.hpp"
 
 namespace linksim::cli {
 namespace {
 
 struct VerifyArgs {
-  std::string file;
+  TopoArgs topo;
   std::string against;
   int host = 0;
-  std::vector<std::string> sets;
 };
 
 void run_verify(const VerifyArgs& args) {
-  ParamOverrides overrides;
-  for (const std::string& set : args.sets) overrides.insert(parse_override(set));
   const SmiMatrix real = read_nvidia_smi_topo(args.against);
-  const Topology topology = load_topology(args.file, overrides);
+  const Topology topology = load_topology_arg(args.topo);
+  check_host_arg(topology, args.host);
   const Router router(topology);
   const VerifyReport report = compare_matrices(implied_matrix(router, args.host), real);
-  fmt::print("verify {} (host {}) against {}\n", args.file, args.host, args.against);
+  fmt::print("verify {} (host {}) against {}\n", args.topo.file, args.host, args.against);
   fmt::print("{}", report.text());
   if (!report.match()) throw ExitStatus{kExitFindings};
 }
@@ -35,10 +33,9 @@ const CommandRegistrar kVerify{"topo", "verify", [](CLI::App& topo) {
   auto args = std::make_shared<VerifyArgs>();
   CLI::App* cmd = topo.add_subcommand(
       "verify", "Compare the matrix a topology implies with a real `nvidia-smi topo -m`");
-  cmd->add_option("file", args->file, "topology YAML")->required();
+  add_topology_options(*cmd, args->topo);
   cmd->add_option("--against", args->against, "saved `nvidia-smi topo -m` output")->required();
   cmd->add_option("--host", args->host, "which server of the topology (default 0)");
-  cmd->add_option("--set", args->sets, "override a parameter: name=value");
   cmd->callback([args] { run_verify(*args); });
 }};
 

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "collectives/link_efficiency.hpp"
+#include "linksim/units.hpp"
 
 namespace linksim::detail {
 namespace {
@@ -101,11 +102,11 @@ CostModel tree_model(const CommGraph& g, Protocol p) {
   // Each server's chain carries S up and S down; its NICs carry about S each way.
   const double intra = g.ring().intra_throughput_Bps;
   const double inter = g.node_network_Bps();
-  double bw = std::min(intra, inter) * kEff.tree;
+  double bw = std::min(intra, inter) * kEff.tree * kEff.tree_bus_to_alg;
   if (p == Protocol::kLL) bw = std::min(bw / 3.8, arch_caps(g.min_sm()).ll_max_multi_node_GBps * 1e9);
   if (p == Protocol::kLL128) bw *= 120.0 / 128.0;
   m.bw_Bps = bw;
-  m.link_scale = bw / std::min(intra, inter);
+  m.link_scale = bw / (std::min(intra, inter) * kEff.tree_bus_to_alg);
   m.bottleneck = inter <= intra ? fmt::format("server NICs ({:.0f} GB/s per server)", inter / 1e9)
                                 : g.ring().bottleneck;
   return m;
@@ -122,12 +123,13 @@ CostModel nvls_model(const CommGraph& g, CollectiveOp op) {
     // Reduce-scatter by multimem loads, then multicast stores: each GPU moves S each way.
     m.bw_Bps = nv.gpu_nvlink_Bps * nvls_efficiency(nv.sm);
     m.wire_factor = 1.0;
-    m.fill_s = kNvlsChannels * kNvlsStepBytes / m.bw_Bps;
   } else {
     // AllGather / ReduceScatter: one multicast (or one reduction) pass, (n-1)/n of S each.
     m.bw_Bps = nv.gpu_nvlink_Bps * nvlink_efficiency(nv.sm, 25e9);
     m.wire_factor = (n - 1.0) / n;
   }
+  // Data crosses GPU -> switch -> GPU: one step of every channel before the steady state.
+  m.fill_s = kNvlsChannels * kNvlsStepBytes / m.bw_Bps;
   m.bottleneck = fmt::format("NVLink of each GPU into the NVSwitches ({:.0f} GB/s, NVLS)",
                              nv.gpu_nvlink_Bps / 1e9);
   return m;
@@ -137,8 +139,9 @@ CostModel nvls_tree_model(const CommGraph& g) {
   CostModel m = nvls_model(g, CollectiveOp::kAllReduce);
   const int nodes = g.node_count();
   m.latency_s = (kLat.nvls_simple_us + 2.0 * std::log2(double(nodes)) * kLat.nvls_tree_net_us) * kUs;
-  // NCCL tuning.cc: the inter-server tree's bandwidth doubles on two servers.
-  const double inter = g.node_network_Bps() * (nodes <= 2 ? 2.0 : 1.0);
+  // NCCL tuning.cc: the inter-server tree's bus bandwidth is the servers' NICs (doubled on
+  // two servers); NVLSTree converts bus to algorithm bandwidth with nRanks / nsteps ~ 1/2.
+  const double inter = g.node_network_Bps() * (nodes <= 2 ? 2.0 : 1.0) * 0.5;
   if (inter < m.bw_Bps) {
     m.bw_Bps = inter;
     m.bottleneck = fmt::format("server NICs ({:.0f} GB/s per server)", g.node_network_Bps() / 1e9);
@@ -184,8 +187,19 @@ CostModel alltoall_model(const CommGraph& g, Protocol p) {
   return m;
 }
 
+// A point-to-point send over NVLink runs on more channels as it grows (docs/model.md#p2p):
+// 2^floor(log2(S / 16 MiB)) channels, between 4 and 32, each about one NVLink's rate.
+double p2p_channel_cap_Bps(const CommGraph& g, const Route& route, double bytes) {
+  if (route.cls != PathClass::kNvlink) return std::numeric_limits<double>::infinity();
+  const double ratio = bytes / kP2pBytesPerChannelStep;
+  const int channels = ratio < 1 ? kP2pMinChannels
+                                 : std::clamp(1 << static_cast<int>(std::floor(std::log2(ratio))),
+                                              kP2pMinChannels, kP2pMaxChannels);
+  return channels * nvlink_efficiency(g.min_sm(), 25e9) * 25e9;
+}
+
 // nccl-tests' sendrecv: rank i sends its buffer to rank i+1 while receiving from i-1.
-CostModel sendrecv_model(const CommGraph& g, Protocol p) {
+CostModel sendrecv_model(const CommGraph& g, Protocol p, double size_bytes) {
   CostModel m;
   m.eligible = true;
   const int n = static_cast<int>(g.ranks().size());
@@ -199,7 +213,14 @@ CostModel sendrecv_model(const CommGraph& g, Protocol p) {
   for (int a = 0; a < n; ++a) {
     std::string why;
     const Route& r = g.route(a, (a + 1) % n);
-    if (n > 1) set.add(r, 1.0, route_rate_cap(g.topology(), r, &why), why);
+    double cap = route_rate_cap(g.topology(), r, &why);
+    const double channel_cap = p2p_channel_cap_Bps(g, r, size_bytes);
+    if (channel_cap < cap) {
+      cap = channel_cap;
+      why = fmt::format("channels of a {} send over NVLink (NCCL spreads small sends over few "
+                        "channels)", format_size(size_bytes));
+    }
+    if (n > 1) set.add(r, 1.0, cap, why);
   }
   StreamSet::Limit limit = set.limit();
   m.link_scale = p == Protocol::kLL ? kEff.ll : p == Protocol::kLL128 ? kEff.ll128 : 1.0;
@@ -237,7 +258,6 @@ std::vector<Algorithm> candidate_algorithms(const CommGraph& g, CollectiveOp op)
 
 CostModel cost_model(const CommGraph& g, CollectiveOp op, Algorithm algo, Protocol proto,
                      double size_bytes) {
-  (void)size_bytes;
   CostModel m;
   const auto candidates = candidate_algorithms(g, op);
   if (std::find(candidates.begin(), candidates.end(), algo) == candidates.end()) {
@@ -251,7 +271,8 @@ CostModel cost_model(const CommGraph& g, CollectiveOp op, Algorithm algo, Protoc
     case Algorithm::kNvls: m = nvls_model(g, op); break;
     case Algorithm::kNvlsTree: m = nvls_tree_model(g); break;
     case Algorithm::kDirect:
-      m = op == CollectiveOp::kAllToAll ? alltoall_model(g, proto) : sendrecv_model(g, proto);
+      m = op == CollectiveOp::kAllToAll ? alltoall_model(g, proto)
+                                       : sendrecv_model(g, proto, size_bytes);
       break;
     case Algorithm::kAuto: break;
   }

@@ -119,13 +119,17 @@ FlowOutcome tree_flows(const CommGraph& g, const CostModel& m, double bytes) {
       low.send(chain[k][i], chain[k][i + 1], bytes);  // broadcast back
     }
   }
-  for (int tree = 0; tree < 2; ++tree) {
-    for (int child = 1; child < nodes; ++child) {
-      int parent = (child - 1) / 2;
-      int c = tree == 0 ? child : nodes - 1 - child;
-      int p = tree == 0 ? parent : nodes - 1 - parent;
-      low.send(chain[c][0], chain[p][0], bytes / 2);
-      low.send(chain[p][0], chain[c][0], bytes / 2);
+  // One tree pair per rail: position j of every server's chain talks to position j of the
+  // others, so every GPU's nearest NIC carries its share (NCCL's channels).
+  for (int j = 0; j < ppn; ++j) {
+    for (int tree = 0; tree < 2; ++tree) {
+      for (int child = 1; child < nodes; ++child) {
+        int parent = (child - 1) / 2;
+        int c = tree == 0 ? child : nodes - 1 - child;
+        int p = tree == 0 ? parent : nodes - 1 - parent;
+        low.send(chain[c][j], chain[p][j], bytes / 2 / ppn);
+        low.send(chain[p][j], chain[c][j], bytes / 2 / ppn);
+      }
     }
   }
   return low.run(m.bottleneck);

@@ -37,6 +37,9 @@ struct ProtocolEfficiency {
   double ll = 0.5;
   double ll128 = 120.0 / 128.0 * (0.92 / (120.0 / 128.0));  ///< = 0.92, NCCL's LL128 factor
   double tree = 0.92;                                       ///< Tree AllReduce busBw factor
+  /// NCCL converts a tree's bus bandwidth to algorithm bandwidth with x 0.5 (tuning.cc): in a
+  /// double binary tree every server both reduces up and broadcasts down through its NICs.
+  double tree_bus_to_alg = 0.5;
 };
 
 /// Per-channel bandwidth caps in GB/s by architecture (NCCL tuning.cc), used to cap LL/LL128.
@@ -51,8 +54,10 @@ ArchCaps arch_caps(int sm);
 /// NVLink: NCCL's per-link constant over the raw lane rate, by GPU architecture (topo.h:
 /// SM60 18, SM70 20, SM80 20, SM86 12, SM90 20.6, SM100 40.1 GB/s per link).
 double nvlink_efficiency(int sm, double raw_lane_bw_Bps);
-/// PCIe: NCCL models width x speed / 80 (Gen4 x16 = 24 GB/s) against 31.5 GB/s raw: 0.762.
-inline constexpr double kPcieEfficiency = 24.0 / 31.5;
+/// PCIe: DMA achieves ~0.8 of the raw 128b/130b rate: A100 Gen4 H2D 25 of 31.5 GB/s (0.79),
+/// V100 Gen3 12 of 15.75 (0.76), H100 Gen5 D2H 52.8 of 63 (0.84) (reference links.yaml
+/// pcie_measured). NCCL's own model (width x speed / 80) is 0.76.
+inline constexpr double kPcieEfficiency = 0.8;
 /// Network: NDR measured 48.9 of 50 GB/s (calibration 66), HDR 8 x 23.6 of 25 (calibration 71).
 inline constexpr double kNetworkEfficiency = 0.96;
 /// NVLink-C2C and SMP links carrying P2P traffic: NCCL treats them like NVLink (0.8).
@@ -76,6 +81,13 @@ inline constexpr double kNvlsBlackwellEfficiency = kNvlsHopperEfficiency * 0.74 
 /// stages) pays one step of all channels before its steady state (docs/model.md#nvls).
 inline constexpr double kNvlsStepBytes = 4194304.0 / 8.0;
 inline constexpr int kNvlsChannels = 16;
+
+/// Point-to-point sends: NCCL runs a send on a power-of-two number of channels that grows with
+/// its size. Calibration 57 (8xH100, NCCL 2.29): 32 and 64 MiB at 80-82 GB/s (4 channels of
+/// ~20.6 GB/s), 128 MiB at 163 (8), 256 MiB at 299 (16), 512 MiB on at the link rate.
+inline constexpr double kP2pBytesPerChannelStep = 16.0 * 1048576.0;
+inline constexpr int kP2pMinChannels = 4;
+inline constexpr int kP2pMaxChannels = 32;
 
 /// Kernel launch cost per GPU when one host thread drives several GPUs (nccl-tests -g N):
 /// launches serialize. Calibration 30 and 49 (8 GPUs, one thread): small-message times

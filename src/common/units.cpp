@@ -135,7 +135,9 @@ std::string format_size(double bytes) {
   static constexpr std::pair<double, std::string_view> kUnits[] = {
       {kGiB * 1024, "TiB"}, {kGiB, "GiB"}, {1048576.0, "MiB"}, {1024.0, "KiB"}};
   for (const auto& [scale, unit] : kUnits) {
-    if (std::fabs(bytes) >= scale) return fmt::format("{} {}", trimmed_fixed(bytes / scale, 2), unit);
+    if (std::fabs(bytes) >= scale) {
+      return fmt::format("{} {}", trimmed_fixed(bytes / scale, 2), unit);
+    }
   }
   return fmt::format("{} B", trimmed_fixed(bytes, 2));
 }

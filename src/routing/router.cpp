@@ -117,8 +117,9 @@ void find_nearest_nics(const Topology& topology, HostTables& impl) {
       const DeviceId nic = impl.endpoints[b];
       if (topology.device(nic).kind != DeviceKind::kNic) continue;
       // By class (the PCIe class, even between NVLinked GPUs), then by NIC index.
-      const PathClass cls = a == b ? PathClass::kSelf
-                                   : routing_detail::meet(topology, impl.chains[a], impl.chains[b]).cls;
+      const PathClass cls =
+          a == b ? PathClass::kSelf
+                 : routing_detail::meet(topology, impl.chains[a], impl.chains[b]).cls;
       if (!best) {
         best = b;
         continue;
@@ -152,8 +153,10 @@ std::optional<Route> local_route(const Topology& topology, const HostTables& imp
     route.paths = nvlink_paths(topology, route.src, route.dst, &lanes);
   } else {
     const auto meeting = routing_detail::meet(topology, impl.chains[a], impl.chains[b]);
-    const bool p2p = gpus ? (!options.p2p_disable && da.p2p && db.p2p && route.cls <= options.p2p_level)
-                          : route.cls <= PathClass::kPxb;  // GPUDirect RDMA needs PIX/PXB
+    // GPU pairs: NCCL's P2P rule; GPU/NIC legs: GPUDirect RDMA needs PIX/PXB.
+    const bool p2p = gpus ? (!options.p2p_disable && da.p2p && db.p2p &&
+                             route.cls <= options.p2p_level)
+                          : route.cls <= PathClass::kPxb;
     auto links = p2p ? routing_detail::pcie_path(topology, impl.chains[a], impl.chains[b], meeting)
                      : routing_detail::staged_path(topology, impl.chains[a], impl.chains[b]);
     if (!links) return std::nullopt;
@@ -240,7 +243,8 @@ Route Router::route(DeviceId src, DeviceId dst) const {
   const auto leg = [&](const Located& where, uint32_t a, uint32_t b) -> Route {
     const auto& local = impl.routes[impl.pair(a, b)];
     if (!local) {
-      throw ConfigError(fmt::format("no path from {} to {} in a server", topology_.display_name(impl.endpoints[a]),
+      throw ConfigError(fmt::format("no path from {} to {} in a server",
+                                    topology_.display_name(impl.endpoints[a]),
                                     topology_.display_name(impl.endpoints[b])));
     }
     return shifted(*local, uint32_t(where.host) * impl.host_devices,

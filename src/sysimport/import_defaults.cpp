@@ -35,9 +35,8 @@ ImportDefaults resolve_defaults(const ImportOptions& options, const Catalog& cat
 std::vector<std::string> ImportDefaults::comments() const {
   std::vector<std::string> lines;
   if (named) {
-    lines.push_back(fmt::format("GPU model {} (named with --gpu): NVLink type {}, PCIe {} from "
-                                "the catalog.",
-                                gpu_model, nvlink_type, pcie_type));
+    lines.push_back(fmt::format("GPU model {} ({}): NVLink type {}, PCIe {} from the catalog.",
+                                gpu_model, origin, nvlink_type, pcie_type));
   } else {
     lines.push_back(fmt::format("No GPU model named (--gpu): generic defaults, GPU model {}, "
                                 "NVLink {}, {}.",

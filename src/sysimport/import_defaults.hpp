@@ -22,7 +22,8 @@ struct ImportDefaults {
   std::string pcie_type;    ///< "pcie4": from the model's PCIe generation
   std::string nic_type;     ///< NIC port type matching that PCIe generation
   std::string smp_type;     ///< "upi"
-  bool named = false;       ///< the model was named by the user
+  bool named = false;       ///< the model was named by the user (or chosen from the input)
+  std::string origin = "named with --gpu";  ///< how a named model was chosen, for comments
   /// Comment lines saying where each default came from.
   std::vector<std::string> comments() const;
 };

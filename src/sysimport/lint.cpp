@@ -83,7 +83,7 @@ std::vector<std::string> name_list(const Server& s, const std::vector<DeviceId>&
   return out;
 }
 
-std::string gbps(double bw_Bps) { return fmt::format("{:g} GB/s", bw_Bps / 1e9); }
+std::string gbps(double bw_Bps) { return fmt::format("{:.4g} GB/s", bw_Bps / 1e9); }
 
 std::string_view class_text(PathClass cls) {
   switch (cls) {
@@ -92,6 +92,13 @@ std::string_view class_text(PathClass cls) {
     case PathClass::kSys: return "SYS, across the socket link";
     default: return "";
   }
+}
+
+bool has_c2c(const Topology& t, DeviceId gpu) {
+  for (LinkId id : t.out_links(gpu)) {
+    if (t.link(id).family == LinkFamily::kC2c) return true;
+  }
+  return false;
 }
 
 void check_gdr(const Server& s, std::vector<LintWarning>& out) {
@@ -107,6 +114,9 @@ void check_gdr(const Server& s, std::vector<LintWarning>& out) {
       }
     }
     if (best <= kNcclDefaultP2pLevel) continue;
+    // A GPU on NVLink-C2C reaches a NIC of its own CPU as NCCL's PATH_P2C, which keeps
+    // GPUDirect RDMA (reference/nccl-model.md 1.1).
+    if (best <= PathClass::kNode && has_c2c(s.topology, gpu)) continue;
     out.push_back({std::string(kRuleGdrLost), {s.name(gpu), s.name(best_nic)},
                    fmt::format("{}: nearest NIC {} is {}: GPUDirect RDMA is off at NCCL's "
                                "default NCCL_NET_GDR_LEVEL (PXB), network traffic is staged "
@@ -278,16 +288,16 @@ void check_nic_rail(const Server& s, std::vector<LintWarning>& out) {
   const int gen = s.topology.gpu_model(s.gpus.front()).pcie_gen;
   const std::string rail_type = nic_type_for_pcie_gen(gen);
   const double rail_bw = link_type_bw(catalog, rail_type);
-  for (DeviceId nic : s.nics) {
-    const std::string& type = s.topology.device(nic).model;
-    const double bw = link_type_bw(catalog, type);
-    if (bw <= 0 || rail_bw <= 0 || bw >= rail_bw * 0.999) continue;
-    out.push_back({std::string(kRuleNicRail), {s.name(nic)},
-                   fmt::format("{} ({}, {}) is slower than the rail rate for PCIe Gen{} GPUs "
-                               "({}, {}): inter-server bandwidth per GPU is capped below the "
-                               "GPU's own link",
-                               s.name(nic), type, gbps(bw), gen, rail_type, gbps(rail_bw))});
-  }
+  double total_bw = 0;
+  for (DeviceId nic : s.nics) total_bw += link_type_bw(catalog, s.topology.device(nic).model);
+  const double per_gpu = total_bw / double(s.gpus.size());
+  if (total_bw <= 0 || rail_bw <= 0 || per_gpu >= rail_bw * 0.999) return;
+  out.push_back({std::string(kRuleNicRail), name_list(s, s.nics),
+                 fmt::format("network bandwidth per GPU is {} ({} NIC(s), {} in all, for {} "
+                             "GPUs), below the rail rate for PCIe Gen{} GPUs ({}, {}): "
+                             "inter-server traffic is capped below what each GPU could feed",
+                             gbps(per_gpu), s.nics.size(), gbps(total_bw), s.gpus.size(), gen,
+                             rail_type, gbps(rail_bw))});
 }
 
 void check_ring_socket(const Server& s, std::vector<LintWarning>& out) {

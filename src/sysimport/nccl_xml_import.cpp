@@ -282,8 +282,13 @@ sysimport::TopologySketch XmlImporter::finish() {
     up.from = name;
     sketch.links.push_back(up);
   }
-  for (size_t i = 0; i < nics_.size(); ++i) {
-    const std::string name = fmt::format("nic{}", i);
+  std::vector<size_t> nic_order(nics_.size());
+  for (size_t i = 0; i < nic_order.size(); ++i) nic_order[i] = i;
+  std::stable_sort(nic_order.begin(), nic_order.end(),
+                   [&](size_t a, size_t b) { return nics_[a].dev < nics_[b].dev; });
+  for (size_t n = 0; n < nic_order.size(); ++n) {
+    const size_t i = nic_order[n];
+    const std::string name = fmt::format("nic{}", n);
     sketch.devices.push_back({name, "nic", "", nic_type_for_speed(nics_[i].speed_mbps),
                               nics_[i].port, "", std::nullopt, std::nullopt});
     SketchLink up = nic_parent_[i];
@@ -327,14 +332,11 @@ std::string import_nccl_xml(std::string_view xml_text, const std::string& filena
   const XmlElement system = sysimport::parse_nccl_xml(xml_text, filename);
   const ImportOptions resolved = with_model_from_sm(system, options, catalog);
   sysimport::ImportDefaults defaults = sysimport::resolve_defaults(resolved, catalog);
-  std::vector<std::string> extra;
   if (options.gpu_model.empty() && !resolved.gpu_model.empty()) {
-    defaults.named = false;
-    extra.push_back(fmt::format("GPU model {} chosen from the dump's sm version.",
-                                defaults.gpu_model));
+    defaults.origin = "chosen from the dump's sm version";
   }
-  sysimport::TopologySketch sketch = XmlImporter(defaults, options, catalog, filename).run(system);
-  sketch.comments.insert(sketch.comments.end(), extra.begin(), extra.end());
+  const sysimport::TopologySketch sketch =
+      XmlImporter(defaults, options, catalog, filename).run(system);
   return sysimport::write_topology_yaml(sketch);
 }
 

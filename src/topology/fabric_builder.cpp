@@ -81,7 +81,9 @@ std::vector<DeviceId> join_upward(FabricWriter& writer, const std::vector<Device
     (*cables_up)[size_t(j)] = even_share(uplinks, uppers, j);
   }
   for (DeviceId lower : lowers) {
-    for (int j = 0; j < uppers; ++j) writer.add_trunk(lower, result[size_t(j)], (*cables_up)[size_t(j)]);
+    for (int j = 0; j < uppers; ++j) {
+      writer.add_trunk(lower, result[size_t(j)], (*cables_up)[size_t(j)]);
+    }
   }
   return result;
 }
@@ -228,7 +230,8 @@ void build_rail_optimized(FabricWriter& writer, const std::vector<NicRef>& nics)
 
 void build_fabric(Topology& topology, const FabricSpec& spec, const Catalog& catalog) {
   if (spec.radix < 2) {
-    throw ConfigError(spec.where, fmt::format("expected a radix of at least 2, got {}", spec.radix));
+    throw ConfigError(spec.where,
+                      fmt::format("expected a radix of at least 2, got {}", spec.radix));
   }
   if (!(spec.oversubscription >= 1.0)) {
     throw ConfigError(spec.where, fmt::format("expected an oversubscription of at least 1, got {}",
@@ -236,7 +239,8 @@ void build_fabric(Topology& topology, const FabricSpec& spec, const Catalog& cat
   }
   const std::vector<NicRef> nics = collect_nics(topology, catalog);
   if (nics.empty()) {
-    throw ConfigError(spec.where, "expected at least one nic in the servers for a fabric, got none");
+    throw ConfigError(spec.where,
+                      "expected at least one nic in the servers for a fabric, got none");
   }
   const LinkType& trunk = spec.link != nullptr ? *spec.link : *nics.front().type;
   FabricWriter writer(topology, spec, trunk);

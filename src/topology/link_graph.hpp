@@ -17,8 +17,8 @@ struct LinkEdge {
 };
 
 /// One vertex per device (vertex i = DeviceId i), one edge per full-duplex link.
-using UndirectedLinkGraph =
-    boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property, LinkEdge>;
+using UndirectedLinkGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS,
+                                                  boost::no_property, LinkEdge>;
 
 UndirectedLinkGraph make_undirected_link_graph(const Topology& topology);
 

@@ -58,6 +58,12 @@ ServerTemplate parse_server(const YamlValue& node, const Catalog& catalog) {
 }
 
 void instantiate_servers(Topology& topology, const ServerTemplate& server, int hosts) {
+  // Room for the hosts and a guess at the fabric (a leaf link and about one uplink per NIC,
+  // two directed links each), so 4096 servers do not pay for repeated regrowth.
+  size_t nics = 0;
+  for (const Device& device : server.devices) nics += device.kind == DeviceKind::kNic;
+  topology.reserve(size_t(hosts) * (server.devices.size() + nics / 4) + 16,
+                   size_t(hosts) * (2 * server.links.size() + 4 * nics) + 64);
   for (int h = 0; h < hosts; ++h) {
     for (const Device& device : server.devices) {
       Device copy = device;

@@ -2,6 +2,7 @@
 // Typed, positioned access to YAML: type checks, unknown keys, units, with did-you-mean.
 #include "topology/yaml_reader.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -52,6 +53,25 @@ std::string unit_hint(const std::string& text, const std::vector<std::string>& u
   return fmt::format("; did you mean \"{} {}\"?", text::trim(number_text), close);
 }
 
+// Flow collections end plain scalars at '[' and '{', so an unquoted `{name: gpu[0-7]}` or
+// `{model: ${gpu}}` is a syntax error; true when the error's line (0-based) shows one.
+bool looks_like_unquoted_range(const std::string& text, int line) {
+  size_t begin = 0;
+  for (int i = 0; i < line && begin != std::string::npos; ++i) {
+    begin = text.find('\n', begin);
+    if (begin != std::string::npos) ++begin;
+  }
+  if (begin == std::string::npos) return false;
+  std::string_view row = std::string_view(text).substr(begin);
+  row = row.substr(0, row.find('\n'));
+  if (row.find('{') == std::string_view::npos) return false;
+  for (size_t i = 1; i < row.size(); ++i) {
+    bool word = std::isalnum(static_cast<unsigned char>(row[i - 1])) || row[i - 1] == '_';
+    if ((row[i] == '[' && word) || (row[i] == '{' && row[i - 1] == '$')) return true;
+  }
+  return false;
+}
+
 std::string quoted_list(std::initializer_list<std::string_view> items) {
   std::string out;
   for (std::string_view item : items) {
@@ -74,8 +94,7 @@ YAML::Node parse_yaml(const std::string& text, const YamlFile& file) {
     return YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     std::vector<std::string> notes;
-    // Flow collections end plain scalars at '[' and '{': the usual cause in our files.
-    if (e.msg.find("flow") != std::string::npos) {
+    if (looks_like_unquoted_range(text, e.mark.line)) {
       notes.push_back("inside { } or [ ], quote names with ranges or parameters: "
                       "{name: \"gpu[0-7]\", model: \"${gpu}\"}");
     }

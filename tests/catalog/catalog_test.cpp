@@ -250,6 +250,12 @@ TEST_CASE("parse: references, names and structure") {
   CHECK_THROWS_WITH_AS(parse_gpus("gpus:\n  - h100\n"),
                        "gpus.yaml:2:5: error: expected a mapping for gpus[0], got a scalar",
                        ConfigError);
+  CHECK_THROWS_WITH_AS(parse_gpus(replace(kGpus, "key: h100-sxm", "keys: h100-sxm")),
+                       "gpus.yaml:2:5: error: unknown key 'keys' in gpus[0]; did you mean 'key'?",
+                       ConfigError);
+  // A syntax error: yaml-cpp's own message, at its 0-based mark plus 1.
+  CHECK_THROWS_WITH_AS(parse_gpus("gpus: [\n"),
+                       "gpus.yaml:2:1: error: end of sequence flow not found", ConfigError);
   CHECK_THROWS_WITH_AS(parse_gpus("- 1\n"),
                        "gpus.yaml:1:1: error: expected a mapping with key 'gpus', got a sequence",
                        ConfigError);

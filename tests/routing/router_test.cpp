@@ -119,7 +119,8 @@ TEST_CASE("router: options change the transport") {
     CHECK(r.bw_Bps == doctest::Approx(32e9));
   }
   SUBCASE("p2p_level SYS allows NODE pairs through the root complex") {
-    const Route r = Router(t, {.p2p_level = PathClass::kSys}).route(id(t, "gpu3"), id(t, "gpu4"));
+    const Router router(t, {.p2p_level = PathClass::kSys});
+    const Route r = router.route(id(t, "gpu3"), id(t, "gpu4"));
     CHECK(path_text(t, r.paths[0]) == "gpu3>cpu0>gpu4");
     CHECK(r.transport == Transport::kP2p);
   }

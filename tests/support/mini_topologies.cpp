@@ -26,7 +26,8 @@ class HostBuilder {
  public:
   HostBuilder(Topology& topology, int host) : topology_(topology), host_(host) {}
 
-  DeviceId add(const std::string& name, DeviceKind kind, int index, const std::string& model = "") {
+  DeviceId add(const std::string& name, DeviceKind kind, int index,
+               const std::string& model = "") {
     return topology_.add_device(make(name, kind, index, model));
   }
   DeviceId gpu(int index, const std::string& model, bool p2p = true) {
@@ -59,7 +60,8 @@ class HostBuilder {
   }
 
  private:
-  Device make(const std::string& name, DeviceKind kind, int index, const std::string& model) const {
+  Device make(const std::string& name, DeviceKind kind, int index,
+              const std::string& model) const {
     Device device;
     device.name = name;
     device.kind = kind;
@@ -89,7 +91,8 @@ void build_tiny_pair(Topology& topology, int host, const char* nic_type, int nic
 }  // namespace
 
 const LinkType& mini_nvlink() {
-  static const LinkType type = make_type("nvlink4", LinkFamily::kNvlink, 25e9, "lanes", 1, 0.5e-6);
+  static const LinkType type =
+      make_type("nvlink4", LinkFamily::kNvlink, 25e9, "lanes", 1, 0.5e-6);
   return type;
 }
 const LinkType& mini_pcie() {

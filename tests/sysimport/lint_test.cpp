@@ -89,14 +89,15 @@ TEST_CASE("lint p2p-level: GPUs under different host bridges are NODE, beyond PX
 
 TEST_CASE("lint nic-rail: too few NICs, and a NIC slower than the GPUs' rail rate") {
   // 3 GPUs need ceil(3/2) = 2 NICs; h100-sxm is PCIe Gen5, whose rail rate is NDR 400 Gb/s =
-  // 50 GB/s, against HDR 200 Gb/s = 25 GB/s.
+  // 50 GB/s, against HDR 200 Gb/s = 25 GB/s shared by 3 GPUs = 8.333 GB/s each.
   const auto w = lint_data("lint-nic-rail.yaml");
   CHECK(messages(w, "nic-rail") ==
         std::vector<std::string>{
             "1 NIC(s) for 3 GPUs: below the rail design (at least one NIC per 2 GPUs): GPUs "
             "share NICs for traffic between servers",
-            "nic0 (ib_hdr, 25 GB/s) is slower than the rail rate for PCIe Gen5 GPUs (ib_ndr, 50 "
-            "GB/s): inter-server bandwidth per GPU is capped below the GPU's own link"});
+            "network bandwidth per GPU is 8.333 GB/s (1 NIC(s), 25 GB/s in all, for 3 GPUs), "
+            "below the rail rate for PCIe Gen5 GPUs (ib_ndr, 50 GB/s): inter-server traffic is "
+            "capped below what each GPU could feed"});
   CHECK(w.size() == 2);
 }
 

@@ -241,7 +241,7 @@ TEST_CASE("library CPU affinity follows the real machines") {
   for (size_t i = 0; i < gpus.size(); ++i) {
     const Device* cpu = local_cpu(server, gpus[i]);
     REQUIRE(cpu != nullptr);
-    CHECK(cpu->cpu_affinity == (i < 4 ? "0-35,72-107" : "36-71,108-143"));
+    CHECK(cpu->cpu_affinity == std::string(i < 4 ? "0-35,72-107" : "36-71,108-143"));
     CHECK(cpu->numa == (i < 4 ? 0 : 1));
   }
   // topo-m/07: both GPUs "24-47,72-95", NUMA 1.

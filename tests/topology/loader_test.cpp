@@ -127,11 +127,13 @@ node:
     - {name: "nic[0-7]", kind: nic, type: ib_ndr, port: "mlx5_[0-7]"}
     - {name: "cpu[0-1]", kind: cpu}
     - {name: "nvs[0-3]", kind: nvswitch, reduction: true}
+    - {name: nvx, kind: nvswitch}
   links:
     - {from: "gpu[0-7]", to: "sw[0-3]", type: pcie5}
     - {from: "cpu[0-1]", to: "sw[0-3]", type: pcie5}
     - {from: "nic[0-7]", to: "sw[0-3]", type: pcie5}
     - {from: "gpu[0-7]", to: "nvs[0-3]", type: nvlink4, lanes: 4}
+    - {from: "gpu[0-7]", to: nvx, type: nvlink4, lanes: 2}
     - {from: cpu0, to: cpu1, type: upi}
 )";
   Topology topology = parse_topology(kText, "input");
@@ -146,11 +148,16 @@ node:
     CHECK(linked(topology, "cpu1", "sw2"));
     CHECK_FALSE(linked(topology, "cpu0", "sw2"));
   }
-  SUBCASE("1 to many: cpu0 and cpu1 by one upi link; every gpu on every nvswitch") {
-    CHECK(linked(topology, "gpu5", "nvs3"));
-    CHECK(linked(topology, "gpu0", "nvs0"));
-    // 8 + 4 + 8 + 8*4 + 1 = 53 links, 106 directed.
-    CHECK(topology.links().size() == 106);
+  SUBCASE("many to 1 and 1 to 1: every gpu on nvx; cpu0 and cpu1 by one upi link") {
+    CHECK(linked(topology, "gpu5", "nvx"));
+    CHECK(linked(topology, "nvx", "gpu0"));
+    // gpu-nvs blocks again: 8 GPUs on 4 switches, 2 each.
+    CHECK(linked(topology, "gpu7", "nvs3"));
+    CHECK_FALSE(linked(topology, "gpu5", "nvs3"));
+    // 8 + 4 + 8 + 8 + 8 + 1 = 37 links, 74 directed.
+    CHECK(topology.links().size() == 74);
+    // nvlink4 x2: 2 x 25 GB/s = 50 GB/s.
+    CHECK(link_between(topology, "nvx", "gpu3").bw_Bps == doctest::Approx(50e9));
     // upi is fixed-rate: 62.4 GB/s per direction whatever the lanes.
     CHECK(link_between(topology, "cpu1", "cpu0").bw_Bps == doctest::Approx(62.4e9));
   }
@@ -162,7 +169,7 @@ node:
     CHECK(topology.device(*topology.find("nvs2")).reduction);
     CHECK(topology.device(*topology.find("nvs2")).index == 2);
     // nvlink4: 25 GB/s per lane x 4 = 100 GB/s.
-    CHECK(link_between(topology, "nvs2", "gpu7").bw_Bps == doctest::Approx(100e9));
+    CHECK(link_between(topology, "nvs3", "gpu7").bw_Bps == doctest::Approx(100e9));
   }
 }
 
@@ -295,7 +302,10 @@ node:
     - {from: "psw[0-3]", to: "cpu[0-1]", type: pcie5}
     - {from: "gpu[0-7]", to: "psw[0-3]", type: pcie5}
     - {from: "nic[0-7]", to: "psw[0-3]", type: pcie5}
-    - {from: "gpu[0-7]", to: "nvs[0-3]", type: nvlink4, lanes: 4}
+    - {from: "gpu[0-7]", to: nvs0, type: nvlink4, lanes: 5}
+    - {from: "gpu[0-7]", to: nvs1, type: nvlink4, lanes: 4}
+    - {from: "gpu[0-7]", to: nvs2, type: nvlink4, lanes: 4}
+    - {from: "gpu[0-7]", to: nvs3, type: nvlink4, lanes: 5}
 nodes: ${nodes}
 fabric: {kind: rail_optimized, radix: 64}
 )";
@@ -305,7 +315,7 @@ fabric: {kind: rail_optimized, radix: 64}
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CHECK(topology.gpus().size() == 4096 * 8);
   CHECK(topology.devices_per_host() == 26);
-  // 1 + 4 + 8 + 8 + 32 = 53 links per server, 106 directed.
+  // upi 1 + psw-cpu 4 + gpu-psw 8 + nic-psw 8 + gpu-nvs 4 x 8 = 53 links, 106 directed.
   CHECK(topology.links_per_host() == 106);
   CHECK(topology.device(*topology.find("host4095:nic7")).port_name == "mlx5_7");
   // Generous bound: a RelWithDebInfo build takes a fraction of this (see the report).

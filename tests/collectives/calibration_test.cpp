@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+// Predictions held against real nccl-tests tables (../shared/calibration/nccl-tests/), case by
+// case as listed in tests/data/calibration/cases.yaml: busbw within the case's tolerance
+// (default 10%) from 64 MiB, time within a factor of 1.5 below. Runs the real CLI.
+#include <array>
+#include <cstdio>
+#include <doctest/doctest.h>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <yaml-cpp/yaml.h>
+
+#include "linksim/nccl_tests_output.hpp"
+
+namespace {
+
+const std::string kSource = LINKSIM_SOURCE_DIR;
+const std::string kCalibration = std::string(LINKSIM_SHARED_DIR) + "/calibration/nccl-tests/";
+constexpr double kLargeBytes = 64.0 * 1048576.0;
+
+std::string quote(const std::string& s) { return "'" + s + "'"; }
+
+std::string run_cli(const std::string& args) {
+  std::string out;
+  FILE* pipe = popen((std::string(LINKSIM_CLI_PATH) + " " + args + " 2>&1").c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::array<char, 4096> buf;
+  while (size_t n = fread(buf.data(), 1, buf.size(), pipe)) out.append(buf.data(), n);
+  pclose(pipe);
+  return out;
+}
+
+std::string collective_of(const std::string& file) {
+  const std::map<std::string, std::string> names = {
+      {"all_reduce", "allreduce"}, {"allreduce", "allreduce"}, {"all_gather", "allgather"},
+      {"reduce_scatter", "reducescatter"}, {"alltoall", "alltoall"}, {"sendrecv", "sendrecv"}};
+  for (const auto& [key, op] : names) {
+    if (file.find(key) != std::string::npos) return op;
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_SUITE("calibration") {
+  TEST_CASE("calibration: every real nccl-tests table is predicted within its tolerance") {
+    if (!std::filesystem::exists(kCalibration)) {
+      MESSAGE("no calibration data at " << kCalibration);
+      return;
+    }
+    YAML::Node cases = YAML::LoadFile(kSource + "/tests/data/calibration/cases.yaml")["cases"];
+    REQUIRE(cases.size() >= 17);
+    for (const YAML::Node& c : cases) {
+      const std::string file = c["file"].as<std::string>();
+      CAPTURE(file);
+      auto table = linksim::load_nccl_tests_output(kCalibration + file);
+      double lo = 0, hi = 0;
+      for (const auto& row : table.rows) {
+        if (row.size_bytes <= 0) continue;
+        lo = lo == 0 ? row.size_bytes : std::min(lo, row.size_bytes);
+        hi = std::max(hi, row.size_bytes);
+      }
+      std::string args = "coll " + collective_of(file) + " --json --topo " +
+                         quote(kSource + "/topologies/" + c["topology"].as<std::string>()) +
+                         " -b " + std::to_string(static_cast<long long>(lo)) + " -e " +
+                         std::to_string(static_cast<long long>(hi)) + " -f 2";
+      for (const YAML::Node& a : c["args"]) args += " " + quote(a.as<std::string>());
+      const std::string out = run_cli(args);
+      nlohmann::json json = nlohmann::json::parse(out, nullptr, false);
+      REQUIRE_MESSAGE(!json.is_discarded(), out);
+      std::map<double, nlohmann::json> predicted;
+      for (const auto& r : json["results"]) predicted[r["size_bytes"].get<double>()] = r;
+      const double tolerance = c["tolerance"] ? c["tolerance"].as<double>() : 0.10;
+      int compared = 0;
+      for (const auto& row : table.rows) {
+        auto it = predicted.find(row.size_bytes);
+        if (row.size_bytes <= 0 || it == predicted.end()) continue;
+        CAPTURE(row.size_bytes);
+        ++compared;
+        if (row.size_bytes >= kLargeBytes) {
+          const double busbw = it->second["busbw_GBps"].get<double>();
+          CHECK(busbw == doctest::Approx(row.busbw_GBps).epsilon(tolerance));
+        } else {
+          const double ratio = it->second["time_us"].get<double>() / row.time_us;
+          CHECK(ratio <= 1.5);
+          CHECK(ratio >= 1 / 1.5);
+        }
+      }
+      CHECK(compared >= 4);
+    }
+  }
+}

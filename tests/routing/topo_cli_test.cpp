@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+// `linksim topo show|matrix|dot` end to end through the real binary (LINKSIM_CLI_PATH).
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+namespace {
+
+struct CliResult {
+  int status = -1;
+  std::string out;  ///< stdout and stderr together
+};
+
+CliResult run_cli(const std::string& args) {
+  const std::string command = std::string(LINKSIM_CLI_PATH) + " " + args + " 2>&1";
+  CliResult result;
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::array<char, 4096> buffer{};
+  size_t n = 0;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
+    result.out.append(buffer.data(), n);
+  }
+  const int raw = pclose(pipe);
+  result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return result;
+}
+
+const std::string kDgxH100 = std::string(LINKSIM_SOURCE_DIR) + "/topologies/dgx-h100.yaml";
+
+}  // namespace
+
+TEST_SUITE("routing") {
+
+TEST_CASE("cli: topo matrix of a DGX H100 shows NV18, PIX to its own NIC, NODE and SYS") {
+  const CliResult r = run_cli("topo matrix " + kDgxH100);
+  REQUIRE(r.status == 0);
+  // GPU0's row: X, then NV18 to the 7 other GPUs; NIC0 (same PCIe switch) PIX; NIC1 on
+  // another switch of socket 0 NODE; NIC4 on socket 1 SYS.
+  CHECK(r.out.find("GPU0  X     NV18  NV18  NV18  NV18  NV18  NV18  NV18  PIX   NODE  NODE  NODE  "
+                   "SYS   SYS   SYS   SYS   0-55,112-167") != std::string::npos);
+  CHECK(r.out.find("NIC Legend:") != std::string::npos);
+  CHECK(r.out.find("NIC1: mlx5_3") != std::string::npos);
+  // 18 lanes x 25 GB/s over the four planes: 450 GB/s per direction.
+  CHECK(r.out.find("GPU0  X      450.0") != std::string::npos);
+}
+
+TEST_CASE("cli: topo matrix rejects a bad --host and a missing file with status 2") {
+  const CliResult bad_host = run_cli("topo matrix " + kDgxH100 + " --host 3");
+  CHECK(bad_host.status == 2);
+  CHECK(bad_host.out == "linksim: error: expected --host between 0 and 0, got 3\n");
+  CHECK(run_cli("topo matrix /nonexistent/x.yaml").status == 2);
+  CHECK(run_cli("topo show /nonexistent/x.yaml").status == 2);
+}
+
+TEST_CASE("cli: topo show and dot") {
+  const CliResult show = run_cli("topo show " + kDgxH100);
+  REQUIRE(show.status == 0);
+  CHECK(show.out.find("GPU0 gpu0 (h100-sxm): NVLink 18 lanes, 450 GB/s; PCIe gpu0 > pciesw0 > "
+                      "cpu0") != std::string::npos);
+  CHECK(show.out.find("nearest NIC: NIC0 (mlx5_0, PIX)") != std::string::npos);
+  CHECK(show.out.find("bisection bandwidth") != std::string::npos);
+  const CliResult json = run_cli("topo show --json " + kDgxH100);
+  CHECK(json.status == 0);
+  CHECK(json.out.find("\"nvlink_lanes\": 18") != std::string::npos);
+  const CliResult dot = run_cli("topo dot " + kDgxH100);
+  CHECK(dot.status == 0);
+  CHECK(dot.out.rfind("graph G {", 0) == 0);
+  CHECK(run_cli("topo show --help").status == 0);
+}
+
+}  // TEST_SUITE
