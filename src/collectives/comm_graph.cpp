@@ -55,11 +55,52 @@ int CommGraph::channels() const {
   return options_.channels > 0 ? options_.channels : default_channels(ring_.throughput_Bps);
 }
 
+namespace {
+
+// a then b, as one route: every path of a continued by every path of b (shares multiply).
+Route concatenate(const Route& a, const Route& b) {
+  Route r = b;
+  r.src = a.src;
+  r.paths.clear();
+  for (const Path& pa : a.paths) {
+    for (const Path& pb : b.paths) {
+      Path p{pa.links, pa.share * pb.share};
+      p.links.insert(p.links.end(), pb.links.begin(), pb.links.end());
+      r.paths.push_back(std::move(p));
+    }
+  }
+  r.latency_s = a.latency_s + b.latency_s;
+  if (a.bw_Bps < b.bw_Bps) {
+    r.bw_Bps = a.bw_Bps;
+    r.bottleneck = a.bottleneck;
+  }
+  return r;
+}
+
+}  // namespace
+
+// Between servers NCCL keeps traffic on its rail (PXN, NCCL 2.12+): the sender hands the data
+// over NVLink to its server's GPU on the receiver's rail, whose NIC sends it to the receiver's
+// NIC, so each NIC talks to its own rail's leaf (docs/model.md#rails).
+Route CommGraph::compute_route(DeviceId src, DeviceId dst) const {
+  const Device& s = topology_.device(src);
+  const Device& d = topology_.device(dst);
+  if (!s.host || !d.host || *s.host == *d.host) return router_.route(src, dst);
+  // Every server holds the same GPUs (the host-block layout), so gpus() is host-major.
+  const size_t per_host = topology_.gpus().size() / static_cast<size_t>(topology_.host_count());
+  if (d.index >= static_cast<int>(per_host)) return router_.route(src, dst);
+  const DeviceId proxy = topology_.gpus()[static_cast<size_t>(*s.host) * per_host + d.index];
+  if (proxy == src) return router_.route(src, dst);
+  Route hand_over = router_.route(src, proxy);
+  if (hand_over.cls != PathClass::kNvlink) return router_.route(src, dst);
+  return concatenate(hand_over, router_.route(proxy, dst));
+}
+
 const Route& CommGraph::route(int from_rank, int to_rank) const {
   auto key = std::make_pair(from_rank, to_rank);
   auto it = routes_.find(key);
   if (it == routes_.end()) {
-    it = routes_.emplace(key, router_.route(ranks_[from_rank], ranks_[to_rank])).first;
+    it = routes_.emplace(key, compute_route(ranks_[from_rank], ranks_[to_rank])).first;
   }
   return it->second;
 }

@@ -65,6 +65,7 @@ class CommGraph {
   void plan_rings();
   void find_nvls();
   void measure_network();
+  Route compute_route(DeviceId src, DeviceId dst) const;
 
   const Topology& topology_;
   std::vector<DeviceId> ranks_;

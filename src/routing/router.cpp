@@ -6,6 +6,9 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+#include <map>
+#include <numeric>
 #include <optional>
 
 #include "routing/fabric_routes.hpp"
@@ -109,30 +112,46 @@ void classify_pairs(const Topology& topology, HostTables& impl) {
   }
 }
 
+// Each GPU's NIC: the nearest by PCIe class (even between NVLinked GPUs); when several GPUs
+// share the same set of equally near NICs (two GPUs and two NICs under one switch), they take
+// them in turn by index, as NCCL spreads its channels over the NICs (GPU k of the set -> NIC k).
 void find_nearest_nics(const Topology& topology, HostTables& impl) {
-  impl.nearest_nic.assign(impl.endpoints.size(), std::nullopt);
-  for (uint32_t a = 0; a < impl.endpoints.size(); ++a) {
-    std::optional<uint32_t> best;
-    for (uint32_t b = 0; b < impl.endpoints.size(); ++b) {
-      const DeviceId nic = impl.endpoints[b];
-      if (topology.device(nic).kind != DeviceKind::kNic) continue;
-      // By class (the PCIe class, even between NVLinked GPUs), then by NIC index.
-      const PathClass cls =
-          a == b ? PathClass::kSelf
-                 : routing_detail::meet(topology, impl.chains[a], impl.chains[b]).cls;
-      if (!best) {
-        best = b;
-        continue;
+  const uint32_t count = static_cast<uint32_t>(impl.endpoints.size());
+  impl.nearest_nic.assign(count, std::nullopt);
+  const auto cls_between = [&](uint32_t a, uint32_t b) {
+    return a == b ? PathClass::kSelf
+                  : routing_detail::meet(topology, impl.chains[a], impl.chains[b]).cls;
+  };
+  std::vector<std::vector<uint32_t>> nearest(count);  // per endpoint: its best NICs by index
+  for (uint32_t a = 0; a < count; ++a) {
+    std::optional<PathClass> best;
+    for (uint32_t b = 0; b < count; ++b) {
+      if (topology.device(impl.endpoints[b]).kind != DeviceKind::kNic) continue;
+      const PathClass cls = cls_between(a, b);
+      if (!best || int(cls) < int(*best)) {
+        best = cls;
+        nearest[a].clear();
       }
-      const PathClass best_cls =
-          a == *best ? PathClass::kSelf
-                     : routing_detail::meet(topology, impl.chains[a], impl.chains[*best]).cls;
-      const auto rank = [&](PathClass c, uint32_t e) {
-        return std::pair(int(c), topology.device(impl.endpoints[e]).index);
-      };
-      if (rank(cls, b) < rank(best_cls, *best)) best = b;
+      if (cls == *best) nearest[a].push_back(b);
     }
-    if (best) impl.nearest_nic[a] = impl.endpoints[*best];
+    std::sort(nearest[a].begin(), nearest[a].end(), [&](uint32_t x, uint32_t y) {
+      return topology.device(impl.endpoints[x]).index < topology.device(impl.endpoints[y]).index;
+    });
+  }
+  std::map<std::vector<uint32_t>, int> taken;  // NIC set -> GPUs of that set seen so far
+  std::vector<uint32_t> by_index(count);
+  std::iota(by_index.begin(), by_index.end(), 0u);
+  std::sort(by_index.begin(), by_index.end(), [&](uint32_t x, uint32_t y) {
+    const Device& dx = topology.device(impl.endpoints[x]);
+    const Device& dy = topology.device(impl.endpoints[y]);
+    return std::pair(int(dx.kind), dx.index) < std::pair(int(dy.kind), dy.index);
+  });
+  for (uint32_t a : by_index) {
+    if (nearest[a].empty()) continue;
+    const bool is_nic = topology.device(impl.endpoints[a]).kind == DeviceKind::kNic;
+    const int turn = is_nic ? 0 : taken[nearest[a]]++;
+    impl.nearest_nic[a] =
+        impl.endpoints[is_nic ? a : nearest[a][static_cast<size_t>(turn) % nearest[a].size()]];
   }
 }
 

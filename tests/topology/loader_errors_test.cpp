@@ -121,6 +121,21 @@ TEST_CASE("loader errors: notes give the YAML path, the first declaration, the i
   CHECK(load_notes("malformed.yaml").empty());
 }
 
+TEST_CASE("loader errors: an error in an included file points there, with the chain") {
+  std::string outer = std::string(LINKSIM_SOURCE_DIR) + "/tests/data/loader/broken_outer.yaml";
+  std::string base = std::string(LINKSIM_SOURCE_DIR) + "/tests/data/loader/broken_base.yaml";
+  try {
+    load_topology(outer);
+    FAIL("expected a ConfigError");
+  } catch (const ConfigError& error) {
+    CHECK(std::string(error.what()) ==
+          base + ":10:18: error: expected a bandwidth such as \"450 GB/s\" or \"400 Gb/s\", "
+                 "got \"900\"");
+    CHECK(error.notes() == std::vector<std::string>{"in node.links[0].bandwidth",
+                                                    "included from " + outer + ":3:10"});
+  }
+}
+
 TEST_CASE("loader errors: a missing file names it, without a position") {
   CHECK(load_error("no_such_file.yaml") == "linksim: error: cannot read \"" +
                                                error_file("no_such_file.yaml") +
