@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: Apache-2.0
+// The collective model against closed forms derived by hand, and the two modes against each
+// other where nothing contends.
+#include <doctest/doctest.h>
+#include <string>
+
+#include "linksim/collectives.hpp"
+#include "linksim/error.hpp"
+#include "linksim/topology_yaml.hpp"
+
+using namespace linksim;
+
+namespace {
+
+const std::string kSource = LINKSIM_SOURCE_DIR;
+
+// Four H100s in an NVLink ring, one NVLink 4 link (25 GB/s per direction) between neighbours,
+// each also on PCIe Gen5 to one CPU.
+const char* kRing4 = R"(
+name: ring4
+node:
+  devices:
+    - {name: cpu0, kind: cpu}
+    - {name: "gpu[0-3]", kind: gpu, model: h100-sxm}
+  links:
+    - {from: "gpu[0-3]", to: cpu0, type: pcie5, width: 16}
+    - {from: "gpu[0-3]", to: "gpu[1-3,0]", type: nvlink4, lanes: 1}
+)";
+
+Topology load(const std::string& file, ParamOverrides sets = {}) {
+  return load_topology(kSource + "/topologies/" + file, sets);
+}
+
+CollectiveResult run(const Communicator& comm, CollectiveOp op, double bytes,
+                     Algorithm algo = Algorithm::kAuto, Protocol proto = Protocol::kAuto,
+                     SimMode mode = SimMode::kAnalytic) {
+  CollectiveQuery q;
+  q.op = op;
+  q.size_bytes = bytes;
+  q.algorithm = algo;
+  q.protocol = proto;
+  q.mode = mode;
+  return comm.run(q);
+}
+
+}  // namespace
+
+TEST_SUITE("collectives") {
+  TEST_CASE("collectives: nccl-tests busbw factors") {
+    CHECK(bus_factor(CollectiveOp::kAllReduce, 8) == doctest::Approx(1.75));
+    CHECK(bus_factor(CollectiveOp::kAllGather, 8) == doctest::Approx(0.875));
+    CHECK(bus_factor(CollectiveOp::kReduceScatter, 4) == doctest::Approx(0.75));
+    CHECK(bus_factor(CollectiveOp::kAllToAll, 2) == doctest::Approx(0.5));
+    CHECK(bus_factor(CollectiveOp::kBroadcast, 8) == 1.0);
+    CHECK(bus_factor(CollectiveOp::kSendRecv, 8) == 1.0);
+  }
+
+  TEST_CASE("collectives: ring AllReduce on an NVLink ring matches the alpha-beta closed form") {
+    // Ring of 4 H100s, one 25 GB/s NVLink per hop. Effective rate: NCCL's SM90 per-link
+    // constant, 20.6 GB/s per direction. Two rings fit, one each way round (each uses the
+    // other direction of every link), so every rank sends at 2 x 20.6 = 41.2 GB/s.
+    // Ring Simple latency: 8.4 + 2(n-1) x 3.4 = 8.4 + 6 x 3.4 = 28.8 us.
+    // Each rank sends 2(n-1)/n x S = 1.5 S. time(1 GiB) = 28.8e-6 + 1.5 x 2^30 / 41.2e9.
+    Topology t = parse_topology(kRing4, "input");
+    Communicator comm(t, t.gpus());
+    const double S = 1073741824.0;
+    CollectiveResult r = run(comm, CollectiveOp::kAllReduce, S, Algorithm::kRing, Protocol::kSimple);
+    const double expected = 28.8e-6 + 1.5 * S / 41.2e9;
+    CHECK(r.time_s == doctest::Approx(expected).epsilon(1e-9));
+    CHECK(r.algbw_Bps == doctest::Approx(S / expected).epsilon(1e-9));
+    CHECK(r.busbw_Bps == doctest::Approx(1.5 * S / expected).epsilon(1e-9));
+    CHECK(r.bottleneck.find("nvlink4") != std::string::npos);
+  }
+
+  TEST_CASE("collectives: LL halves the ring's bandwidth and has NCCL's LL latency") {
+    // LL: 4 data bytes per 8-byte line -> 0.5 x 41.2 = 20.6 GB/s (below Hopper's 141 GB/s
+    // cap); latency 6.6 + 6 x 0.6 = 10.2 us.
+    Topology t = parse_topology(kRing4, "input");
+    Communicator comm(t, t.gpus());
+    const double S = 1048576.0;
+    CollectiveResult r = run(comm, CollectiveOp::kAllReduce, S, Algorithm::kRing, Protocol::kLL);
+    CHECK(r.time_s == doctest::Approx(10.2e-6 + 1.5 * S / 20.6e9).epsilon(1e-9));
+  }
+
+  TEST_CASE("collectives: auto picks LL for small and Simple or NVLS for large messages") {
+    Topology t = load("dgx-h100.yaml");
+    Communicator comm(t, t.gpus());
+    CollectiveResult small = run(comm, CollectiveOp::kAllReduce, 8);
+    CHECK(small.protocol == Protocol::kLL);
+    CollectiveResult large = run(comm, CollectiveOp::kAllReduce, 8.0 * 1073741824.0);
+    CHECK(large.algorithm == Algorithm::kNvls);
+    CHECK(large.protocol == Protocol::kSimple);
+    // NVLS: 276/450 of 450 GB/s per GPU, busbw = algbw x 1.75 -> about 482 GB/s.
+    CHECK(large.busbw_Bps / 1e9 == doctest::Approx(482.1).epsilon(0.01));
+  }
+
+  TEST_CASE("collectives: flow and analytic modes agree within 1% where nothing contends") {
+    const double S = 256.0 * 1048576.0;
+    SUBCASE("NVLink ring") {
+      Topology t = parse_topology(kRing4, "input");
+      Communicator comm(t, t.gpus());
+      for (CollectiveOp op : {CollectiveOp::kAllReduce, CollectiveOp::kAllGather,
+                              CollectiveOp::kBroadcast, CollectiveOp::kSendRecv}) {
+        CAPTURE(to_string(op));
+        double a = run(comm, op, S, Algorithm::kAuto, Protocol::kSimple).time_s;
+        double f = run(comm, op, S, Algorithm::kAuto, Protocol::kSimple, SimMode::kFlow).time_s;
+        CHECK(f == doctest::Approx(a).epsilon(0.01));
+      }
+    }
+    SUBCASE("DGX H100 ring and NVLS") {
+      Topology t = load("dgx-h100.yaml");
+      Communicator comm(t, t.gpus());
+      for (Algorithm algo : {Algorithm::kRing, Algorithm::kNvls}) {
+        double a = run(comm, CollectiveOp::kAllReduce, S, algo, Protocol::kSimple).time_s;
+        double f = run(comm, CollectiveOp::kAllReduce, S, algo, Protocol::kSimple, SimMode::kFlow).time_s;
+        CHECK(f == doctest::Approx(a).epsilon(0.01));
+      }
+    }
+    SUBCASE("host-staged pair") {
+      Topology t = load("dual-4090.yaml");
+      Communicator comm(t, t.gpus());
+      double a = run(comm, CollectiveOp::kAllReduce, S).time_s;
+      double f = run(comm, CollectiveOp::kAllReduce, S, Algorithm::kAuto, Protocol::kAuto, SimMode::kFlow).time_s;
+      CHECK(f == doctest::Approx(a).epsilon(0.01));
+    }
+  }
+
+  TEST_CASE("collectives: the dual 4090 is limited by host staging, the PCIe server by the socket") {
+    // RTX 4090s have no P2P: host-staged at 0.254 of PCIe Gen4 x16 (31.5 GB/s) = 8.0 GB/s.
+    Topology pair = load("dual-4090.yaml");
+    Communicator two(pair, pair.gpus());
+    CollectiveResult r = run(two, CollectiveOp::kAllReduce, 1073741824.0);
+    CHECK(r.bottleneck.find("host-staged") != std::string::npos);
+    CHECK(r.busbw_Bps / 1e9 == doctest::Approx(8.0).epsilon(0.01));
+    Topology server = load("pcie-8gpu.yaml");
+    Communicator eight(server, server.gpus());
+    CollectiveResult s = run(eight, CollectiveOp::kAllReduce, 1073741824.0);
+    CHECK(s.bottleneck.find("socket") != std::string::npos);
+  }
+
+  TEST_CASE("collectives: across servers the NICs set the ring's rate") {
+    // 2 x DGX A100, 8 HDR NICs per server used one per GPU: 8 x 25 GB/s x 0.96 = 192 GB/s.
+    Topology t = load("dgx-a100-ib.yaml", {{"nodes", "2"}});
+    Communicator comm(t, t.gpus());
+    CollectiveResult r = run(comm, CollectiveOp::kAllReduce, 4294967296.0, Algorithm::kRing,
+                             Protocol::kSimple);
+    CHECK(r.busbw_Bps / 1e9 == doctest::Approx(192.0).epsilon(0.01));
+    CHECK(r.bottleneck.find("ib_hdr") != std::string::npos);
+  }
+
+  TEST_CASE("collectives: refused algorithms and bad ranks are input errors") {
+    Topology t = load("pcie-8gpu.yaml");
+    Communicator comm(t, t.gpus());
+    CHECK_THROWS_WITH_AS(run(comm, CollectiveOp::kAllReduce, 1024, Algorithm::kNvls),
+                         "linksim: error: algorithm 'nvls' is not available for allreduce on these "
+                         "8 GPUs; expected one of: auto, ring",
+                         ConfigError);
+    Topology h = load("dgx-h100.yaml");
+    Communicator nv(h, h.gpus());
+    CHECK_THROWS_WITH_AS(run(nv, CollectiveOp::kAllReduce, 1024, Algorithm::kNvls, Protocol::kLL),
+                         "linksim: error: protocol 'LL' cannot be used with algorithm 'nvls' "
+                         "here: NVLS runs the Simple protocol only",
+                         ConfigError);
+    CHECK_THROWS_AS(Communicator(h, {h.gpus()[0], h.gpus()[0]}), ConfigError);
+  }
+}
