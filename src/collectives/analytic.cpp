@@ -130,6 +130,8 @@ CostModel nvls_model(const CommGraph& g, CollectiveOp op) {
   }
   // Data crosses GPU -> switch -> GPU: one step of every channel before the steady state.
   m.fill_s = kNvlsChannels * kNvlsStepBytes / m.bw_Bps;
+  // Flow mode: the fraction of each GPU's raw NVLink rate that NVLS traffic achieves.
+  m.link_scale = m.bw_Bps / nv.gpu_nvlink_Bps;
   m.bottleneck = fmt::format("NVLink of each GPU into the NVSwitches ({:.0f} GB/s, NVLS)",
                              nv.gpu_nvlink_Bps / 1e9);
   return m;

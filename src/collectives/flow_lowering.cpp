@@ -75,6 +75,29 @@ class Lowering {
 
 constexpr double kMaxTransfers = 16e6;
 
+// NCCL's binary tree over n servers (graph/trees.cc, ncclGetBtree): the parent of r clears
+// r's lowest set bit and sets the next one up, so most edges join neighbouring servers.
+// Returns -1 for the root (server 0).
+int btree_parent(int r, int n) {
+  if (r == 0) return -1;
+  const int low = r & -r;
+  const int up = (r ^ low) | (low << 1);
+  return up < n ? up : (r ^ low);
+}
+
+// Calls edge(child, parent) for every edge of NCCL's double binary tree: the tree above and
+// its mirror image (server r plays n - 1 - r), each carrying half of the data.
+template <typename Edge>
+void for_each_double_tree_edge(int n, Edge edge) {
+  for (int tree = 0; tree < 2; ++tree) {
+    for (int r = 1; r < n; ++r) {
+      const int parent = btree_parent(r, n);
+      if (tree == 0) edge(r, parent);
+      else edge(n - 1 - r, n - 1 - parent);
+    }
+  }
+}
+
 void check_size(double transfers, CollectiveOp op) {
   if (transfers > kMaxTransfers) {
     throw ConfigError(fmt::format("flow mode would need {:.0f} transfers for {}; the limit is "
@@ -122,52 +145,83 @@ FlowOutcome tree_flows(const CommGraph& g, const CostModel& m, double bytes) {
   // One tree pair per rail: position j of every server's chain talks to position j of the
   // others, so every GPU's nearest NIC carries its share (NCCL's channels).
   for (int j = 0; j < ppn; ++j) {
-    for (int tree = 0; tree < 2; ++tree) {
-      for (int child = 1; child < nodes; ++child) {
-        int parent = (child - 1) / 2;
-        int c = tree == 0 ? child : nodes - 1 - child;
-        int p = tree == 0 ? parent : nodes - 1 - parent;
-        low.send(chain[c][j], chain[p][j], bytes / 2 / ppn);
-        low.send(chain[p][j], chain[c][j], bytes / 2 / ppn);
-      }
-    }
+    for_each_double_tree_edge(nodes, [&](int c, int p) {
+      low.send(chain[c][j], chain[p][j], bytes / 2 / ppn);
+      low.send(chain[p][j], chain[c][j], bytes / 2 / ppn);
+    });
   }
   return low.run(m.bottleneck);
 }
 
-// NVLS: every GPU sends its buffer into the switches and receives the result by multicast.
+// NVLS: every GPU sends its buffer into the switches and receives the result by multicast;
+// across servers (NVLSTree) the GPUs of each rail also exchange their shards over two
+// complementary binary trees of servers, S / (2 ppn) per tree edge and direction.
 FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes) {
   const Topology& t = g.topology();
-  const double eff = m.bw_Bps / g.nvls().gpu_nvlink_Bps;
-  std::vector<double> raw;
-  for (const Link& link : t.links()) raw.push_back(link.bw_Bps * eff);
-  FlowSimulator sim(raw);
-  const double each = op == CollectiveOp::kAllReduce ? bytes : m.wire_factor * bytes;
-  for (DeviceId gpu : g.ranks()) {
-    std::vector<ResourceId> up, down;
-    std::vector<double> bw;
-    double total = 0;
-    for (LinkId id : t.out_links(gpu)) {
+  std::vector<double> caps = g.capacities();
+  std::vector<std::vector<ResourceId>> up(g.ranks().size()), down(g.ranks().size());
+  std::vector<std::vector<double>> bw(g.ranks().size());
+  for (size_t r = 0; r < g.ranks().size(); ++r) {
+    for (LinkId id : t.out_links(g.ranks()[r])) {
       const Link& link = t.link(id);
-      if (link.family != LinkFamily::kNvlink || t.device(link.to).kind != DeviceKind::kNvswitch ||
-          !t.device(link.to).reduction) {
+      const Device& peer = t.device(link.to);
+      if (link.family != LinkFamily::kNvlink || peer.kind != DeviceKind::kNvswitch || !peer.reduction) {
         continue;
       }
-      up.push_back(ResourceId{id.value});
-      down.push_back(ResourceId{link.reverse.value});
-      bw.push_back(link.bw_Bps);
-      total += link.bw_Bps;
+      caps[id.value] = link.bw_Bps * m.link_scale;
+      caps[link.reverse.value] = link.bw_Bps * m.link_scale;
+      up[r].push_back(ResourceId{id.value});
+      down[r].push_back(ResourceId{link.reverse.value});
+      bw[r].push_back(link.bw_Bps);
     }
+  }
+  FlowSimulator sim(caps);
+  const double start = m.latency_s + m.fill_s;
+  const double each = op == CollectiveOp::kAllReduce ? bytes : m.wire_factor * bytes;
+  for (size_t r = 0; r < g.ranks().size(); ++r) {
+    double total = 0;
+    for (double b : bw[r]) total += b;
     std::vector<PathSpec> up_paths, down_paths;
-    for (size_t i = 0; i < up.size(); ++i) {
-      up_paths.push_back({std::span<const ResourceId>(&up[i], 1), bw[i] / total});
-      down_paths.push_back({std::span<const ResourceId>(&down[i], 1), bw[i] / total});
+    for (size_t i = 0; i < up[r].size(); ++i) {
+      up_paths.push_back({std::span<const ResourceId>(&up[r][i], 1), bw[r][i] / total});
+      down_paths.push_back({std::span<const ResourceId>(&down[r][i], 1), bw[r][i] / total});
     }
-    sim.add_transfer({.bytes = each, .paths = up_paths, .latency_s = m.latency_s + m.fill_s});
-    sim.add_transfer({.bytes = each, .paths = down_paths, .latency_s = m.latency_s + m.fill_s});
+    sim.add_transfer({.bytes = each, .paths = up_paths, .latency_s = start});
+    sim.add_transfer({.bytes = each, .paths = down_paths, .latency_s = start});
+  }
+  const auto& nodes = g.nodes();
+  const int n_nodes = static_cast<int>(nodes.size());
+  std::vector<ResourceId> hops;
+  std::vector<PathSpec> paths;
+  auto send = [&](int a, int b, double amount) {
+    const Route& route = g.route(a, b);
+    hops.clear();
+    paths.clear();
+    for (const Path& p : route.paths) {
+      for (LinkId id : p.links) hops.push_back(ResourceId{id.value});
+    }
+    size_t at = 0;
+    for (const Path& p : route.paths) {
+      paths.push_back({std::span<const ResourceId>(hops.data() + at, p.links.size()), p.share});
+      at += p.links.size();
+    }
+    sim.add_transfer({.bytes = amount, .paths = paths, .latency_s = start});
+  };
+  for (size_t j = 0; n_nodes > 1 && j < nodes[0].size(); ++j) {
+    const double shard = bytes / (2.0 * nodes[0].size());
+    for_each_double_tree_edge(n_nodes, [&](int c, int p) {
+      if (j >= nodes[c].size() || j >= nodes[p].size()) return;
+      send(nodes[c][j], nodes[p][j], shard);
+      send(nodes[p][j], nodes[c][j], shard);
+    });
   }
   FlowResult result = sim.run();
-  return {result.makespan_s, m.bottleneck};
+  FlowOutcome out{result.makespan_s, m.bottleneck};
+  if (!result.bottlenecks.empty()) {
+    LinkId link{result.bottlenecks.front().value};
+    out.bottleneck = describe_link(t, link) + " [" + std::string(to_string(t.link(link).family)) + "]";
+  }
+  return out;
 }
 
 FlowOutcome direct_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes) {
