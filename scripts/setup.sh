@@ -3,7 +3,7 @@
 # Non-interactive and idempotent; a no-op (under a second) when everything is present.
 set -euo pipefail
 packages=(g++ cmake ninja-build pkg-config libyaml-cpp-dev doctest-dev libspdlog-dev libfmt-dev
-  libeigen3-dev libboost-graph-dev ccache libcli11-dev nlohmann-json3-dev libbenchmark-dev)
+  libeigen3-dev libboost-graph-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
