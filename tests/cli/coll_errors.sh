@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Bad requests to `linksim coll` exit with status 2 and one exact "linksim: error: ..." line;
+# a good one exits 0 with the nccl-tests table.
+# Usage: bash coll_errors.sh <linksim-binary> <source-dir>
+set -u
+cli=$1
+topo=$2/topologies
+failures=0
+
+expect() {  # expect <status> <first stderr line> <args...>
+  local want_status=$1 want=$2
+  shift 2
+  local err status
+  err=$("$cli" coll "$@" 2>&1 >/dev/null)
+  status=$?
+  err=${err%%$'\n'*}
+  if [[ $status -ne $want_status || $err != "$want" ]]; then
+    echo "FAIL: linksim coll $*"
+    echo "  got status $status: $err"
+    echo "  want status $want_status: $want"
+    failures=$((failures + 1))
+  fi
+}
+
+expect 2 'linksim: error: -e: expected a size such as 8, 64K, 1M or 8G, got "8Q"' \
+  allreduce --topo "$topo/dgx-h100.yaml" -b 8 -e 8Q
+expect 2 'linksim: error: give a message size: --size S, or a sweep -b MIN -e MAX [-f FACTOR]' \
+  allreduce --topo "$topo/dgx-h100.yaml"
+expect 2 'linksim: error: --gpus: GPU "9" does not exist; host0 has GPUs 0..7' \
+  allreduce --topo "$topo/dgx-h100.yaml" --gpus 9 --size 1M
+expect 2 'linksim: error: -g: expected 1..2 GPUs, got 4' \
+  allreduce --topo "$topo/dual-4090.yaml" -g 4 --size 1M
+expect 2 "linksim: error: algorithm 'nvls' is not available for allreduce on these 8 GPUs; expected one of: auto, ring" \
+  allreduce --topo "$topo/pcie-8gpu.yaml" --algo nvls --size 1M
+expect 2 'linksim: error: --p2p: expected on or off, got "maybe"' \
+  allreduce --topo "$topo/dual-4090.yaml" --p2p maybe --size 1M
+expect 2 'linksim: error: --per-node: expected 1..8 GPUs per server, got 9' \
+  allreduce --topo "$topo/dgx-h100-ib.yaml" --per-node 9 --size 1M
+expect 2 'linksim: error: --proto: expected one of auto, ll, ll128, simple, got "fast"' \
+  allgather --topo "$topo/dgx-h100.yaml" --proto fast --size 1M
+
+out=$("$cli" coll allreduce --topo "$topo/dual-4090.yaml" --size 64M 2>&1)
+if [[ $? -ne 0 || $out != *"67108864"*"host-staged"* ]]; then
+  echo "FAIL: a good request: $out"
+  failures=$((failures + 1))
+fi
+
+if [[ $failures -gt 0 ]]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "coll errors: all passed"
