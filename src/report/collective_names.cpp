@@ -5,6 +5,7 @@
 #include <string>
 
 #include "linksim/error.hpp"
+#include "linksim/collectives.hpp"
 #include "linksim/report.hpp"
 
 namespace linksim {
@@ -37,13 +38,8 @@ double busbw_factor(std::string_view collective, int ranks) {
         collective));
   }
   if (ranks < 1) throw ConfigError(fmt::format("expected at least 1 rank, got {}", ranks));
-  // Factors: /work/shared/reference/nccl-model.md section 2 (nccl-tests *GetBw()).
-  const double n = ranks;
-  if (*name == "allreduce") return 2.0 * (n - 1.0) / n;
-  if (*name == "allgather" || *name == "reducescatter" || *name == "alltoall") {
-    return (n - 1.0) / n;
-  }
-  return 1.0;  // broadcast, reduce, sendrecv
+  // One definition of nccl-tests' factors: the collectives module's (docs/model.md).
+  return bus_factor(*parse_collective(*name), ranks);
 }
 
 }  // namespace linksim
