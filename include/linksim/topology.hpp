@@ -51,9 +51,7 @@ struct Device {
   std::string port_name;   ///< NIC: the name nvidia-smi's NIC legend shows ("mlx5_0"), may be empty
   int tier = 0;            ///< network switch: 1 = leaf, 2 = spine, 3 = core
   int group = -1;          ///< network switch: rail (rail-optimized leaves) or pod, -1 if none
-  /// Where the device was declared, for messages. Set on host 0's devices and fabric
-  /// devices; the copies on hosts 1.. carry an empty location (their declaration is host 0's).
-  SourceLocation where;
+  SourceLocation where;    ///< where the device was declared, for messages
 };
 
 /// One direction of a full-duplex link. The opposite direction is `reverse`.
@@ -70,7 +68,7 @@ struct Link {
   /// -1 = a host bridge of its own.
   int host_bridge = -1;
   LinkId reverse;
-  SourceLocation where;    ///< as Device::where: empty on the copies of host 0's links
+  SourceLocation where;
 };
 
 /// An immutable-after-build machine description.

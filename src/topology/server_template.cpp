@@ -68,7 +68,6 @@ void instantiate_servers(Topology& topology, const ServerTemplate& server, int h
     for (const Device& device : server.devices) {
       Device copy = device;
       copy.host = h;
-      if (h > 0) copy.where = {};  // copies point back to host 0's declaration
       topology.add_device(std::move(copy));
     }
   }
@@ -77,8 +76,7 @@ void instantiate_servers(Topology& topology, const ServerTemplate& server, int h
     uint32_t offset = uint32_t(h) * devices_per_host;
     for (const LinkSpec& link : server.links) {
       topology.add_link(DeviceId{offset + link.from}, DeviceId{offset + link.to}, *link.type,
-                        link.lanes, link.bw_Bps, link.latency_s,
-                        h == 0 ? link.where : SourceLocation{}, link.host_bridge);
+                        link.lanes, link.bw_Bps, link.latency_s, link.where, link.host_bridge);
     }
   }
   // Each template link is two directed links (topology.hpp: ids 2k and 2k+1).
