@@ -42,17 +42,8 @@ using sysimport::kCellCodes;
 using sysimport::parse_cell_code;
 
 std::string SmiCell::label() const {
-  switch (cls) {
-    case PathClass::kSelf: return "X";
-    case PathClass::kNvlink: return fmt::format("NV{}", nvlinks);
-    case PathClass::kPix: return "PIX";
-    case PathClass::kPxb: return "PXB";
-    case PathClass::kPhb: return "PHB";
-    case PathClass::kNode: return "NODE";
-    case PathClass::kSys: return "SYS";
-    case PathClass::kNet: return "NET";
-  }
-  return "?";
+  if (cls == PathClass::kNvlink) return fmt::format("NV{}", nvlinks);
+  return std::string(to_string(cls));
 }
 
 int SmiMatrix::count(DeviceKind kind) const {
