@@ -15,6 +15,8 @@
 
 namespace linksim::detail {
 
+class StreamSet;
+
 /// Rings over the ranks (indices into CommGraph::ranks): each ring is a cyclic order; ring r
 /// carries `weights[r]` of the data (weights sum to 1). A pipelined ring moves every rank's
 /// bytes at the same rate, so the plan's throughput is one number.
@@ -66,6 +68,8 @@ class CommGraph {
   void find_nvls();
   void measure_network();
   Route compute_route(DeviceId src, DeviceId dst) const;
+  /// Adds every hop of a cyclic ring to `set`, each carrying `weight` (route caps included).
+  void add_ring_streams(StreamSet& set, const std::vector<int>& ring, double weight) const;
 
   const Topology& topology_;
   std::vector<DeviceId> ranks_;

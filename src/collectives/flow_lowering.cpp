@@ -16,14 +16,26 @@
 namespace linksim::detail {
 namespace {
 
+std::vector<double> scaled(std::vector<double> caps, double scale) {
+  for (double& c : caps) c *= scale;
+  return caps;
+}
+
 // One simulation's worth of transfers: capacities scaled by the protocol's efficiency.
 class Lowering {
  public:
   Lowering(const CommGraph& g, double scale, double start_latency_s)
-      : g_(g), scale_(scale), latency_s_(start_latency_s) {
-    std::vector<double> caps = g.capacities();
-    for (double& c : caps) c *= scale;
-    sim_ = std::make_unique<FlowSimulator>(std::move(caps));
+      : Lowering(g, scaled(g.capacities(), scale), scale, start_latency_s) {}
+
+  /// With capacities of the caller's choosing; route caps are scaled by `cap_scale`.
+  Lowering(const CommGraph& g, std::vector<double> capacities, double cap_scale,
+           double start_latency_s)
+      : g_(g), scale_(cap_scale), latency_s_(start_latency_s),
+        sim_(std::make_unique<FlowSimulator>(std::move(capacities))) {}
+
+  /// Adds a transfer over explicit parallel paths.
+  void send_paths(std::span<const PathSpec> paths, double bytes) {
+    sim_->add_transfer({.bytes = bytes, .paths = paths, .latency_s = latency_s_});
   }
 
   /// Adds `bytes` from rank a to rank b along their route (all its parallel paths).
@@ -49,6 +61,7 @@ class Lowering {
     if (cap < std::numeric_limits<double>::infinity()) spec.rate_cap_Bps = cap * scale_;
     sim_->add_transfer(spec);
   }
+
 
   FlowOutcome run(const std::string& fallback) const {
     FlowResult result = sim_->run();
@@ -158,10 +171,11 @@ FlowOutcome tree_flows(const CommGraph& g, const CostModel& m, double bytes) {
 // complementary binary trees of servers, S / (2 ppn) per tree edge and direction.
 FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes) {
   const Topology& t = g.topology();
+  const size_t n = g.ranks().size();
   std::vector<double> caps = g.capacities();
-  std::vector<std::vector<ResourceId>> up(g.ranks().size()), down(g.ranks().size());
-  std::vector<std::vector<double>> bw(g.ranks().size());
-  for (size_t r = 0; r < g.ranks().size(); ++r) {
+  std::vector<std::vector<ResourceId>> up(n), down(n);
+  std::vector<std::vector<double>> bw(n);
+  for (size_t r = 0; r < n; ++r) {
     for (LinkId id : t.out_links(g.ranks()[r])) {
       const Link& link = t.link(id);
       const Device& peer = t.device(link.to);
@@ -175,10 +189,9 @@ FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, 
       bw[r].push_back(link.bw_Bps);
     }
   }
-  FlowSimulator sim(caps);
-  const double start = m.latency_s + m.fill_s;
+  Lowering low(g, std::move(caps), 1.0, m.latency_s + m.fill_s);
   const double each = op == CollectiveOp::kAllReduce ? bytes : m.wire_factor * bytes;
-  for (size_t r = 0; r < g.ranks().size(); ++r) {
+  for (size_t r = 0; r < n; ++r) {
     double total = 0;
     for (double b : bw[r]) total += b;
     std::vector<PathSpec> up_paths, down_paths;
@@ -186,42 +199,20 @@ FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, 
       up_paths.push_back({std::span<const ResourceId>(&up[r][i], 1), bw[r][i] / total});
       down_paths.push_back({std::span<const ResourceId>(&down[r][i], 1), bw[r][i] / total});
     }
-    sim.add_transfer({.bytes = each, .paths = up_paths, .latency_s = start});
-    sim.add_transfer({.bytes = each, .paths = down_paths, .latency_s = start});
+    low.send_paths(up_paths, each);
+    low.send_paths(down_paths, each);
   }
   const auto& nodes = g.nodes();
   const int n_nodes = static_cast<int>(nodes.size());
-  std::vector<ResourceId> hops;
-  std::vector<PathSpec> paths;
-  auto send = [&](int a, int b, double amount) {
-    const Route& route = g.route(a, b);
-    hops.clear();
-    paths.clear();
-    for (const Path& p : route.paths) {
-      for (LinkId id : p.links) hops.push_back(ResourceId{id.value});
-    }
-    size_t at = 0;
-    for (const Path& p : route.paths) {
-      paths.push_back({std::span<const ResourceId>(hops.data() + at, p.links.size()), p.share});
-      at += p.links.size();
-    }
-    sim.add_transfer({.bytes = amount, .paths = paths, .latency_s = start});
-  };
   for (size_t j = 0; n_nodes > 1 && j < nodes[0].size(); ++j) {
     const double shard = bytes / (2.0 * nodes[0].size());
     for_each_double_tree_edge(n_nodes, [&](int c, int p) {
       if (j >= nodes[c].size() || j >= nodes[p].size()) return;
-      send(nodes[c][j], nodes[p][j], shard);
-      send(nodes[p][j], nodes[c][j], shard);
+      low.send(nodes[c][j], nodes[p][j], shard);
+      low.send(nodes[p][j], nodes[c][j], shard);
     });
   }
-  FlowResult result = sim.run();
-  FlowOutcome out{result.makespan_s, m.bottleneck};
-  if (!result.bottlenecks.empty()) {
-    LinkId link{result.bottlenecks.front().value};
-    out.bottleneck = describe_link(t, link) + " [" + std::string(to_string(t.link(link).family)) + "]";
-  }
-  return out;
+  return low.run(m.bottleneck);
 }
 
 FlowOutcome direct_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes) {

@@ -33,6 +33,15 @@ std::string describe(const Topology& t, const StreamSet::Limit& limit) {
 
 }  // namespace
 
+void CommGraph::add_ring_streams(StreamSet& set, const std::vector<int>& ring, double weight) const {
+  for (size_t i = 0; ring.size() > 1 && i < ring.size(); ++i) {
+    const Route& r = route(ring[i], ring[(i + 1) % ring.size()]);
+    std::string why;
+    const double cap = route_rate_cap(topology_, r, &why);
+    set.add(r, weight, cap, why);
+  }
+}
+
 void CommGraph::plan_rings() {
   const int n_nodes = node_count();
   if (ranks_.size() == 1) {
@@ -85,12 +94,7 @@ void CommGraph::plan_rings() {
       if (k == 0) ring = node_order[0];
       else for (int pos : order) ring.push_back(node[pos]);
       StreamSet set(residual);
-      for (size_t i = 0; i < ring.size(); ++i) {
-        const Route& r = route(ring[i], ring[(i + 1) % ring.size()]);
-        std::string why;
-        double cap = route_rate_cap(topology_, r, &why);
-        set.add(r, 1.0, cap, why);
-      }
+      add_ring_streams(set, ring, 1.0);
       StreamSet::Limit limit = set.limit();
       if (k == 0) ring_.bottleneck = describe(topology_, limit);
       if (k > 0 && limit.throughput_Bps < kMinExtraRingFraction * rates.front()) break;
@@ -128,23 +132,11 @@ void CommGraph::plan_rings() {
     ring_.weights.push_back(1.0 / rotations);
   }
   StreamSet intra(capacity_);
-  const auto& own = node_order[0];
-  for (size_t i = 0; i < own.size() && own.size() > 1; ++i) {
-    const Route& r = route(own[i], own[(i + 1) % own.size()]);
-    intra.add(r, 1.0, route_rate_cap(topology_, r), "");
-  }
-  ring_.intra_throughput_Bps = own.size() > 1 ? intra.limit().throughput_Bps
-                                              : std::numeric_limits<double>::infinity();
+  add_ring_streams(intra, node_order[0], 1.0);
+  ring_.intra_throughput_Bps = node_order[0].size() > 1 ? intra.limit().throughput_Bps
+                                                        : std::numeric_limits<double>::infinity();
   StreamSet set(capacity_);
-  for (size_t k = 0; k < ring_.rings.size(); ++k) {
-    const auto& ring = ring_.rings[k];
-    for (size_t i = 0; i < ring.size(); ++i) {
-      const Route& r = route(ring[i], ring[(i + 1) % ring.size()]);
-      std::string why;
-      double cap = route_rate_cap(topology_, r, &why);
-      set.add(r, ring_.weights[k], cap, why);
-    }
-  }
+  for (size_t k = 0; k < ring_.rings.size(); ++k) add_ring_streams(set, ring_.rings[k], ring_.weights[k]);
   StreamSet::Limit limit = set.limit();
   ring_.throughput_Bps = limit.throughput_Bps;
   ring_.bottleneck = describe(topology_, limit);
