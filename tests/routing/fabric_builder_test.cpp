@@ -29,12 +29,6 @@ detail::FabricSpec spec_of(detail::FabricKind kind, int radix, double oversubscr
   return spec;
 }
 
-std::string path_text(const Topology& topology, const Path& path) {
-  std::string text = topology.display_name(topology.link(path.links.front()).from);
-  for (LinkId link : path.links) text += ">" + topology.display_name(topology.link(link).to);
-  return text;
-}
-
 }  // namespace
 
 TEST_SUITE("routing") {
@@ -106,7 +100,7 @@ TEST_CASE("fabric: rail-optimized puts NIC i of every server on rail i") {
   CHECK(t.device(*t.find("leaf3")).group == 1);
   // gpu0's nearest NIC is nic0 (both PIX, lower index): host0 to host1 stays on leaf0.
   const Route r = Router(t).route(*t.find("host0:gpu0"), *t.find("host1:gpu0"));
-  CHECK(path_text(t, r.paths[0]) ==
+  CHECK(testing::path_text(t, r.paths[0]) ==
         "host0:gpu0>host0:sw0>host0:nic0>leaf0>host1:nic0>host1:sw0>host1:gpu0");
 }
 

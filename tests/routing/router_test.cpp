@@ -15,12 +15,6 @@ DeviceId id(const Topology& topology, const char* name) {
   return *found;
 }
 
-std::string path_text(const Topology& topology, const Path& path) {
-  std::string text = topology.display_name(topology.link(path.links.front()).from);
-  for (LinkId link : path.links) text += ">" + topology.display_name(topology.link(link).to);
-  return text;
-}
-
 }  // namespace
 
 TEST_SUITE("routing") {
@@ -49,8 +43,8 @@ TEST_CASE("router: nvswitch route spreads over both planes by lanes") {
   const Topology t = testing::make_nvswitch_box();
   const Route r = Router(t).route(id(t, "gpu0"), id(t, "gpu1"));
   REQUIRE(r.paths.size() == 2);
-  CHECK(path_text(t, r.paths[0]) == "gpu0>nvs0>gpu1");
-  CHECK(path_text(t, r.paths[1]) == "gpu0>nvs1>gpu1");
+  CHECK(testing::path_text(t, r.paths[0]) == "gpu0>nvs0>gpu1");
+  CHECK(testing::path_text(t, r.paths[1]) == "gpu0>nvs1>gpu1");
   CHECK(r.paths[0].share == doctest::Approx(0.6));
   CHECK(r.paths[1].share == doctest::Approx(0.4));
   CHECK(r.bw_Bps == doctest::Approx(125e9));
@@ -65,7 +59,7 @@ TEST_CASE("router: gpu to a nic on the other socket goes through both CPUs") {
   const Topology t = testing::make_nvswitch_box();
   const Route r = Router(t).route(id(t, "gpu0"), id(t, "nic1"));
   REQUIRE(r.paths.size() == 1);
-  CHECK(path_text(t, r.paths[0]) == "gpu0>psw0>cpu0>cpu1>psw1>nic1");
+  CHECK(testing::path_text(t, r.paths[0]) == "gpu0>psw0>cpu0>cpu1>psw1>nic1");
   CHECK(r.bw_Bps == doctest::Approx(32e9));
   CHECK(r.latency_s == doctest::Approx(4.2e-6));
   CHECK(r.transport == Transport::kShm);
@@ -91,20 +85,20 @@ TEST_CASE("router: pcie p2p up to NCCL's default level PXB, host memory beyond")
   const Router router(t);
   SUBCASE("PIX: through psw0 only") {
     const Route r = router.route(id(t, "gpu0"), id(t, "gpu1"));
-    CHECK(path_text(t, r.paths[0]) == "gpu0>psw0>gpu1");
+    CHECK(testing::path_text(t, r.paths[0]) == "gpu0>psw0>gpu1");
     CHECK(r.transport == Transport::kP2p);
     CHECK(r.latency_s == doctest::Approx(2e-6));
     CHECK(r.bw_Bps == doctest::Approx(32e9));
   }
   SUBCASE("PXB: up to top and down") {
     const Route r = router.route(id(t, "gpu0"), id(t, "gpu2"));
-    CHECK(path_text(t, r.paths[0]) == "gpu0>psw0>top>psw1>gpu2");
+    CHECK(testing::path_text(t, r.paths[0]) == "gpu0>psw0>top>psw1>gpu2");
     CHECK(r.transport == Transport::kP2p);
     CHECK(r.latency_s == doctest::Approx(4e-6));
   }
   SUBCASE("PHB is above PXB: staged through cpu0") {
     const Route r = router.route(id(t, "gpu0"), id(t, "gpu3"));
-    CHECK(path_text(t, r.paths[0]) == "gpu0>psw0>top>cpu0>gpu3");
+    CHECK(testing::path_text(t, r.paths[0]) == "gpu0>psw0>top>cpu0>gpu3");
     CHECK(r.transport == Transport::kShm);
   }
 }
@@ -113,7 +107,7 @@ TEST_CASE("router: options change the transport") {
   const Topology t = testing::make_pcie_tree();
   SUBCASE("p2p_disable stages even PIX pairs: up to the CPU and back down (6 hops, 6 us)") {
     const Route r = Router(t, {.p2p_disable = true}).route(id(t, "gpu0"), id(t, "gpu1"));
-    CHECK(path_text(t, r.paths[0]) == "gpu0>psw0>top>cpu0>top>psw0>gpu1");
+    CHECK(testing::path_text(t, r.paths[0]) == "gpu0>psw0>top>cpu0>top>psw0>gpu1");
     CHECK(r.transport == Transport::kShm);
     CHECK(r.latency_s == doctest::Approx(6e-6));
     CHECK(r.bw_Bps == doctest::Approx(32e9));
@@ -121,7 +115,7 @@ TEST_CASE("router: options change the transport") {
   SUBCASE("p2p_level SYS allows NODE pairs through the root complex") {
     const Router router(t, {.p2p_level = PathClass::kSys});
     const Route r = router.route(id(t, "gpu3"), id(t, "gpu4"));
-    CHECK(path_text(t, r.paths[0]) == "gpu3>cpu0>gpu4");
+    CHECK(testing::path_text(t, r.paths[0]) == "gpu3>cpu0>gpu4");
     CHECK(r.transport == Transport::kP2p);
   }
 }
@@ -132,7 +126,7 @@ TEST_CASE("router: GPUs without p2p stage through both sockets") {
   const Topology t = testing::make_dual_socket(false);
   const Route r = Router(t).route(id(t, "gpu0"), id(t, "gpu1"));
   CHECK(r.label() == "SYS");
-  CHECK(path_text(t, r.paths[0]) == "gpu0>cpu0>cpu1>gpu1");
+  CHECK(testing::path_text(t, r.paths[0]) == "gpu0>cpu0>cpu1>gpu1");
   CHECK(r.transport == Transport::kShm);
   CHECK(r.bw_Bps == doctest::Approx(32e9));
   CHECK(r.latency_s == doctest::Approx(2.2e-6));
@@ -151,7 +145,7 @@ TEST_CASE("router: across servers through the nearest NICs") {
   const LinkType& hdr = *Catalog::builtin().find_link_type("ib_hdr");
   const Route r = router.route(id(t, "host0:gpu0"), id(t, "host1:gpu0"));
   REQUIRE(r.paths.size() == 1);
-  CHECK(path_text(t, r.paths[0]) ==
+  CHECK(testing::path_text(t, r.paths[0]) ==
         "host0:gpu0>host0:sw0>host0:nic0>switch0>host1:nic0>host1:sw0>host1:gpu0");
   CHECK(r.label() == "NET");
   CHECK(r.transport == Transport::kNet);
@@ -161,7 +155,7 @@ TEST_CASE("router: across servers through the nearest NICs") {
   // Intra-host routes of host 1 are host 0's, shifted: NV4 over one direct 4-lane bond.
   const Route local = router.route(id(t, "host1:gpu1"), id(t, "host1:gpu0"));
   CHECK(local.label() == "NV4");
-  CHECK(path_text(t, local.paths[0]) == "host1:gpu1>host1:gpu0");
+  CHECK(testing::path_text(t, local.paths[0]) == "host1:gpu1>host1:gpu0");
   CHECK(local.bw_Bps == doctest::Approx(100e9));
 }
 

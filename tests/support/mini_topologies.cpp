@@ -187,4 +187,10 @@ Topology make_cluster(int hosts, const detail::FabricSpec& spec, const char* nic
   return topology;
 }
 
+std::string path_text(const Topology& topology, const Path& path) {
+  std::string text = topology.display_name(topology.link(path.links.front()).from);
+  for (LinkId link : path.links) text += ">" + topology.display_name(topology.link(link).to);
+  return text;
+}
+
 }  // namespace linksim::testing

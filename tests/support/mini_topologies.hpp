@@ -4,7 +4,10 @@
 // their expectations by hand from this header.
 #pragma once
 
+#include <string>
+
 #include "linksim/catalog.hpp"
+#include "linksim/routing.hpp"
 #include "linksim/topology.hpp"
 #include "topology/fabric_builder.hpp"
 
@@ -41,5 +44,8 @@ Topology make_dual_socket(bool p2p);
 /// then the fabric from `spec` (its `link` may be null). Models a40.
 Topology make_cluster(int hosts, const detail::FabricSpec& spec,
                       const char* nic_type = "ib_hdr", int nics_per_host = 1);
+
+/// A path as its devices joined by '>': "gpu0>psw0>cpu0".
+std::string path_text(const Topology& topology, const Path& path);
 
 }  // namespace linksim::testing
