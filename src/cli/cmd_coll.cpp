@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "cli/command_table.hpp"
-#include "cli/gpu_selection.hpp"
+#include "linksim/gpu_selection.hpp"
 #include "linksim/collectives.hpp"
 #include "linksim/error.hpp"
 #include "linksim/report.hpp"

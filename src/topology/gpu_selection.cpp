@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/gpu_selection.hpp"
+#include "linksim/gpu_selection.hpp"
 
 #include <charconv>
 #include <fmt/core.h>
 
 #include "linksim/error.hpp"
 
-namespace linksim::cli {
+namespace linksim {
 namespace {
 
 int parse_index(std::string_view text, std::string_view item) {
@@ -89,4 +89,4 @@ std::vector<DeviceId> select_gpus(const Topology& topology, const GpuSelection& 
   return all;
 }
 
-}  // namespace linksim::cli
+}  // namespace linksim

@@ -8,7 +8,7 @@
 
 #include "linksim/topology.hpp"
 
-namespace linksim::cli {
+namespace linksim {
 
 struct GpuSelection {
   std::optional<int> first_n;        ///< -g N: the first N GPUs in rank order
@@ -21,4 +21,4 @@ struct GpuSelection {
 /// malformed list, N or K out of range, or conflicting options.
 std::vector<DeviceId> select_gpus(const Topology& topology, const GpuSelection& selection);
 
-}  // namespace linksim::cli
+}  // namespace linksim
