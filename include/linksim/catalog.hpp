@@ -45,6 +45,7 @@ struct GpuModel {
   std::string name;                 ///< "NVIDIA H100 SXM5 80GB"
   std::string arch;                 ///< "volta" | "ampere" | "ada" | "hopper" | "blackwell" | "turing"
   int sm = 0;                       ///< compute capability x10 (90 for Hopper)
+  int multiprocessors = 0;          ///< streaming multiprocessors (SMs): 132 on an H100 SXM
   std::string nvlink_type;          ///< catalog link type of its NVLink ports ("" if none)
   int nvlink_lanes = 0;             ///< NVLink links per GPU on the datasheet (0 if none)
   /// Per-direction rate of one of its NVLink ports when slower than the link type's lane rate

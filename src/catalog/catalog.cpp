@@ -101,8 +101,8 @@ const std::vector<std::string> kLinkTypeKeys = {
     "default_lanes", "latency", "pcie_gen",    "nvlink_gen", "source",  "note"};
 
 const std::vector<std::string> kGpuKeys = {
-    "key",      "aliases", "name", "arch", "sm",     "nvlink_type", "nvlink_lanes",
-    "nvlink_lane_bw", "p2p", "pcie_gen", "bf16", "fp8", "memory", "memory_bw", "source", "note"};
+    "key",      "aliases", "name", "arch", "sm",     "multiprocessors", "nvlink_type",
+    "nvlink_lanes", "nvlink_lane_bw", "p2p", "pcie_gen", "bf16", "fp8", "memory", "memory_bw", "source", "note"};
 
 LinkType parse_link_type(FieldReader& fields) {
   LinkType type;
@@ -155,6 +155,11 @@ GpuModel parse_gpu(FieldReader& fields, const std::vector<LinkType>& link_types)
   gpu.arch = fields.required_string("arch");
   check_arch(fields, gpu.arch);
   gpu.sm = fields.required_int("sm");
+  gpu.multiprocessors = fields.required_int("multiprocessors");
+  if (gpu.multiprocessors < 1) {
+    fields.fail_at("multiprocessors",
+                   fmt::format("expected 'multiprocessors' >= 1, got {}", gpu.multiprocessors));
+  }
   gpu.nvlink_type = fields.optional_string("nvlink_type").value_or("");
   if (!gpu.nvlink_type.empty()) {
     auto it = std::find_if(link_types.begin(), link_types.end(), [&](const LinkType& t) {

@@ -34,6 +34,7 @@ constexpr const char* kGpus = R"(gpus:
     name: H100
     arch: hopper
     sm: 90
+    multiprocessors: 132
     nvlink_type: nvlink4
     nvlink_lanes: 18
     pcie_gen: 5

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: Apache-2.0
+// The LLM planner: a model, a parallel layout and a machine in; step time, throughput, memory,
+// the communication of every parallel group (timed by the collective engine on the GPUs that
+// group really uses) and the interconnect's share out (docs/planner.md).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "linksim/collectives.hpp"
+#include "linksim/gpu_selection.hpp"
+#include "linksim/model.hpp"
+#include "linksim/plan_memory.hpp"
+#include "linksim/topology.hpp"
+
+namespace linksim {
+
+/// What the user asked for. Degrees left unset are filled as documented: dp fills the GPUs
+/// left, the others default to 1.
+struct PlanRequest {
+  ModelSpec model;
+  PlanMode mode = PlanMode::kTrain;
+  std::optional<int> tp, pp, dp, cp, ep, etp, vpp;
+  bool sp = false;
+  std::optional<int> zero;          ///< default: 1 when dp > 1 (Megatron's distributed optimizer), else 0
+  int micro_batch = 1;
+  std::optional<int> global_batch;  ///< train; default: micro_batch x dp (one micro-batch per pipeline)
+  int seq = 2048;                   ///< train and prefill: tokens per sequence
+  int batch = 1;                    ///< prefill and decode: sequences
+  int kv_len = 2048;                ///< decode: context tokens per sequence
+  std::string dtype = "bf16";       ///< compute: bf16 | fp16 | fp8
+  std::optional<std::string> weight_dtype;  ///< stored weights: int4 | int8 | fp8 | bf16 | fp16
+  Recompute recompute = Recompute::kSelective;
+  bool tp_overlap_async = false;    ///< --tp-overlap async: TP traffic hidden behind the GEMMs it feeds
+  GpuSelection gpus;                ///< as `coll`: -g, --gpus, --per-node; empty = by the degrees
+  std::optional<double> gemm_efficiency;  ///< override: achieved fraction of dense tensor peak
+  std::optional<double> hbm_efficiency;   ///< override: achieved fraction of HBM bandwidth
+  CommOptions comm;                 ///< NCCL switches for every group
+  SimMode sim_mode = SimMode::kAnalytic;
+  double flops_scale = 1;           ///< multiplies the GPU's FLOP/s (sensitivity studies)
+  bool compute_baseline = true;     ///< find the baseline and fill speedup / scaling efficiency
+  std::optional<int> baseline_gpus; ///< --baseline N: compare against the best fitting layout on N GPUs
+};
+
+/// One kind of communication of a step, in the terms of the issue's `comms` JSON array.
+struct PlanComm {
+  std::string kind;         ///< "tp", "tp_sp", "pp", "dp", "zero", "cp", "ep"
+  std::string phase;        ///< "forward", "backward", "step" (once per optimizer step)
+  int group_size = 0;
+  CollectiveOp collective = CollectiveOp::kAllReduce;
+  double bytes = 0;         ///< nccl-tests' size of one call, bytes
+  double count = 0;         ///< calls per step on the critical path of one GPU
+  Algorithm algorithm = Algorithm::kRing;
+  Protocol protocol = Protocol::kSimple;
+  double time_s = 0;        ///< all calls of the step: count x one call
+  double exposed_s = 0;     ///< the part of time_s not hidden behind computation
+  std::string bottleneck;   ///< the link that bounds one call
+  std::string gpus;         ///< the GPUs of the timed group, "gpu0-3" or "host0:gpu0, host1:gpu0..."
+};
+
+/// Compute of one step on the slowest pipeline stage, seconds, and what it was built from.
+struct PlanCompute {
+  double gemm_s = 0;        ///< dense GEMMs (QKV, output, FFN, experts, logits)
+  double attention_s = 0;   ///< attention core (FlashAttention)
+  double memory_bound_s = 0;///< norms, activations, residuals, embedding, KV-cache reads
+  double optimizer_s = 0;   ///< the optimizer step
+  double overhead_s = 0;    ///< kernel launches
+  double total_s = 0;
+  double gemm_efficiency = 0;      ///< peak fraction used for large GEMMs
+  double achieved_gemm_efficiency = 0; ///< after wave quantization and memory limits
+  double hbm_efficiency = 0;
+  double peak_flops = 0;           ///< the GPU's dense tensor FLOP/s for the dtype
+  double hbm_Bps = 0;
+};
+
+struct PlanBreakdown {
+  double compute_s = 0;
+  double exposed_comm_s = 0;
+  double bubble_s = 0;
+};
+
+struct PlanResult {
+  std::string model;
+  std::string topology;
+  std::string gpu_model;       ///< catalog key of the GPUs used
+  PlanMode mode = PlanMode::kTrain;
+  int gpus = 0;
+  ParallelLayout layout;       ///< every default filled in
+  Recompute recompute = Recompute::kSelective;
+  std::string dtype, weight_dtype;
+  bool tp_overlap_async = false;
+  double step_time_s = 0;      ///< train: one optimizer step; prefill: TTFT; decode: TPOT
+  double tokens_per_s = 0;
+  double tokens_per_s_per_gpu = 0;
+  double model_flops = 0;      ///< per step, docs/planner.md#flop-convention
+  double model_tflops_per_gpu = 0;
+  double mfu = 0;              ///< fraction (0..1)
+  std::optional<double> ttft_s;  ///< prefill
+  std::optional<double> tpot_s;  ///< decode
+  double comm_time_s = 0;      ///< all communication, hidden or not
+  double comm_compute_ratio = 0; ///< comm_time_s / compute time
+  std::optional<double> speedup;             ///< throughput / baseline throughput
+  std::optional<double> scaling_efficiency;  ///< speedup / (gpus / baseline gpus)
+  std::optional<int> baseline_gpus;
+  std::string baseline;        ///< the baseline layout, "1 GPU" or "tp=2 pp=1 dp=1 on 2 GPUs"
+  PlanBreakdown breakdown;
+  PlanCompute compute;
+  std::vector<PlanComm> comms;
+  MemoryBreakdown memory;
+  /// When the plan does not fit: the smallest tp x pp (same dp, cp) that would, e.g. "tp=4 pp=2";
+  /// empty when nothing on the topology fits.
+  std::string smallest_fitting;
+  int layers_on_slowest_stage = 0;
+  std::vector<std::string> assumptions;  ///< defaults filled in and modelling choices, for the user
+};
+
+/// Plans one layout. Throws ConfigError for invalid combinations, naming the constraint and
+/// the numbers (TP not dividing heads, TP*PP*CP*DP != GPUs selected, EP on a dense model, ...).
+PlanResult plan(const Topology& topology, const PlanRequest& request);
+
+/// One candidate of a layout search.
+struct SearchCandidate {
+  ParallelLayout layout;
+  bool fits = false;
+  double tokens_per_s = 0;
+  double step_time_s = 0;
+  double memory_bytes = 0;
+  PlanBreakdown breakdown;
+  std::string verdict;  ///< why it wins or loses: "best", "does not fit (92 GB > 80 GB)", "bubble 31 %"
+};
+
+/// Every valid (tp, pp, dp, cp, ep, micro-batch) for the GPUs of `request` (its degrees are
+/// ignored), ranked by tokens/s, fitting layouts first.
+std::vector<SearchCandidate> search_layouts(const Topology& topology, const PlanRequest& request);
+
+/// Step time when one resource gets `factor` times faster.
+struct SensitivityRow {
+  std::string resource;   ///< "NVLink", "PCIe", "socket link", "NIC", "fabric", "GPU FLOP/s", "HBM"
+  double step_time_s = 0;
+  double saving = 0;      ///< 1 - step_time_s / base step time
+};
+std::vector<SensitivityRow> sensitivity(const Topology& topology, const PlanRequest& request,
+                                        double factor = 2);
+
+}  // namespace linksim
