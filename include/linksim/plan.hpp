@@ -39,6 +39,7 @@ struct PlanRequest {
   CommOptions comm;                 ///< NCCL switches for every group
   SimMode sim_mode = SimMode::kAnalytic;
   double flops_scale = 1;           ///< multiplies the GPU's FLOP/s (sensitivity studies)
+  double hbm_scale = 1;             ///< multiplies the GPU's memory bandwidth (sensitivity studies)
   bool compute_baseline = true;     ///< find the baseline and fill speedup / scaling efficiency
   std::optional<int> baseline_gpus; ///< --baseline N: compare against the best fitting layout on N GPUs
 };

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "plan/compute_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string_view>
+
+namespace linksim::plan_detail {
+namespace {
+
+/// Per-generation efficiencies (docs/planner.md#compute lists the sources).
+struct GenerationDefaults {
+  std::string_view arch;
+  double gemm;           // MAMF / peak (ml-engineering's Maximum Achievable Matmul FLOPS table)
+  double attention_fwd;  // FlashAttention-2 (Ampere, Ada), FlashAttention-3 / cuDNN (Hopper, Blackwell)
+  double attention_bwd;
+};
+constexpr GenerationDefaults kGenerations[] = {
+    {"hopper", 0.80, 0.60, 0.45},
+    {"blackwell", 0.80, 0.60, 0.45},
+    {"ampere", 0.86, 0.65, 0.55},
+    {"ada", 0.80, 0.60, 0.50},
+    // No FlashAttention before Ampere: attention runs as unfused GEMM + softmax kernels.
+    {"volta", 0.80, 0.30, 0.30},
+    {"turing", 0.80, 0.30, 0.30},
+};
+constexpr double kHbmEfficiency = 0.85;
+constexpr double kLaunchFloorEager_s = 4e-6;   // training: kernels launched one by one
+constexpr double kLaunchFloorGraphs_s = 2e-6;  // serving: CUDA graphs replay the step
+
+const GenerationDefaults& defaults_for(const std::string& arch) {
+  for (const GenerationDefaults& g : kGenerations) {
+    if (g.arch == arch) return g;
+  }
+  return kGenerations[0];
+}
+
+double ffn_matrices(FfnType type) { return type == FfnType::kSwiGlu ? 3 : 2; }
+
+/// Elements per token of the activation function's read + write.
+double activation_elements(FfnType type, double ffn) {
+  return type == FfnType::kSwiGlu ? 3 * ffn : 2 * ffn;
+}
+
+}  // namespace
+
+LayerCost& LayerCost::operator+=(const LayerCost& o) {
+  gemm_s += o.gemm_s;
+  attention_s += o.attention_s;
+  memory_s += o.memory_s;
+  overhead_s += o.overhead_s;
+  flops += o.flops;
+  return *this;
+}
+
+LayerCost LayerCost::scaled(double f) const {
+  return {gemm_s * f, attention_s * f, memory_s * f, overhead_s * f, flops * f};
+}
+
+GpuRates gpu_rates(const GpuModel& gpu, const PlanRequest& r) {
+  const GenerationDefaults& g = defaults_for(gpu.arch);
+  GpuRates rates;
+  const bool fp8 = r.dtype == "fp8" && gpu.fp8_flops > 0;
+  rates.peak_flops = (fp8 ? gpu.fp8_flops : gpu.bf16_flops) * r.flops_scale;
+  rates.gemm_efficiency = r.gemm_efficiency.value_or(g.gemm);
+  // A user's GEMM efficiency scales attention alike (same tensor cores, same clocks).
+  const double attention_scale = rates.gemm_efficiency / g.gemm;
+  rates.attention_fwd_efficiency = g.attention_fwd * attention_scale;
+  rates.attention_bwd_efficiency = g.attention_bwd * attention_scale;
+  rates.hbm_Bps = gpu.memory_bw_Bps * r.hbm_scale;
+  rates.hbm_efficiency = r.hbm_efficiency.value_or(kHbmEfficiency);
+  rates.multiprocessors = std::max(1, gpu.multiprocessors);
+  rates.launch_floor_s = r.mode == PlanMode::kTrain ? kLaunchFloorEager_s : kLaunchFloorGraphs_s;
+  return rates;
+}
+
+double gemm_time_s(double m, double n, double k, double act_bytes, double weight_bytes,
+                   const GpuRates& rates) {
+  if (m <= 0 || n <= 0 || k <= 0) return 0;
+  // Wave quantization: output tiles are spread over the SMs in whole waves; a GEMM with few
+  // tiles and a long K is split along K (split-K / stream-K) to fill the machine.
+  const double tile_m = 128, tile_n = 256;
+  const double tiles = std::ceil(m / tile_m) * std::ceil(n / tile_n);
+  const double sms = rates.multiprocessors;
+  const double split_k = tiles < sms ? std::clamp(std::floor(sms / tiles), 1.0, std::max(1.0, std::floor(k / 512))) : 1.0;
+  const double work_units = tiles * split_k;
+  const double waves = std::ceil(work_units / sms);
+  const double wave_efficiency = work_units / (waves * sms);
+  const double flops = 2 * m * n * k;
+  const double compute_s = flops / (rates.peak_flops * rates.gemm_efficiency * wave_efficiency);
+  const double bytes = (m * k + m * n) * act_bytes + k * n * weight_bytes;
+  const double memory_s = bytes / (rates.hbm_Bps * rates.hbm_efficiency);
+  return std::max(compute_s, memory_s);
+}
+
+double memory_time_s(double bytes, const GpuRates& rates) {
+  return bytes / (rates.hbm_Bps * rates.hbm_efficiency);
+}
+
+void LayerCost::add_kernel(double LayerCost::*bucket, double busy_s, const GpuRates& rates) {
+  this->*bucket += busy_s;
+  overhead_s += std::max(0.0, rates.launch_floor_s - busy_s);
+}
+
+WorkShape work_shape(const ParallelLayout& l, PlanMode mode) {
+  WorkShape w;
+  switch (mode) {
+    case PlanMode::kTrain:
+      w.sequences = l.micro_batch;
+      w.tokens = double(l.micro_batch) * l.seq / l.cp;
+      w.context = l.seq;
+      w.causal = true;
+      break;
+    case PlanMode::kPrefill:
+      w.sequences = double(l.batch) / l.dp;
+      w.tokens = w.sequences * l.seq / l.cp;
+      w.context = l.seq;
+      w.causal = true;
+      break;
+    case PlanMode::kDecode:
+      w.sequences = double(l.batch) / l.dp;
+      w.tokens = w.sequences;
+      w.context = double(l.kv_len) + 1;
+      w.causal = false;
+      break;
+  }
+  return w;
+}
+
+namespace {
+
+struct AttentionShape {
+  double q_dim, kv_dim;  // per GPU, elements per token
+};
+
+AttentionShape attention_shape(const ModelSpec& m, const ParallelLayout& l) {
+  const double kv_heads_local = std::max(1.0, double(m.kv_heads) / l.tp);
+  return {double(m.heads) * m.head_dim / l.tp, kv_heads_local * m.head_dim};
+}
+
+/// Attention core (QK^T, softmax, AV) for the work, FLOPs on this GPU.
+double attention_core_flops(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w) {
+  const double flops = 4.0 * w.tokens * w.context * m.heads * m.head_dim / l.tp;
+  return w.causal ? flops / 2 : flops;
+}
+
+/// KV-cache (or K/V activation) bytes the attention core reads, for decode's memory bound.
+double attention_kv_bytes(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w,
+                          const Precision& p) {
+  return 2.0 * w.sequences * w.context * attention_shape(m, l).kv_dim * p.act_bytes / l.cp;
+}
+
+LayerCost attention_block(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w,
+                          const Precision& p, const GpuRates& r, double efficiency) {
+  const AttentionShape a = attention_shape(m, l);
+  LayerCost c;
+  c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, a.q_dim + 2 * a.kv_dim, m.hidden, p.act_bytes, p.weight_bytes, r), r);
+  c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, m.hidden, a.q_dim, p.act_bytes, p.weight_bytes, r), r);
+  c.flops += 2 * w.tokens * m.hidden * (2 * a.q_dim + 2 * a.kv_dim);
+  const double core_flops = attention_core_flops(m, l, w);
+  const double core_compute_s = core_flops / (r.peak_flops * efficiency);
+  const double core_memory_s = attention_kv_bytes(m, l, w, p) / (r.hbm_Bps * r.hbm_efficiency);
+  c.add_kernel(&LayerCost::attention_s, std::max(core_compute_s, core_memory_s), r);
+  c.flops += core_flops;
+  return c;
+}
+
+LayerCost ffn_block(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w, bool moe,
+                    const Precision& p, const GpuRates& r) {
+  LayerCost c;
+  const double mats = ffn_matrices(m.ffn_type);
+  if (!moe) {
+    const double f = double(m.ffn) / l.tp;
+    const double up_n = (mats - 1) * f;  // gate and up fused into one GEMM for SwiGLU
+    c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, up_n, m.hidden, p.act_bytes, p.weight_bytes, r), r);
+    c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, m.hidden, f, p.act_bytes, p.weight_bytes, r), r);
+    c.flops += 2 * w.tokens * m.hidden * f * mats;
+    return c;
+  }
+  // Routed experts: tokens spread uniformly over the experts (docs/planner.md#moe).
+  const double experts_local = double(m.experts) / l.ep;
+  const double routed_tokens = w.tokens * m.topk * l.etp / l.tp;  // arriving at this GPU
+  const double tokens_per_expert = routed_tokens / experts_local;
+  const double f = double(m.moe_ffn) / l.etp;
+  for (int pass = 0; pass < 2; ++pass) {
+    const double n = pass == 0 ? (mats - 1) * f : m.hidden;
+    const double k = pass == 0 ? m.hidden : f;
+    // One grouped GEMM runs every local expert.
+    c.add_kernel(&LayerCost::gemm_s,
+                 experts_local * gemm_time_s(tokens_per_expert, n, k, p.act_bytes, p.weight_bytes, r), r);
+  }
+  c.flops += 2 * routed_tokens * m.hidden * f * mats;
+  // Router and shared experts (dense, split by TP like the dense FFN).
+  c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, m.experts, m.hidden, p.act_bytes, p.weight_bytes, r), r);
+  if (m.shared_experts > 0) {
+    const double fs = double(m.moe_ffn) * m.shared_experts / l.tp;
+    c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, (mats - 1) * fs, m.hidden, p.act_bytes, p.weight_bytes, r), r);
+    c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, m.hidden, fs, p.act_bytes, p.weight_bytes, r), r);
+    c.flops += 2 * w.tokens * m.hidden * fs * mats;
+  }
+  // Permute and un-permute the routed tokens: read and write topk copies, twice.
+  for (int kernel = 0; kernel < 2; ++kernel) {
+    c.add_kernel(&LayerCost::memory_s, memory_time_s(2 * routed_tokens * m.hidden * p.act_bytes, r), r);
+  }
+  return c;
+}
+
+/// Norms, residual adds and the activation function: element-wise kernels. Without sequence
+/// parallelism every TP rank repeats the norms and residuals on the whole sequence.
+LayerCost elementwise(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w, bool moe,
+                      const Precision& p, const GpuRates& r) {
+  const double split = l.sp ? l.tp : 1;
+  const double norm_and_residual = 2 * (2.0 * m.hidden) + 2 * (3.0 * m.hidden);  // 2 norms, 2 adds
+  const double ffn_local = moe ? double(m.moe_ffn) / l.etp * m.topk * l.etp / l.tp
+                               : double(m.ffn) / l.tp;
+  const double act = activation_elements(m.ffn_type, ffn_local);
+  LayerCost c;
+  for (int kernel = 0; kernel < 4; ++kernel) {
+    c.add_kernel(&LayerCost::memory_s, memory_time_s(w.tokens * norm_and_residual / 4 / split * p.act_bytes, r), r);
+  }
+  c.add_kernel(&LayerCost::memory_s, memory_time_s(w.tokens * act * p.act_bytes, r), r);
+  return c;
+}
+
+}  // namespace
+
+LayerCost layer_forward(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w, bool moe,
+                        const Precision& p, const GpuRates& r) {
+  LayerCost c = attention_block(m, l, w, p, r, r.attention_fwd_efficiency);
+  c += ffn_block(m, l, w, moe, p, r);
+  c += elementwise(m, l, w, moe, p, r);
+  return c;
+}
+
+LayerCost layer_backward(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w, bool moe,
+                         const Precision& p, const GpuRates& r) {
+  // Data and weight gradients: two GEMMs of the forward's size for each forward GEMM.
+  LayerCost attn = attention_block(m, l, w, p, r, r.attention_bwd_efficiency);
+  LayerCost c;
+  c.gemm_s = 2 * attn.gemm_s;
+  // FlashAttention's backward does 2.5x the forward's matmul FLOPs (5 matmuls against 2,
+  // recomputing the scores), at its own efficiency.
+  c.attention_s = 2.5 * attn.attention_s;
+  c.flops = 2 * (attn.flops - attention_core_flops(m, l, w)) + 2.5 * attention_core_flops(m, l, w);
+  c += ffn_block(m, l, w, moe, p, r).scaled(2);
+  c += elementwise(m, l, w, moe, p, r).scaled(2);
+  return c;
+}
+
+double tp_overlappable_gemm_s(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w,
+                              bool moe, const Precision& p, const GpuRates& r) {
+  return attention_block(m, l, w, p, r, r.attention_fwd_efficiency).gemm_s +
+         ffn_block(m, l, w, moe, p, r).gemm_s;
+}
+
+LayerCost logits_forward(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w,
+                         const Precision& p, const GpuRates& r) {
+  LayerCost c;
+  const double vocab_local = double(m.vocab) / l.tp;
+  c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, vocab_local, m.hidden, p.act_bytes, p.weight_bytes, r), r);
+  c.flops = 2 * w.tokens * vocab_local * m.hidden;
+  // Final norm, then softmax cross-entropy over fp32 logits: read, write, read again.
+  c.add_kernel(&LayerCost::memory_s, memory_time_s(2.0 * w.tokens * m.hidden * p.act_bytes, r), r);
+  c.add_kernel(&LayerCost::memory_s, memory_time_s(3.0 * w.tokens * vocab_local * 4, r), r);
+  return c;
+}
+
+LayerCost embedding_forward(const ModelSpec& m, const WorkShape& w, const Precision& p,
+                            const GpuRates& r) {
+  LayerCost c;
+  c.add_kernel(&LayerCost::memory_s, memory_time_s(2.0 * w.tokens * m.hidden * p.act_bytes, r), r);
+  return c;
+}
+
+double optimizer_time_s(double params, const GpuRates& r) {
+  // Adam with fp32 master weights: read and write master, momentum and variance (24 B), read
+  // the 2-byte gradient, write the 2-byte working copy: 28 B per parameter.
+  return params > 0 ? std::max(memory_time_s(28.0 * params, r), r.launch_floor_s) : 0;
+}
+
+}  // namespace linksim::plan_detail

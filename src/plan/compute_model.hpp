@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+// Time of the computation of one transformer layer on one GPU, from FLOPs and bytes: GEMMs
+// on a roofline with wave quantization, FlashAttention, memory-bound element-wise kernels and
+// a kernel-launch floor (docs/planner.md#compute).
+#pragma once
+
+#include "linksim/catalog.hpp"
+#include "linksim/plan.hpp"
+
+namespace linksim::plan_detail {
+
+/// What a GPU achieves: the peak and the efficiencies applied to it.
+struct GpuRates {
+  double peak_flops = 0;        ///< dense tensor FLOP/s for the compute dtype (x flops_scale)
+  double gemm_efficiency = 0;   ///< fraction of peak a large, well-shaped GEMM reaches
+  double attention_fwd_efficiency = 0;  ///< FlashAttention forward, fraction of peak
+  double attention_bwd_efficiency = 0;  ///< FlashAttention backward, fraction of peak
+  double hbm_Bps = 0;           ///< datasheet memory bandwidth (x hbm_scale), bytes/s
+  double hbm_efficiency = 0;    ///< fraction of hbm_Bps a streaming kernel reaches
+  int multiprocessors = 1;
+  double launch_floor_s = 0;    ///< shortest time one kernel occupies the GPU
+};
+
+/// Sourced defaults for the GPU's generation, with the request's overrides applied.
+GpuRates gpu_rates(const GpuModel& gpu, const PlanRequest& request);
+
+/// Busy time of one GEMM of (m x k) x (k x n) with the given element sizes, seconds (the
+/// launch floor is applied by LayerCost::add_kernel).
+double gemm_time_s(double m, double n, double k, double act_bytes, double weight_bytes,
+                   const GpuRates& rates);
+
+/// Busy time of one memory-bound kernel moving `bytes`, seconds.
+double memory_time_s(double bytes, const GpuRates& rates);
+
+/// Cost of one layer (or of the embedding / logits) for one micro-batch, seconds.
+struct LayerCost {
+  double gemm_s = 0;
+  double attention_s = 0;
+  double memory_s = 0;
+  double overhead_s = 0;  ///< launch-floor time added to short kernels
+  double flops = 0;       ///< executed, for the achieved efficiency
+  double total() const { return gemm_s + attention_s + memory_s + overhead_s; }
+  /// Adds one kernel busy for `busy_s` to `bucket`; a kernel shorter than the launch floor
+  /// leaves the GPU idle for the rest, counted in overhead_s.
+  void add_kernel(double LayerCost::*bucket, double busy_s, const GpuRates& rates);
+  LayerCost& operator+=(const LayerCost& o);
+  LayerCost scaled(double factor) const;
+};
+
+/// The shapes of one micro-batch (train), one prompt batch (prefill) or one token step (decode)
+/// as one GPU sees them.
+struct WorkShape {
+  double tokens = 0;      ///< rows of the GEMMs on this GPU (after CP, before TP)
+  double context = 0;     ///< keys each query attends to (decode: kv_len + 1)
+  bool causal = true;     ///< causal masking halves the attention work (train, prefill)
+  double sequences = 0;   ///< sequences in the work
+};
+WorkShape work_shape(const ParallelLayout& layout, PlanMode mode);
+
+struct Precision {
+  double act_bytes = 2;
+  double weight_bytes = 2;
+};
+
+/// Forward of one layer; `moe` selects the expert FFN (false: the dense FFN).
+LayerCost layer_forward(const ModelSpec& model, const ParallelLayout& layout, const WorkShape& w,
+                        bool moe, const Precision& p, const GpuRates& rates);
+/// Backward of one layer (2x the GEMMs, FlashAttention backward, 2x element-wise traffic).
+LayerCost layer_backward(const ModelSpec& model, const ParallelLayout& layout, const WorkShape& w,
+                         bool moe, const Precision& p, const GpuRates& rates);
+/// The GEMMs that feed TP communication in one layer's forward (QKV, FFN up): what
+/// --tp-overlap async can hide TP traffic behind.
+double tp_overlappable_gemm_s(const ModelSpec& model, const ParallelLayout& layout,
+                              const WorkShape& w, bool moe, const Precision& p,
+                              const GpuRates& rates);
+/// The output head and loss (last stage) forward; backward is 2x its GEMM.
+LayerCost logits_forward(const ModelSpec& model, const ParallelLayout& layout, const WorkShape& w,
+                         const Precision& p, const GpuRates& rates);
+/// The embedding lookup (first stage).
+LayerCost embedding_forward(const ModelSpec& model, const WorkShape& w, const Precision& p,
+                            const GpuRates& rates);
+/// The optimizer step over `params` local parameters (Adam, fp32 master weights).
+double optimizer_time_s(double params, const GpuRates& rates);
+
+}  // namespace linksim::plan_detail

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "plan/layout.hpp"
+
+#include <fmt/core.h>
+
+#include "linksim/error.hpp"
+
+namespace linksim::plan_detail {
+namespace {
+
+void require_positive(const std::optional<int>& value, const char* flag) {
+  if (value && *value < 1) {
+    throw ConfigError(fmt::format("{}: expected a degree >= 1, got {}", flag, *value));
+  }
+}
+
+}  // namespace
+
+std::string layout_problem(const ModelSpec& model, PlanMode mode, const ParallelLayout& l,
+                           int gpus_selected) {
+  if (l.gpus() != gpus_selected) {
+    return fmt::format("TP x PP x CP x DP = {} x {} x {} x {} = {} GPUs, but {} GPUs are selected",
+                       l.tp, l.pp, l.cp, l.dp, l.gpus(), gpus_selected);
+  }
+  if (model.heads % l.tp != 0) {
+    return fmt::format("--tp {} does not divide the model's {} attention heads", l.tp, model.heads);
+  }
+  if (model.kv_heads % l.tp != 0 && l.tp % model.kv_heads != 0) {
+    return fmt::format("--tp {} and the model's {} KV heads: one must divide the other (KV heads "
+                       "are split, or replicated over TP ranks)",
+                       l.tp, model.kv_heads);
+  }
+  if (l.pp > model.layers) {
+    return fmt::format("--pp {} is larger than the model's {} layers", l.pp, model.layers);
+  }
+  if (l.vpp > 1 && l.pp == 1) return fmt::format("--vpp {} needs --pp > 1", l.vpp);
+  if (l.pp * l.vpp > model.layers) {
+    return fmt::format("--pp {} x --vpp {} = {} model chunks for {} layers", l.pp, l.vpp,
+                       l.pp * l.vpp, model.layers);
+  }
+  if (!model.is_moe() && (l.ep > 1 || l.etp > 1)) {
+    return fmt::format("--ep {} / --etp {} on a dense model ({} has no experts)", l.ep, l.etp,
+                       model.name);
+  }
+  const int fold = l.tp * l.cp * l.dp;
+  if (fold % (l.ep * l.etp) != 0) {
+    return fmt::format("EP x ETP = {} x {} = {} does not divide TP x CP x DP = {} (Megatron-Core "
+                       "folds expert parallelism over those ranks)",
+                       l.ep, l.etp, l.ep * l.etp, fold);
+  }
+  if (model.is_moe() && model.experts % l.ep != 0) {
+    return fmt::format("--ep {} does not divide the model's {} experts", l.ep, model.experts);
+  }
+  if (model.is_moe() && model.moe_ffn % l.etp != 0) {
+    return fmt::format("--etp {} does not divide the expert FFN size {}", l.etp, model.moe_ffn);
+  }
+  if (l.seq % l.cp != 0) {
+    return fmt::format("--cp {} does not divide the sequence length {}", l.cp, l.seq);
+  }
+  if (mode == PlanMode::kTrain) {
+    if (l.global_batch % (l.micro_batch * l.dp) != 0) {
+      return fmt::format("global batch {} is not divisible by micro-batch x DP = {} x {} = {}",
+                         l.global_batch, l.micro_batch, l.dp, l.micro_batch * l.dp);
+    }
+  } else if (l.batch % l.dp != 0) {
+    return fmt::format("batch {} is not divisible by DP = {} (each replica serves a share)",
+                       l.batch, l.dp);
+  }
+  if (l.zero < 0 || l.zero > 3) return fmt::format("--zero: expected 0, 1, 2 or 3, got {}", l.zero);
+  return {};
+}
+
+ParallelLayout resolve_layout(const PlanRequest& r, int gpus_selected,
+                              std::vector<std::string>& assumptions) {
+  require_positive(r.tp, "--tp");
+  require_positive(r.pp, "--pp");
+  require_positive(r.dp, "--dp");
+  require_positive(r.cp, "--cp");
+  require_positive(r.ep, "--ep");
+  require_positive(r.etp, "--etp");
+  require_positive(r.vpp, "--vpp");
+  require_positive(r.global_batch, "--global-batch");
+  if (r.micro_batch < 1) throw ConfigError(fmt::format("--micro-batch: expected >= 1, got {}", r.micro_batch));
+  if (r.seq < 1) throw ConfigError(fmt::format("--seq: expected >= 1 token, got {}", r.seq));
+  if (r.batch < 1) throw ConfigError(fmt::format("--batch: expected >= 1 sequence, got {}", r.batch));
+  if (r.kv_len < 0) throw ConfigError(fmt::format("--kv-len: expected >= 0 tokens, got {}", r.kv_len));
+
+  ParallelLayout l;
+  l.tp = r.tp.value_or(1);
+  l.pp = r.pp.value_or(1);
+  l.cp = r.cp.value_or(1);
+  l.ep = r.ep.value_or(1);
+  l.etp = r.etp.value_or(1);
+  l.vpp = r.vpp.value_or(1);
+  l.sp = r.sp;
+  l.micro_batch = r.micro_batch;
+  l.seq = r.seq;
+  l.batch = r.batch;
+  l.kv_len = r.kv_len;
+  const int model_parallel = l.tp * l.pp * l.cp;
+  if (r.dp) {
+    l.dp = *r.dp;
+  } else {
+    if (gpus_selected % model_parallel != 0) {
+      throw ConfigError(fmt::format("TP x PP x CP = {} x {} x {} = {} does not divide the {} GPUs "
+                                    "selected, so DP cannot fill them",
+                                    l.tp, l.pp, l.cp, model_parallel, gpus_selected));
+    }
+    l.dp = gpus_selected / model_parallel;
+    assumptions.push_back(fmt::format("dp={}: data parallelism fills the {} GPUs selected", l.dp,
+                                      gpus_selected));
+  }
+  if (r.zero) {
+    l.zero = *r.zero;
+  } else {
+    l.zero = (r.mode == PlanMode::kTrain && l.dp > 1) ? 1 : 0;
+    if (r.mode == PlanMode::kTrain) {
+      assumptions.push_back(l.zero == 1 ? "zero=1: optimizer state sharded over DP (Megatron's "
+                                          "distributed optimizer)"
+                                        : "zero=0: one data-parallel replica, nothing to shard");
+    }
+  }
+  if (r.global_batch) {
+    l.global_batch = *r.global_batch;
+  } else {
+    const int per_pipeline = l.pp > 1 ? 4 * l.pp : 1;
+    l.global_batch = l.micro_batch * l.dp * per_pipeline;
+    if (r.mode == PlanMode::kTrain) {
+      assumptions.push_back(fmt::format(
+          "global batch {} sequences: micro-batch {} x DP {} x {} micro-batches per pipeline{}",
+          l.global_batch, l.micro_batch, l.dp, per_pipeline,
+          l.pp > 1 ? " (m = 4 x PP, Narayanan et al. 2021)" : ""));
+    }
+  }
+  if (l.sp && l.tp == 1) {
+    l.sp = false;
+    assumptions.push_back("--sp ignored: sequence parallelism needs TP > 1");
+  }
+  if (std::string why = layout_problem(r.model, r.mode, l, gpus_selected); !why.empty()) {
+    throw ConfigError(why);
+  }
+  return l;
+}
+
+std::vector<int> layers_per_stage(int layers, int pp) {
+  std::vector<int> out(size_t(pp), layers / pp);
+  for (int s = 0; s < layers % pp; ++s) ++out[size_t(s)];
+  return out;
+}
+
+Groups rank_groups(const ParallelLayout& l) {
+  // rank = tp_i + tp * (cp_i + cp * (dp_i + dp * pp_i)); rank 0's groups vary one index.
+  Groups g;
+  for (int i = 0; i < l.tp; ++i) g.tp.push_back(i);
+  for (int i = 0; i < l.cp; ++i) g.cp.push_back(i * l.tp);
+  for (int i = 0; i < l.dp; ++i) g.dp.push_back(i * l.tp * l.cp);
+  const int stage_size = l.tp * l.cp * l.dp;
+  for (int s = 0; s + 1 < l.pp; ++s) g.pp_pairs.emplace_back(s * stage_size, (s + 1) * stage_size);
+  // Experts: the stage's ranks 0..stage_size-1 re-indexed as etp_i + etp * (ep_i + ep * edp_i).
+  for (int i = 0; i < l.ep; ++i) g.ep.push_back(i * l.etp);
+  const int edp = stage_size / (l.ep * l.etp);
+  for (int i = 0; i < edp; ++i) g.edp.push_back(i * l.etp * l.ep);
+  return g;
+}
+
+}  // namespace linksim::plan_detail

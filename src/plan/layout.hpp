@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+// Resolving and checking a parallel layout, and placing its ranks on GPUs Megatron-style
+// (TP innermost, then CP, DP, PP outermost; experts folded over TP x CP x DP as
+// Megatron-Core does: ETP innermost, then EP, then expert-DP). docs/planner.md#layout
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "linksim/plan.hpp"
+
+namespace linksim::plan_detail {
+
+/// The GPUs a plan runs on: the request's selection (-g, --gpus, --per-node), else the first
+/// TP x PP x CP x DP GPUs when DP is given, else every GPU. Throws ConfigError when the
+/// topology has fewer GPUs than the degrees ask for.
+std::vector<DeviceId> selected_gpus(const Topology& topology, const PlanRequest& request);
+
+/// Fills the degrees the request leaves open and checks every constraint against the model
+/// and the number of GPUs selected. Throws ConfigError naming the constraint and the numbers.
+/// `assumptions` receives one line per default filled in.
+ParallelLayout resolve_layout(const PlanRequest& request, int gpus_selected,
+                              std::vector<std::string>& assumptions);
+
+/// Checks a complete layout (used by the search, which builds layouts itself).
+/// Returns an empty string when valid, else the reason.
+std::string layout_problem(const ModelSpec& model, PlanMode mode, const ParallelLayout& layout,
+                           int gpus_selected);
+
+/// Layers held by each pipeline stage (pp x vpp chunks folded back per stage); the first
+/// (layers mod stages) stages get one more, as an uneven split must put them somewhere.
+std::vector<int> layers_per_stage(int layers, int pp);
+
+/// The ranks (indices into the selected GPUs) of each kind of group that contains rank 0's
+/// position, plus the pipeline neighbour pairs.
+struct Groups {
+  std::vector<int> tp, cp, dp, ep, edp;  ///< rank indices of the group holding rank 0
+  std::vector<std::pair<int, int>> pp_pairs;  ///< (stage s rank, stage s+1 rank) along rank 0's pipeline
+};
+Groups rank_groups(const ParallelLayout& layout);
+
+}  // namespace linksim::plan_detail
