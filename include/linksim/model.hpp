@@ -14,11 +14,20 @@ namespace linksim {
 enum class FfnType { kGelu, kSwiGlu, kSquaredRelu };
 std::string_view to_string(FfnType type);  ///< "gelu", "swiglu", "squared-relu"
 
+/// The normalization layers: LayerNorm (weight and bias, GPT-3, Megatron GPT, Nemotron-4) or
+/// RMSNorm (weight only, Llama and most later models).
+enum class NormType { kLayerNorm, kRmsNorm };
+std::string_view to_string(NormType type);  ///< "layernorm", "rmsnorm"
+
 /// One decoder-only transformer. Sizes are counts (not bytes). For MoE models the first
 /// `dense_layers` layers use the dense FFN of size `ffn`; the others route each token to
 /// `topk` of `experts` experts of size `moe_ffn`, plus `shared_experts` always-on experts of
 /// size `moe_ffn`. Attention has `heads` query heads and `kv_heads` key/value heads of
 /// `head_dim` each (GQA when kv_heads < heads); the output projection maps heads*head_dim -> hidden.
+/// Multi-head latent attention (MLA, DeepSeek-V2/V3) is described by `kv_lora_rank` > 0: the
+/// parameters are counted from its low-rank projections, the KV cache holds the latent
+/// (kv_lora_rank + rope_head_dim values per token and layer), and compute and activations treat
+/// it as attention with `heads` heads of `head_dim` (docs/models.md#mla).
 struct ModelSpec {
   std::string key;                  ///< catalog key, "llama3.1-70b"; "custom" for --arch
   std::string name;                 ///< "Llama-3.1-70B"
@@ -37,11 +46,21 @@ struct ModelSpec {
   int moe_ffn = 0;                  ///< intermediate size of one expert
   int shared_experts = 0;           ///< always-active experts per MoE layer (DeepSeek, Qwen2 MoE)
   int dense_layers = 0;             ///< leading layers with the dense FFN in an MoE model
+  NormType norm = NormType::kRmsNorm;
+  bool linear_bias = false;         ///< every linear layer has a bias (GPT-3, Megatron GPT)
+  bool qkv_bias = false;            ///< only the Q, K, V projections have biases (Qwen2)
+  bool dropout = false;             ///< trained with dropout: 1-byte masks are stored (GPT-3)
+  int learned_positions = 0;        ///< rows of a learned absolute position embedding (GPT-3)
+  int q_lora_rank = 0;              ///< MLA: query down-projection rank (0 = no compression)
+  int kv_lora_rank = 0;             ///< MLA: key/value latent rank (0 = ordinary attention)
+  int rope_head_dim = 0;            ///< MLA: decoupled rotary key/query dimension per head
   double published_params = 0;      ///< the size its authors state, parameters (0 = unknown)
+  double published_active_params = 0; ///< MoE: active parameters its authors state (0 = unknown)
   std::string notes;                ///< approximations (e.g. DeepSeek-V3's MLA), shown to users
   std::string source;               ///< URL(s) of the shape
 
   bool is_moe() const { return experts > 0; }
+  bool is_mla() const { return kv_lora_rank > 0; }
   int moe_layers() const { return is_moe() ? layers - dense_layers : 0; }
 };
 
@@ -66,6 +85,10 @@ double attention_params_per_layer(const ModelSpec& model);
 double ffn_params(const ModelSpec& model, int ffn_size);
 ParamCounts count_params(const ModelSpec& model);
 
+/// Values one token adds to the KV cache of one layer: 2 x kv_heads x head_dim, or for MLA the
+/// latent kv_lora_rank + rope_head_dim (shared by all heads). Elements, not bytes.
+double kv_cache_elements_per_token_per_layer(const ModelSpec& model);
+
 /// The built-in models, loaded from data/models/models.yaml compiled into the library.
 class ModelCatalog {
  public:
@@ -86,8 +109,9 @@ class ModelCatalog {
 
 /// Parses an inline architecture: "layers=80,hidden=8192,heads=64,kv_heads=8,ffn=28672,
 /// ffn_type=swiglu,vocab=128256" with optional experts, topk, moe_ffn, head_dim,
-/// shared_experts, dense_layers, tied (true|false). Throws ConfigError naming `flag` and the
-/// key for an unknown key, a missing required key, a non-number, or an impossible shape
+/// shared_experts, dense_layers, tied (true|false), norm (layernorm|rmsnorm), linear_bias,
+/// qkv_bias, dropout (true|false), learned_positions, q_lora_rank, kv_lora_rank, rope_head_dim
+/// (docs/models.md#arch). Throws ConfigError naming `flag` and the key for an unknown key, a missing required key, a non-number, or an impossible shape
 /// (hidden not divisible by heads without head_dim, heads not divisible by kv_heads,
 /// topk > experts, experts without topk/moe_ffn, non-positive sizes).
 ModelSpec parse_arch(std::string_view spec, std::string_view flag = "--arch");

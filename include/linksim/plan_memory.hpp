@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Memory per GPU of a parallel layout: weights, gradients, optimizer state, activations,
-// KV cache and workspace (docs/planner.md#memory). Pure arithmetic on the model and layout.
+// KV cache and workspace (docs/planner-memory.md). Pure arithmetic on the model and layout.
 #pragma once
 
 #include "linksim/model.hpp"
@@ -38,15 +38,18 @@ struct PrecisionChoice {
   double optimizer_bytes_per_param = 12;
 };
 
-/// Bytes per GPU, of the most loaded GPU (the first pipeline stage holds the embedding and
-/// the most in-flight micro-batches under 1F1B).
+/// Bytes per GPU, of the most loaded GPU: every pipeline stage is evaluated and the one with the
+/// largest total is reported (usually the first: it holds the embedding and the most in-flight
+/// micro-batches under 1F1B; ties go to the earlier stage).
 struct MemoryBreakdown {
+  int stage = 0;         ///< the pipeline stage reported, 0-based
   double weights = 0;
   double gradients = 0;
   double optimizer = 0;
   double activations = 0;
   double kv_cache = 0;
-  double workspace = 0;  ///< framework and library buffers (CUDA context, NCCL, cuBLAS)
+  double workspace = 0;  ///< framework and library buffers (CUDA context, NCCL, cuBLAS) and
+                         ///< allocator fragmentation (docs/planner-memory.md#workspace)
   double total = 0;
   double capacity = 0;   ///< the GPU's memory, bytes
   bool fits = false;

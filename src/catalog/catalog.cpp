@@ -22,7 +22,10 @@ namespace linksim {
 
 namespace {
 
+using detail::entry_list;
+using detail::entry_reader;
 using detail::FieldReader;
+using detail::load_document;
 using detail::location_of;
 
 constexpr std::array<std::pair<std::string_view, LinkFamily>, 5> kFamilies = {{
@@ -40,49 +43,6 @@ std::string comma_list(auto&& names) {
   std::string out;
   for (std::string_view name : names) out += (out.empty() ? "" : ", ") + std::string(name);
   return out;
-}
-
-YAML::Node load_document(std::string_view text, std::string_view file) {
-  try {
-    return YAML::Load(std::string(text));
-  } catch (const YAML::ParserException& e) {
-    throw ConfigError(SourceLocation{std::string(file), e.mark.line + 1, e.mark.column + 1},
-                      e.msg);
-  }
-}
-
-// The sequence under the document's only key `top_key`.
-YAML::Node entry_list(const YAML::Node& document, std::string_view file, const char* top_key) {
-  if (!document.IsMap()) {
-    throw ConfigError(location_of(document, file),
-                      fmt::format("expected a mapping with key '{}', got {}", top_key,
-                                  detail::node_kind_name(document)));
-  }
-  for (const auto& entry : document) {
-    if (entry.first.Scalar() != top_key) {
-      throw ConfigError(location_of(entry.first, file),
-                        fmt::format("unknown key '{}' in the catalog; expected '{}'",
-                                    entry.first.Scalar(), top_key));
-    }
-  }
-  const FieldReader top(document, file, "the catalog");
-  const YAML::Node entries = document[top_key];
-  if (!entries) top.fail_at(top_key, fmt::format("missing required key '{}'", top_key));
-  if (!entries.IsSequence()) {
-    top.fail_at(top_key, fmt::format("expected a sequence for '{}', got {}", top_key,
-                                     detail::node_kind_name(entries)));
-  }
-  return entries;
-}
-
-FieldReader entry_reader(const YAML::Node& entry, std::string_view file, std::string_view list,
-                         size_t index) {
-  if (!entry.IsMap()) {
-    throw ConfigError(location_of(entry, file),
-                      fmt::format("expected a mapping for {}[{}], got {}", list, index,
-                                  detail::node_kind_name(entry)));
-  }
-  return FieldReader(entry, file, fmt::format("{}[{}]", list, index));
 }
 
 LinkFamily parse_family(FieldReader& fields) {

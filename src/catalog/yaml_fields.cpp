@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 
 #include "linksim/units.hpp"
 
@@ -24,6 +25,48 @@ std::string_view node_kind_name(const YAML::Node& node) {
     case YAML::NodeType::Scalar: return "a scalar";
     default: return "null";
   }
+}
+
+YAML::Node load_document(std::string_view text, std::string_view file) {
+  try {
+    return YAML::Load(std::string(text));
+  } catch (const YAML::ParserException& e) {
+    throw ConfigError(SourceLocation{std::string(file), e.mark.line + 1, e.mark.column + 1},
+                      e.msg);
+  }
+}
+
+YAML::Node entry_list(const YAML::Node& document, std::string_view file, const char* top_key) {
+  if (!document.IsMap()) {
+    throw ConfigError(location_of(document, file),
+                      fmt::format("expected a mapping with key '{}', got {}", top_key,
+                                  node_kind_name(document)));
+  }
+  for (const auto& entry : document) {
+    if (entry.first.Scalar() != top_key) {
+      throw ConfigError(location_of(entry.first, file),
+                        fmt::format("unknown key '{}' in the catalog; expected '{}'",
+                                    entry.first.Scalar(), top_key));
+    }
+  }
+  const FieldReader top(document, file, "the catalog");
+  const YAML::Node entries = document[top_key];
+  if (!entries) top.fail_at(top_key, fmt::format("missing required key '{}'", top_key));
+  if (!entries.IsSequence()) {
+    top.fail_at(top_key, fmt::format("expected a sequence for '{}', got {}", top_key,
+                                     node_kind_name(entries)));
+  }
+  return entries;
+}
+
+FieldReader entry_reader(const YAML::Node& entry, std::string_view file, std::string_view list,
+                         size_t index) {
+  if (!entry.IsMap()) {
+    throw ConfigError(location_of(entry, file),
+                      fmt::format("expected a mapping for {}[{}], got {}", list, index,
+                                  node_kind_name(entry)));
+  }
+  return FieldReader(entry, file, fmt::format("{}[{}]", list, index));
 }
 
 FieldReader::FieldReader(const YAML::Node& node, std::string_view file, std::string what)
@@ -86,6 +129,19 @@ std::optional<bool> FieldReader::optional_bool(const char* key) {
   if (text == "true") return true;
   if (text == "false") return false;
   fail_at(key, fmt::format("expected true or false for '{}', got '{}'", key, text));
+}
+
+std::optional<double> FieldReader::optional_number(const char* key) {
+  const std::optional<YAML::Node> value = scalar(key, false);
+  if (!value) return std::nullopt;
+  const std::string& text = value->Scalar();
+  double parsed = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), parsed);
+  if (ec != std::errc() || end != text.data() + text.size() || !(parsed >= 0) ||
+      parsed == HUGE_VAL) {
+    fail_at(key, fmt::format("expected a non-negative number for '{}', got '{}'", key, text));
+  }
+  return parsed;
 }
 
 std::vector<std::string> FieldReader::optional_string_list(const char* key) {

@@ -32,6 +32,8 @@ class FieldReader {
   std::optional<int> optional_int(const char* key);
   int required_int(const char* key);
   std::optional<bool> optional_bool(const char* key);
+  /// A plain non-negative number ("70.6e9", "12"), without units.
+  std::optional<double> optional_number(const char* key);
   std::vector<std::string> optional_string_list(const char* key);
 
   /// Quantities with explicit units, parsed by linksim/units.hpp.
@@ -61,5 +63,15 @@ class FieldReader {
   std::string file_;
   std::string what_;
 };
+
+/// Parses a whole YAML document; a syntax error becomes a positioned ConfigError.
+YAML::Node load_document(std::string_view text, std::string_view file);
+
+/// The sequence under the document's only key `top_key` (a catalog: `gpus:`, `models:`).
+YAML::Node entry_list(const YAML::Node& document, std::string_view file, const char* top_key);
+
+/// A reader for entry `index` of `list`, which must be a mapping; named "list[index]".
+FieldReader entry_reader(const YAML::Node& entry, std::string_view file, std::string_view list,
+                         size_t index);
 
 }  // namespace linksim::detail
