@@ -33,6 +33,7 @@ struct PrecisionChoice {
   double activation_bytes = 2;  ///< bytes per activation / compute element (bf16 2, fp8 1)
   double weight_bytes = 2;      ///< bytes per stored weight (int4 0.5, int8/fp8 1, bf16 2)
   double grad_bytes = 2;        ///< bytes per gradient element (train)
+  double kv_cache_bytes = 2;    ///< bytes per KV-cache element (fp8 serving stores 1)
   /// Optimizer bytes per parameter: Adam with fp32 master weights, momentum and variance:
   /// 4 + 4 + 4 = 12 (Rajbhandari et al. 2020, ZeRO, section 3.1 "K = 12").
   double optimizer_bytes_per_param = 12;

@@ -11,18 +11,19 @@ namespace {
 /// Per-generation efficiencies (docs/planner.md#compute lists the sources).
 struct GenerationDefaults {
   std::string_view arch;
-  double gemm;           // MAMF / peak (ml-engineering's Maximum Achievable Matmul FLOPS table)
+  double gemm;           // BF16: MAMF / peak (ml-engineering's Maximum Achievable Matmul FLOPS table)
+  double gemm_fp8;       // FP8 (docs/planner.md#compute); 0 where the GPU has no FP8
   double attention_fwd;  // FlashAttention-2 (Ampere, Ada), FlashAttention-3 / cuDNN (Hopper, Blackwell)
   double attention_bwd;
 };
 constexpr GenerationDefaults kGenerations[] = {
-    {"hopper", 0.80, 0.60, 0.45},
-    {"blackwell", 0.80, 0.60, 0.45},
-    {"ampere", 0.86, 0.65, 0.55},
-    {"ada", 0.80, 0.60, 0.50},
+    {"hopper", 0.72, 0.60, 0.45, 0.35},
+    {"blackwell", 0.72, 0.60, 0.45, 0.35},
+    {"ampere", 0.78, 0, 0.55, 0.45},
+    {"ada", 0.72, 0.60, 0.50, 0.40},
     // No FlashAttention before Ampere: attention runs as unfused GEMM + softmax kernels.
-    {"volta", 0.80, 0.30, 0.30},
-    {"turing", 0.80, 0.30, 0.30},
+    {"volta", 0.80, 0, 0.30, 0.30},
+    {"turing", 0.80, 0, 0.30, 0.30},
 };
 constexpr double kHbmEfficiency = 0.85;
 constexpr double kLaunchFloorEager_s = 4e-6;   // training: kernels launched one by one
@@ -62,9 +63,11 @@ GpuRates gpu_rates(const GpuModel& gpu, const PlanRequest& r) {
   GpuRates rates;
   const bool fp8 = r.dtype == "fp8" && gpu.fp8_flops > 0;
   rates.peak_flops = (fp8 ? gpu.fp8_flops : gpu.bf16_flops) * r.flops_scale;
-  rates.gemm_efficiency = r.gemm_efficiency.value_or(g.gemm);
+  rates.fp8_casts = fp8;
+  const double default_gemm = fp8 ? g.gemm_fp8 : g.gemm;
+  rates.gemm_efficiency = r.gemm_efficiency.value_or(default_gemm);
   // A user's GEMM efficiency scales attention alike (same tensor cores, same clocks).
-  const double attention_scale = rates.gemm_efficiency / g.gemm;
+  const double attention_scale = rates.gemm_efficiency / default_gemm;
   rates.attention_fwd_efficiency = g.attention_fwd * attention_scale;
   rates.attention_bwd_efficiency = g.attention_bwd * attention_scale;
   rates.hbm_Bps = gpu.memory_bw_Bps * r.hbm_scale;
@@ -90,7 +93,9 @@ double gemm_time_s(double m, double n, double k, double act_bytes, double weight
   const double compute_s = flops / (rates.peak_flops * rates.gemm_efficiency * wave_efficiency);
   const double bytes = (m * k + m * n) * act_bytes + k * n * weight_bytes;
   const double memory_s = bytes / (rates.hbm_Bps * rates.hbm_efficiency);
-  return std::max(compute_s, memory_s);
+  // FP8 (Transformer Engine): the bf16 input is cast first, reading 2 B and writing 1 B.
+  const double cast_s = rates.fp8_casts ? m * k * 3 / (rates.hbm_Bps * rates.hbm_efficiency) : 0;
+  return std::max(compute_s, memory_s) + cast_s;
 }
 
 double memory_time_s(double bytes, const GpuRates& rates) {
@@ -147,7 +152,7 @@ double attention_core_flops(const ModelSpec& m, const ParallelLayout& l, const W
 /// KV-cache (or K/V activation) bytes the attention core reads, for decode's memory bound.
 double attention_kv_bytes(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w,
                           const Precision& p) {
-  return 2.0 * w.sequences * w.context * attention_shape(m, l).kv_dim * p.act_bytes / l.cp;
+  return 2.0 * w.sequences * w.context * attention_shape(m, l).kv_dim * p.kv_bytes / l.cp;
 }
 
 LayerCost attention_block(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w,

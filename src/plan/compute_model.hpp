@@ -13,6 +13,7 @@ namespace linksim::plan_detail {
 struct GpuRates {
   double peak_flops = 0;        ///< dense tensor FLOP/s for the compute dtype (x flops_scale)
   double gemm_efficiency = 0;   ///< fraction of peak a large, well-shaped GEMM reaches
+  bool fp8_casts = false;       ///< FP8 GEMMs: each activation input is cast from bf16 first
   double attention_fwd_efficiency = 0;  ///< FlashAttention forward, fraction of peak
   double attention_bwd_efficiency = 0;  ///< FlashAttention backward, fraction of peak
   double hbm_Bps = 0;           ///< datasheet memory bandwidth (x hbm_scale), bytes/s
@@ -59,6 +60,7 @@ WorkShape work_shape(const ParallelLayout& layout, PlanMode mode);
 
 struct Precision {
   double act_bytes = 2;
+  double kv_bytes = 2;     ///< KV-cache element: 1 when serving in fp8 (the KV cache is quantized too)
   double weight_bytes = 2;
 };
 

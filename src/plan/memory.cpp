@@ -63,7 +63,7 @@ MemoryBreakdown stage_memory(const ModelSpec& m, const ParallelLayout& l, PlanMo
     b.activations = detail::inference_activation_bytes(m, l, p.activation_bytes, tokens,
                                                        l.batch, stage);
   }
-  b.kv_cache = kv_cache_bytes(m, l, mode, p.activation_bytes, stage);
+  b.kv_cache = kv_cache_bytes(m, l, mode, p.kv_cache_bytes, stage);
   const double tensors = b.weights + b.gradients + b.optimizer + b.activations + b.kv_cache;
   b.workspace = kCudaContextBytes + nccl_buffer_bytes(l, mode) + kCublasWorkspaceBytes +
                 kFragmentation * tensors;

@@ -2,6 +2,7 @@
 // plan(): GPUs selected, layout resolved and checked, the step evaluated, then the baseline
 // for speedup and, when the plan does not fit, the smallest TP x PP that would.
 #include <algorithm>
+#include <optional>
 #include <fmt/core.h>
 
 #include "linksim/error.hpp"
@@ -77,41 +78,61 @@ std::string smallest_fitting(const Topology& topology, const PlanRequest& r, con
   return {};
 }
 
+void set_baseline(PlanResult& out, int gpus, const std::string& layout, double tokens_per_s) {
+  out.baseline_gpus = gpus;
+  out.baseline = fmt::format("{} on {} GPU{}", layout, gpus, gpus == 1 ? "" : "s");
+  out.speedup = out.tokens_per_s / tokens_per_s;
+  out.scaling_efficiency = *out.speedup / (double(out.gpus) / gpus);
+}
+
+/// The baseline of a plan (docs/planner.md#speedup-and-baseline): one GPU if the model fits
+/// there, else the same layout with the smallest data-parallel degree that fits (the scaling a
+/// user means when adding replicas), else the plan itself. `--baseline N` instead takes the best
+/// layout the search finds on N GPUs.
 void fill_baseline(const Topology& topology, const PlanRequest& r,
                    const std::vector<DeviceId>& selected, PlanResult& out) {
-  std::vector<int> counts;
+  PlanRequest base = r;
+  base.compute_baseline = false;
+  base.gpus = {};
+  base.global_batch = out.layout.global_batch;
+  auto best_on = [&](int n) -> std::optional<SearchCandidate> {
+    std::vector<DeviceId> subset(selected.begin(), selected.begin() + n);
+    const std::vector<SearchCandidate> ranked = search_on(topology, base, subset, /*best_only=*/true);
+    if (ranked.empty() || !ranked.front().fits) return std::nullopt;
+    return ranked.front();
+  };
   if (r.baseline_gpus) {
     if (*r.baseline_gpus < 1 || *r.baseline_gpus > int(selected.size())) {
       throw ConfigError(fmt::format("--baseline: expected 1 to {} GPUs (those selected), got {}",
                                     selected.size(), *r.baseline_gpus));
     }
-    counts.push_back(*r.baseline_gpus);
-  } else {
-    for (int n = 1; n <= int(selected.size()); n *= 2) counts.push_back(n);
-    if (counts.back() != int(selected.size())) counts.push_back(int(selected.size()));
+    if (auto best = best_on(*r.baseline_gpus)) {
+      set_baseline(out, *r.baseline_gpus, describe_layout(best->layout), best->tokens_per_s);
+    }
+    return;
   }
-  for (int n : counts) {
-    if (n == out.gpus) {
-      if (!out.memory.fits) continue;
-      out.speedup = 1;
-      out.scaling_efficiency = 1;
-      out.baseline_gpus = n;
-      out.baseline = "this plan";
+  if (auto one = best_on(1)) {
+    set_baseline(out, 1, describe_layout(one->layout), one->tokens_per_s);
+    return;
+  }
+  const ParallelLayout& l = out.layout;
+  const std::vector<DeviceId> first(selected.begin(), selected.end());
+  CommTimer timer(topology, r.comm, r.sim_mode);
+  for (int dp = 1; dp <= l.dp; ++dp) {
+    if (l.dp % dp != 0) continue;
+    ParallelLayout smaller = l;
+    smaller.dp = dp;
+    if (!layout_problem(r.model, r.mode, smaller, smaller.gpus()).empty()) continue;
+    if (dp == l.dp) {
+      if (out.memory.fits) set_baseline(out, out.gpus, "this plan", out.tokens_per_s);
       return;
     }
-    PlanRequest base = r;
-    base.compute_baseline = false;
-    base.gpus = {};
-    base.global_batch = out.layout.global_batch;
-    std::vector<DeviceId> subset(selected.begin(), selected.begin() + n);
-    const std::vector<SearchCandidate> ranked = search_on(topology, base, subset, /*limit_best=*/true);
-    if (ranked.empty() || !ranked.front().fits) continue;
-    const SearchCandidate& best = ranked.front();
-    out.baseline_gpus = n;
-    out.baseline = fmt::format("{} on {} GPU{}", describe_layout(best.layout), n, n == 1 ? "" : "s");
-    out.speedup = out.tokens_per_s / best.tokens_per_s;
-    out.scaling_efficiency = *out.speedup / (double(out.gpus) / n);
-    return;
+    std::vector<DeviceId> subset(selected.begin(), selected.begin() + smaller.gpus());
+    const PlanResult p = evaluate_layout(base, smaller, subset, timer);
+    if (p.memory.fits) {
+      set_baseline(out, smaller.gpus(), describe_layout(smaller), p.tokens_per_s);
+      return;
+    }
   }
 }
 

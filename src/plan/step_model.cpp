@@ -65,6 +65,7 @@ class StepBuilder {
     p_.weight_bytes = dtype_bytes(r.weight_dtype.value_or(r.dtype == "fp8" && r.mode != PlanMode::kTrain ? "fp8" : "bf16"),
                                   "--weight-dtype");
     if (r.mode == PlanMode::kTrain) p_.weight_bytes = 2;
+    p_.kv_bytes = r.mode != PlanMode::kTrain && r.dtype == "fp8" ? 1 : 2;
   }
 
   PlanResult build();
@@ -255,6 +256,7 @@ PlanResult StepBuilder::build() {
   // Memory.
   PrecisionChoice precision;
   precision.activation_bytes = p_.act_bytes;
+  precision.kv_cache_bytes = p_.kv_bytes;
   precision.weight_bytes = p_.weight_bytes;
   out.memory = estimate_memory(m_, l_, r_.mode, r_.recompute, precision, gpu_.memory_bytes);
 
