@@ -2,8 +2,8 @@
 # Installs the Debian packages linksim builds with, only those that are missing.
 # Non-interactive and idempotent; a no-op (under a second) when everything is present.
 set -euo pipefail
-packages=(g++ cmake ninja-build pkg-config libyaml-cpp-dev doctest-dev libspdlog-dev libfmt-dev
-  libeigen3-dev libboost-graph-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev)
+packages=(g++ cmake ninja-build pkg-config libyaml-cpp-dev doctest-dev libfmt-dev
+  libboost-graph-dev libcli11-dev nlohmann-json3-dev libpugixml-dev libbenchmark-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

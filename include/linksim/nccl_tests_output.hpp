@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reading published nccl-tests output (all_reduce_perf and friends) into rows of numbers,
-// for calibration against real machines (/work/shared/calibration/nccl-tests/).
+// for calibration against real machines (data/validation/nccl-tests/ holds published tables).
 #pragma once
 
 #include <map>

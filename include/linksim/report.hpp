@@ -46,7 +46,8 @@ inline constexpr std::string_view kCollectiveNames[] = {
 std::optional<std::string> canonical_collective_name(std::string_view name);
 
 /// nccl-tests' bus-bandwidth factor, busbw = algbw * factor, for `ranks` GPUs
-/// (source: /work/shared/reference/nccl-model.md section 2, nccl-tests doc/PERFORMANCE.md;
+/// (source: nccl-tests doc/PERFORMANCE.md and src/*.cu *GetBw(),
+/// https://github.com/NVIDIA/nccl-tests/blob/a0b82b2260cf5152b9f8c061bbf7eaf0ba096432/doc/PERFORMANCE.md;
 /// docs/cli.md#bus-bandwidth):
 ///   allreduce 2(n-1)/n; allgather, reducescatter, alltoall (n-1)/n;
 ///   broadcast, reduce, sendrecv 1.

@@ -114,7 +114,7 @@ TEST_CASE("builtin: interconnect facts of representative gpus") {
   const Catalog& catalog = Catalog::builtin();
   const linksim::GpuModel& h100 = *catalog.find_gpu("h100-sxm");
   const linksim::LinkType& nvlink4 = *catalog.find_link_type(h100.nvlink_type);
-  // 18 links x 25 GB/s = 450 GB/s per direction (hardware.md section 2).
+  // 18 links x 25 GB/s = 450 GB/s per direction (https://glennklockwood.com/garden/NVLink).
   CHECK(h100.nvlink_lanes * nvlink4.lane_bw_Bps == Approx(450e9));
   CHECK(h100.memory_bytes == 80 * linksim::kGiB);
   CHECK(h100.bf16_flops == Approx(989.4e12));

@@ -4,11 +4,17 @@
 set -u
 linksim=$1
 src=$2
-shared="$src/../shared/calibration/topo-m"
+topo_m="$src/data/validation/topo-m"
 data="$src/tests/data/sysimport"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
+
+# The public captures these checks read must be there: a missing one is a failure, not a skip.
+for f in 01-oci-bm-gpu-h100-8-nccl-topo-xml.txt 06-v100x8-dgx1-cubemesh-topo-m-konnase.txt \
+  07-rtx2080ti-x2-pix-topo-m-autodl.txt 13-rtx4090-x8-pcie-switch-server-topo-m-nccltests307.txt; do
+  [ -f "$topo_m/$f" ] || { echo "FAIL: validation data missing: $topo_m/$f"; exit 1; }
+done
 
 expect() {  # expect STATUS command...
   local want=$1
@@ -24,22 +30,22 @@ expect() {  # expect STATUS command...
 
 # verify: same machine 0, different machine 1, bad input 2.
 expect 0 "$linksim" topo verify "$src/topologies/dgx1-v100.yaml" \
-  --against "$shared/06-v100x8-dgx1-cubemesh-topo-m-konnase.txt"
+  --against "$topo_m/06-v100x8-dgx1-cubemesh-topo-m-konnase.txt"
 expect 0 "$linksim" topo verify "$src/topologies/rtx4090-8gpu-server.yaml" \
-  --against "$shared/13-rtx4090-x8-pcie-switch-server-topo-m-nccltests307.txt"
+  --against "$topo_m/13-rtx4090-x8-pcie-switch-server-topo-m-nccltests307.txt"
 expect 1 "$linksim" topo verify "$src/topologies/dgx-a100.yaml" \
-  --against "$shared/06-v100x8-dgx1-cubemesh-topo-m-konnase.txt"
+  --against "$topo_m/06-v100x8-dgx1-cubemesh-topo-m-konnase.txt"
 grep -q "GPU0-GPU1: expected NV12, found NV1" "$tmp/out" || { echo "FAIL: verify diff"; failures=$((failures + 1)); }
 expect 2 "$linksim" topo verify "$src/topologies/dgx-a100.yaml" --against "$data/truncated-topo-m.txt"
 grep -q "truncated-topo-m.txt:5:1: error: truncated table" "$tmp/err" || { echo "FAIL: positioned error"; failures=$((failures + 1)); }
 expect 2 "$linksim" topo verify "$src/topologies/dgx-a100.yaml" --against "$tmp/missing.txt"
 
 # import then verify round-trips; an unknown GPU model is bad input.
-expect 0 "$linksim" topo import nvidia-smi "$shared/06-v100x8-dgx1-cubemesh-topo-m-konnase.txt" \
+expect 0 "$linksim" topo import nvidia-smi "$topo_m/06-v100x8-dgx1-cubemesh-topo-m-konnase.txt" \
   --gpu v100-sxm -o "$tmp/dgx1.yaml"
-expect 0 "$linksim" topo verify "$tmp/dgx1.yaml" --against "$shared/06-v100x8-dgx1-cubemesh-topo-m-konnase.txt"
-expect 2 "$linksim" topo import nvidia-smi "$shared/07-rtx2080ti-x2-pix-topo-m-autodl.txt" --gpu nosuchgpu
-expect 0 "$linksim" topo import nccl-xml "$shared/01-oci-bm-gpu-h100-8-nccl-topo-xml.txt" -o "$tmp/oci.yaml"
+expect 0 "$linksim" topo verify "$tmp/dgx1.yaml" --against "$topo_m/06-v100x8-dgx1-cubemesh-topo-m-konnase.txt"
+expect 2 "$linksim" topo import nvidia-smi "$topo_m/07-rtx2080ti-x2-pix-topo-m-autodl.txt" --gpu nosuchgpu
+expect 0 "$linksim" topo import nccl-xml "$topo_m/01-oci-bm-gpu-h100-8-nccl-topo-xml.txt" -o "$tmp/oci.yaml"
 expect 0 "$linksim" topo lint "$tmp/oci.yaml" --json
 
 # export, then import the export.

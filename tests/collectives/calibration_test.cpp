@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Predictions held against real nccl-tests tables (../shared/calibration/nccl-tests/), case by
+// Predictions held against real nccl-tests tables (data/validation/nccl-tests/), case by
 // case as listed in tests/data/calibration/cases.yaml: busbw within the case's tolerance
 // (default 10%) from 64 MiB, time within a factor of 1.5 below. Runs the real CLI.
 #include <array>
@@ -12,11 +12,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include "linksim/nccl_tests_output.hpp"
+#include "support/validation_data.hpp"
 
 namespace {
 
 const std::string kSource = LINKSIM_SOURCE_DIR;
-const std::string kCalibration = std::string(LINKSIM_SHARED_DIR) + "/calibration/nccl-tests/";
 constexpr double kLargeBytes = 64.0 * 1048576.0;
 
 std::string quote(const std::string& s) { return "'" + s + "'"; }
@@ -45,16 +45,13 @@ std::string collective_of(const std::string& file) {
 
 TEST_SUITE("calibration") {
   TEST_CASE("calibration: every real nccl-tests table is predicted within its tolerance") {
-    if (!std::filesystem::exists(kCalibration)) {
-      MESSAGE("no calibration data at " << kCalibration);
-      return;
-    }
     YAML::Node cases = YAML::LoadFile(kSource + "/tests/data/calibration/cases.yaml")["cases"];
     REQUIRE(cases.size() >= 17);
     for (const YAML::Node& c : cases) {
       const std::string file = c["file"].as<std::string>();
       CAPTURE(file);
-      auto table = linksim::load_nccl_tests_output(kCalibration + file);
+      auto table =
+          linksim::load_nccl_tests_output(linksim::testing::validation_file("nccl-tests/" + file));
       double lo = 0, hi = 0;
       for (const auto& row : table.rows) {
         if (row.size_bytes <= 0) continue;
@@ -89,6 +86,23 @@ TEST_SUITE("calibration") {
         }
       }
       CHECK(compared >= 4);
+    }
+  }
+
+  TEST_CASE("calibration: every nccl-tests table in data/validation has exactly one case") {
+    std::map<std::string, int> cases_of;
+    for (const YAML::Node& c :
+         YAML::LoadFile(kSource + "/tests/data/calibration/cases.yaml")["cases"]) {
+      ++cases_of[c["file"].as<std::string>()];
+    }
+    for (const std::string& path : linksim::testing::validation_files("nccl-tests")) {
+      const std::string file = std::filesystem::path(path).filename().string();
+      CAPTURE(file);
+      CHECK(cases_of[file] == 1);
+    }
+    for (const auto& [file, count] : cases_of) {
+      CAPTURE(file);
+      linksim::testing::validation_file("nccl-tests/" + file);
     }
   }
 }

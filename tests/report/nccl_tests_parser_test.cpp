@@ -6,6 +6,7 @@
 
 #include "linksim/error.hpp"
 #include "linksim/nccl_tests_output.hpp"
+#include "support/validation_data.hpp"
 
 namespace {
 
@@ -14,7 +15,7 @@ using linksim::NcclTestsRow;
 using linksim::NcclTestsTable;
 
 std::string calibration(const std::string& name) {
-  return std::string(LINKSIM_SHARED_DIR) + "/calibration/nccl-tests/" + name;
+  return linksim::testing::validation_file("nccl-tests/" + name);
 }
 std::string bad_input(const std::string& name) {
   return std::string(LINKSIM_SOURCE_DIR) + "/tests/data/nccl_tests/" + name;

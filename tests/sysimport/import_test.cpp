@@ -11,10 +11,9 @@
 #include "linksim/sysimport.hpp"
 #include "linksim/topology_yaml.hpp"
 #include "sysimport/nccl_xml.hpp"
+#include "support/validation_data.hpp"
 
 namespace {
-
-const std::string kTopoM = LINKSIM_SHARED_DIR "/calibration/topo-m/";
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -35,11 +34,13 @@ linksim::VerifyReport round_trip(const std::string& yaml, const linksim::SmiMatr
 TEST_SUITE("sysimport") {
 
 TEST_CASE("import nvidia-smi: every calibration capture round-trips through a topology") {
-  for (const auto& entry : std::filesystem::directory_iterator(kTopoM)) {
-    const std::string name = entry.path().filename().string();
+  int imported = 0;
+  for (const std::string& path : linksim::testing::validation_files("topo-m")) {
+    const std::string name = std::filesystem::path(path).filename().string();
     if (name.find("nccl-topo-xml") != std::string::npos) continue;
     CAPTURE(name);
-    const linksim::SmiMatrix real = linksim::read_nvidia_smi_topo(entry.path().string());
+    ++imported;
+    const linksim::SmiMatrix real = linksim::read_nvidia_smi_topo(path);
     for (const std::string& gpu : {std::string(), std::string("a100-sxm-80g")}) {
       CAPTURE(gpu);
       const std::string yaml = linksim::import_nvidia_smi(real, {gpu, ""});
@@ -48,6 +49,7 @@ TEST_CASE("import nvidia-smi: every calibration capture round-trips through a to
       CHECK_MESSAGE(report.match(), report.text());
     }
   }
+  CHECK(imported == 4);  // 04, 06, 07 and 13: the four topo -m captures
 }
 
 TEST_CASE("import nvidia-smi: a PXB tree, NODE bridges and SYS sockets are reproduced") {
@@ -80,7 +82,8 @@ TEST_CASE("import nvidia-smi: unknown GPU model and contradictory matrices are i
 }
 
 TEST_CASE("import nccl-xml: the OCI H100 dump becomes 8 GPUs, 4 NVSwitches, 16 NIC ports") {
-  const std::string path = kTopoM + "01-oci-bm-gpu-h100-8-nccl-topo-xml.txt";
+  const std::string path =
+      linksim::testing::validation_file("topo-m/01-oci-bm-gpu-h100-8-nccl-topo-xml.txt");
   const std::string yaml = linksim::import_nccl_xml(slurp(path), path, {});
   CAPTURE(yaml);
   const linksim::Topology t = linksim::parse_topology(yaml, "oci.yaml");

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "linksim/sysimport.hpp"
+#include "support/validation_data.hpp"
 
 namespace {
 
@@ -23,13 +24,12 @@ std::string cell(const linksim::SmiMatrix& m, size_t r, size_t c) {
 TEST_SUITE("sysimport") {
 
 TEST_CASE("nvidia-smi: every real topo -m output in the calibration set parses") {
-  const std::filesystem::path dir = LINKSIM_SHARED_DIR "/calibration/topo-m";
   int parsed = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    const std::string name = entry.path().filename().string();
+  for (const std::string& path : linksim::testing::validation_files("topo-m")) {
+    const std::string name = std::filesystem::path(path).filename().string();
     if (name.find("nccl-topo-xml") != std::string::npos) continue;  // the XML dump
     CAPTURE(name);
-    const linksim::SmiMatrix m = linksim::read_nvidia_smi_topo(entry.path().string());
+    const linksim::SmiMatrix m = linksim::read_nvidia_smi_topo(path);
     CHECK(m.count(DeviceKind::kGpu) >= 2);
     ++parsed;
   }
@@ -38,7 +38,7 @@ TEST_CASE("nvidia-smi: every real topo -m output in the calibration set parses")
 
 TEST_CASE("nvidia-smi: DGX-1 capture with tabs and a shell prompt") {
   const auto m = linksim::read_nvidia_smi_topo(
-      LINKSIM_SHARED_DIR "/calibration/topo-m/06-v100x8-dgx1-cubemesh-topo-m-konnase.txt");
+      linksim::testing::validation_file("topo-m/06-v100x8-dgx1-cubemesh-topo-m-konnase.txt"));
   REQUIRE(m.devices.size() == 8);
   // Row GPU0 reads: X NV1 NV1 NV2 SYS SYS NV2 SYS, CPU Affinity 0-95.
   CHECK(cell(m, 0, 1) == "NV1");
@@ -52,9 +52,8 @@ TEST_CASE("nvidia-smi: DGX-1 capture with tabs and a shell prompt") {
 }
 
 TEST_CASE("nvidia-smi: NIC rows, legend and an empty tab-separated field") {
-  const auto m = linksim::read_nvidia_smi_topo(
-      LINKSIM_SHARED_DIR
-      "/calibration/topo-m/13-rtx4090-x8-pcie-switch-server-topo-m-nccltests307.txt");
+  const auto m = linksim::read_nvidia_smi_topo(linksim::testing::validation_file(
+      "topo-m/13-rtx4090-x8-pcie-switch-server-topo-m-nccltests307.txt"));
   REQUIRE(m.devices.size() == 9);
   CHECK(m.count(DeviceKind::kNic) == 1);
   CHECK(m.devices[8].label == "NIC0");

@@ -7,17 +7,18 @@
 #include "linksim/routing.hpp"
 #include "linksim/sysimport.hpp"
 #include "linksim/topology_yaml.hpp"
+#include "support/validation_data.hpp"
 
 namespace {
 
-const std::string kTopoM = LINKSIM_SHARED_DIR "/calibration/topo-m/";
 const std::string kTopologies = LINKSIM_SOURCE_DIR "/topologies/";
 
 linksim::VerifyReport verify_file(const std::string& topology, const std::string& capture) {
   const linksim::Topology t = linksim::load_topology(kTopologies + topology);
   const linksim::Router router(t);
   return linksim::compare_matrices(linksim::implied_matrix(router, 0),
-                                   linksim::read_nvidia_smi_topo(kTopoM + capture));
+                                   linksim::read_nvidia_smi_topo(
+                                       linksim::testing::validation_file("topo-m/" + capture)));
 }
 
 }  // namespace

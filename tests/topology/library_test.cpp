@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The topology library (topologies/*.yaml): every file loads, has the devices and NVLinks of
 // the machine it describes, and implies the nvidia-smi matrix of the real machine where we
-// have one (/work/shared/calibration/topo-m/).
+// have one (data/validation/topo-m/).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -18,6 +18,7 @@
 #include "linksim/routing.hpp"
 #include "linksim/topology.hpp"
 #include "linksim/topology_yaml.hpp"
+#include "support/validation_data.hpp"
 
 namespace linksim {
 namespace {
@@ -29,7 +30,7 @@ std::string library_path(const std::string& file) {
 }
 
 std::string calibration_path(const std::string& file) {
-  return std::string(LINKSIM_SHARED_DIR) + "/calibration/topo-m/" + file;
+  return testing::validation_file("topo-m/" + file);
 }
 
 /// What each library file must contain, per server (host 0), read off its sources.
@@ -217,7 +218,8 @@ TEST_CASE("library parameters override the defaults") {
 
 TEST_CASE("library NVSwitch machines declare in-switch reduction where the hardware has it") {
   // NVLink SHARP arrived with NVSwitch gen 3 (H100) and stays on the Blackwell switches;
-  // the gen-2 switches of A100 systems have none (hardware.md section 3).
+  // the gen-2 switches of A100 systems have none (NVIDIA 3rd-gen NVSwitch blog:
+  // https://developer.nvidia.com/blog/upgrading-multi-gpu-interconnectivity-with-the-third-generation-nvidia-nvswitch/).
   const std::map<std::string, bool> reduces = {
       {"dgx-h100.yaml", true}, {"hgx-h200.yaml", true}, {"hgx-b200.yaml", true},
       {"gb200-nvl72.yaml", true}, {"dgx-a100.yaml", false}, {"oci-a100-roce.yaml", false}};

@@ -3,7 +3,6 @@
 // rules, ranges, parameters, --set, includes and the host-major layout.
 #include <doctest/doctest.h>
 
-#include <chrono>
 #include <string>
 
 #include "linksim/topology_yaml.hpp"
@@ -285,7 +284,7 @@ TEST_CASE("loader: include paths are relative to the including file") {
   CHECK(topology.device(*topology.find("gpu1")).model == "a40");
 }
 
-TEST_CASE("loader: 4096 rail-optimized 8-GPU servers load quickly") {
+TEST_CASE("loader: 4096 rail-optimized 8-GPU servers, every server expanded") {
   // 8 GPUs, 4 NVSwitches, 8 NICs, 2 CPUs, 4 PCIe switches per server.
   constexpr const char* kText = R"(
 name: big
@@ -309,17 +308,13 @@ node:
 nodes: ${nodes}
 fabric: {kind: rail_optimized, radix: 64}
 )";
-  auto start = std::chrono::steady_clock::now();
+  // Speed is measured by scripts/bench.sh (whole CLI runs up to 4096 servers), not asserted here.
   Topology topology = parse_topology(kText, "input");
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CHECK(topology.gpus().size() == 4096 * 8);
   CHECK(topology.devices_per_host() == 26);
   // upi 1 + psw-cpu 4 + gpu-psw 8 + nic-psw 8 + gpu-nvs 4 x 8 = 53 links, 106 directed.
   CHECK(topology.links_per_host() == 106);
   CHECK(topology.device(*topology.find("host4095:nic7")).port_name == "mlx5_7");
-  // Generous bound: a RelWithDebInfo build takes a fraction of this (see the report).
-  CHECK(seconds < 2.0);
 }
 
 }  // TEST_SUITE
