@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,11 +20,22 @@ enum class Algorithm { kAuto, kRing, kTree, kNvls, kNvlsTree, kDirect };
 enum class Protocol { kAuto, kLL, kLL128, kSimple };
 enum class SimMode { kAnalytic, kFlow };
 
-std::string_view to_string(CollectiveOp op);   ///< "allreduce", "allgather", ...
+/// The collective-name table: one row per collective, in nccl-tests' order of binaries.
+struct CollectiveName {
+  CollectiveOp op;
+  std::string_view name;             ///< canonical: "allreduce"
+  std::string_view nccl_tests_name;  ///< "all_reduce" (its binary is all_reduce_perf)
+  std::string_view title;            ///< "AllReduce"
+};
+std::span<const CollectiveName> collective_names();
+
+std::string_view to_string(CollectiveOp op);   ///< the canonical name: "allreduce", ...
 std::string_view to_string(Algorithm algo);    ///< "auto", "ring", "tree", "nvls", "nvls_tree", "direct"
 std::string_view to_string(Protocol proto);    ///< "auto", "LL", "LL128", "Simple"
 std::string_view to_string(SimMode mode);      ///< "analytic", "flow"
-std::optional<CollectiveOp> parse_collective(std::string_view text);  ///< also "all_reduce", "all-reduce"
+/// Any spelling of a name in collective_names(), case, '_', '-' and ' ' ignored, and
+/// nccl-tests' binary names: "allreduce", "all_reduce", "All-Reduce", "all_reduce_perf".
+std::optional<CollectiveOp> parse_collective(std::string_view text);
 std::optional<Algorithm> parse_algorithm(std::string_view text);
 std::optional<Protocol> parse_protocol(std::string_view text);
 std::optional<SimMode> parse_sim_mode(std::string_view text);
@@ -55,6 +67,42 @@ struct CollectiveQuery {
   int root = 0;  ///< rank index for Broadcast and Reduce
 };
 
+/// The mechanism that limits a collective's bandwidth.
+enum class BottleneckKind {
+  kNone,         ///< a single rank: no data moves
+  kLink,         ///< a link's capacity: Bottleneck::link
+  kHostStaging,  ///< a host-staged copy (SHM: no P2P between the GPUs) from -> to
+  kNvls,         ///< each GPU's NVLink into the NVSwitches under NVLS: rate_Bps per GPU
+  kServerNics,   ///< the servers' NICs: rate_Bps per server (0 when the pattern is all-to-all)
+  kP2pChannels,  ///< the channels NCCL gives a point-to-point send of size_bytes over NVLink
+};
+
+/// What limits a result, as data; report's describe_bottleneck() puts it in words.
+struct Bottleneck {
+  BottleneckKind kind = BottleneckKind::kNone;
+  LinkId link;                  ///< kLink: the limiting direction of a link
+  LinkFamily family = LinkFamily::kPcie;  ///< kLink: its family (NVLink, PCIe, network, ...)
+  /// kLink: whether the words name the family ("[nvlink]"); ring, tree and flow results do,
+  /// the direct patterns (AllToAll, SendRecv) name the link alone.
+  bool name_family = true;
+  DeviceId from;                ///< kHostStaging: the copy's source GPU
+  DeviceId to;                  ///< kHostStaging: its destination GPU
+  bool crosses_socket = false;  ///< kHostStaging: the copy crosses the CPU socket link
+  double rate_Bps = 0;          ///< kNvls, kServerNics: the limiting rate, bytes/s
+  double size_bytes = 0;        ///< kP2pChannels: the send's size
+  friend bool operator==(const Bottleneck&, const Bottleneck&) = default;
+};
+
+/// What one directed link carried during a collective.
+struct LinkUsage {
+  LinkId link;
+  double bytes = 0;   ///< bytes that crossed this direction
+  double busy_s = 0;  ///< flow: time it was saturated; analytic: bytes / rate it ran at, s
+  /// bytes / (the link's raw rate x the result's time_s): the mean fraction of its
+  /// per-direction rate used over the whole collective, in [0, 1].
+  double utilization = 0;
+};
+
 struct CollectiveResult {
   double time_s = 0;
   double algbw_Bps = 0;  ///< size_bytes / time_s (nccl-tests' algbw, bytes/s)
@@ -62,8 +110,12 @@ struct CollectiveResult {
   Algorithm algorithm = Algorithm::kRing;  ///< resolved, never kAuto
   Protocol protocol = Protocol::kSimple;   ///< resolved, never kAuto
   int channels = 0;
-  /// The link that limits the bandwidth, e.g. "cpu0->cpu1 (upi, SMP)", and why.
-  std::string bottleneck;
+  /// What limits the bandwidth. In words: describe_bottleneck(result, topology)
+  /// (include/linksim/report.hpp), e.g. "cpu0->cpu1 (upi) [smp]".
+  Bottleneck bottleneck;
+  /// Per directed link that carried data, by link id: flow mode always (from the
+  /// simulation); analytic mode for ring algorithms (from the ring's streams); else empty.
+  std::vector<LinkUsage> link_usage;
 };
 
 /// A communicator: an ordered set of GPU ranks on a topology, with NCCL's per-communicator
@@ -84,6 +136,7 @@ class Communicator {
   int rank_count() const;
   int node_count() const;  ///< servers spanned by the ranks
   const std::vector<DeviceId>& ranks() const;
+  const Topology& topology() const;
 
  private:
   struct Impl;

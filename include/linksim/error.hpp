@@ -37,6 +37,23 @@ class ConfigError : public std::runtime_error {
   std::vector<std::string> notes_;
 };
 
+/// A broken internal invariant or REQUIRES clause (LINKSIM_CHECK): a bug in linksim or in a
+/// library caller, never bad input. what() is "internal error at FILE:LINE: MESSAGE", FILE
+/// being the path inside the source tree ("src/collectives/analytic.cpp"). The CLI exits 3.
+class InternalError : public std::logic_error {
+ public:
+  InternalError(std::string file, int line, std::string message);
+
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string file_;
+  int line_ = 0;
+  std::string message_;
+};
+
 /// Renders an error for a terminal: the one-line form, then (when the file can be read and
 /// the error has a line) the offending source line with a caret under the column, then the
 /// notes as "  note: ..." lines. No trailing newline. Example (the source line is indented

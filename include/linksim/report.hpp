@@ -9,6 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include "linksim/nccl_tests.hpp"
+#include "linksim/topology.hpp"
+
 namespace linksim {
 
 /// One message size of one collective, in SI units. Filled by the collective engine.
@@ -23,7 +26,7 @@ struct CollectiveRow {
   double busbw_Bps = 0;    ///< algbw_Bps * busbw_factor(collective, ranks)
   std::string algorithm;   ///< "ring", "tree", "nvls", ...
   std::string protocol;    ///< "ll", "ll128", "simple"
-  std::string bottleneck;  ///< the limiting link or resource, free text ("gpu0->nvswitch0")
+  std::string bottleneck;  ///< the limiting link or resource in words (describe_bottleneck)
 };
 
 /// A collective swept over message sizes on one topology.
@@ -36,13 +39,31 @@ struct CollectiveReport {
   std::vector<CollectiveRow> rows;
 };
 
-/// The canonical collective names (docs/cli.md#linksim-coll).
-inline constexpr std::string_view kCollectiveNames[] = {
-    "allreduce", "allgather", "reducescatter", "alltoall", "broadcast", "reduce", "sendrecv"};
+/// A bottleneck in words, as every report prints it:
+///   kNone         "none (a single rank moves no data)"
+///   kLink         "gpu0->nvswitch0 (nvlink4 x5) [nvlink]" (without " [family]" when
+///                 !name_family); PCIe and NVLink links show their width
+///   kHostStaging  "host-staged copy gpu0->gpu1 (SHM, no P2P)", "(SHM across the socket
+///                 link, no P2P)" when it crosses sockets
+///   kNvls         "NVLink of each GPU into the NVSwitches (450 GB/s, NVLS)"
+///   kServerNics   "server NICs (400 GB/s per server)", or "(all-to-all across servers)"
+///   kP2pChannels  "channels of a 1 MiB send over NVLink (NCCL spreads small sends over few
+///                 channels)"
+/// Rates in GB/s (1e9 bytes/s) without decimals; sizes as format_size prints them.
+/// REQUIRES: the bottleneck's link and devices belong to `topology`.
+std::string describe_bottleneck(const Bottleneck& bottleneck, const Topology& topology);
+/// The same for a result's bottleneck (what CollectiveRow::bottleneck holds).
+std::string describe_bottleneck(const CollectiveResult& result, const Topology& topology);
+
+/// The render model of a sweep run on `topology` (the communicator's): the topology's name,
+/// the canonical collective name, the mode, and per row the names of the resolved algorithm
+/// and protocol and the bottleneck in words.
+CollectiveReport to_collective_report(const CollectiveSweep& sweep, const Topology& topology);
 
 /// Maps the spellings people use to the canonical name: "all_reduce", "AllReduce",
 /// "all-reduce", "allreduce" and nccl-tests' binary name "all_reduce_perf" all give
-/// "allreduce". Returns nullopt for anything that is not one of kCollectiveNames.
+/// "allreduce" (parse_collective, one table: collective_names()). Returns nullopt for
+/// anything else.
 std::optional<std::string> canonical_collective_name(std::string_view name);
 
 /// nccl-tests' bus-bandwidth factor, busbw = algbw * factor, for `ranks` GPUs
@@ -86,6 +107,42 @@ std::string render_json(const CollectiveReport& report);
 /// and one line per row; times and bandwidths with 10 significant digits. Lines end with '\n'.
 std::string render_csv(const CollectiveReport& report);
 
+/// What nccl-tests prints above its table beyond the rows: the sweep and one line per rank.
+struct NcclTestsDeviceLine {
+  int rank = 0;
+  std::string host;      ///< "host<h>": the rank's server
+  int device = 0;        ///< its GPU index in the server (nvidia-smi numbering)
+  std::string gpu_name;  ///< the catalog's GPU name ("NVIDIA H100 SXM5 80GB")
+};
+struct NcclTestsPreamble {
+  double min_bytes = 0;  ///< -b, as requested
+  double max_bytes = 0;  ///< -e, as requested
+  double step_factor = 2;
+  int gpus_per_thread = 1;  ///< nccl-tests' -g
+  std::vector<NcclTestsDeviceLine> devices;
+};
+
+/// The device lines of `ranks` (a communicator's ranks, in rank order) on `topology`.
+std::vector<NcclTestsDeviceLine> nccl_tests_devices(const Topology& topology,
+                                                    const std::vector<DeviceId>& ranks);
+
+/// nccl-tests' own output (nccl-tests src/common.cu), for tools that parse its logs:
+///   "# linksim prediction of <ranks> ranks on <topology>, mode <mode>; nccl-tests format"
+///   "# Collective test starting: <binary>"          (all_reduce_perf, ...)
+///   "# nThread 1 nGpus <g> minBytes <b> maxBytes <e> step: <f>(factor) warmup iters: 0
+///    iters: 1 agg iters: 1 validation: 0 graph: 0"
+///   "#", "# Using devices", one "#  Rank %2d Group  0 Pid      0 on %10s device %2d
+///   [0000:00:00] <gpu>" line per rank (Pid and bus id are placeholders), "#"
+///   the column-group line (out-of-place, in-place), the column header "size count type
+///   redop root time algbw busbw #wrong time algbw busbw #wrong" and the units line, in
+///   nccl-tests' widths ("%12li  %12li  %8s  %6s  %6i", then per group "  %7s  %6.2f
+///   %6.2f  %6s")
+///   one line per row; the in-place group repeats the out-of-place prediction; #wrong "N/A"
+///   "# Out of bounds values : 0 OK", "# Avg bus bandwidth    : <mean busbw, %g>", "#",
+///   "# Collective test concluded: <binary>"
+/// No trailing spaces; '\n' after every line.
+std::string render_nccl_tests(const CollectiveReport& report, const NcclTestsPreamble& preamble);
+
 /// busbw (GB/s) per message size, one column per report, for comparing topologies:
 ///   "# busbw (GB/s, GB = 1e9 bytes/s) by message size"
 ///   "#         size  <topology 1>  <topology 2> ..."     (column label: the topology name)
@@ -94,5 +151,10 @@ std::string render_csv(const CollectiveReport& report);
 /// Duplicate sizes within one report: the first row wins. Returns just the title line and
 /// headers for an empty list.
 std::string render_side_by_side(const std::vector<CollectiveReport>& reports);
+
+/// render_side_by_side, then per report with rows one line naming what limits its largest
+/// size: "# <topology>: <ranks> ranks; at <size>: <algorithm> <protocol>, limited by <bottleneck>"
+/// (size as format_size prints it).
+std::string render_comparison(const std::vector<CollectiveReport>& reports);
 
 }  // namespace linksim

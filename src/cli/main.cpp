@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // linksim's entry point: builds the command tree from the command table and maps errors to
-// exit statuses (0 ok, 1 findings, 2 bad input).
+// exit statuses (0 ok, 1 findings, 2 bad input, 3 internal error).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -11,6 +11,9 @@
 #include "linksim/error.hpp"
 
 namespace {
+
+// docs/cli.md#exit-codes: a bug, not bad input.
+constexpr int kExitInternalError = 3;
 
 using linksim::cli::command_table;
 using linksim::cli::CommandRegistration;
@@ -57,10 +60,14 @@ int main(int argc, char** argv) {
     return linksim::cli::kExitBadInput;
   } catch (const linksim::cli::ExitStatus& e) {
     return e.code;
+  } catch (const linksim::InternalError& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "linksim: {}; please report it\n", e.what());
+    return kExitInternalError;
   } catch (const std::exception& e) {
     std::fflush(stdout);
-    fmt::print(stderr, "linksim: internal error: {}\n", e.what());
-    return 3;
+    fmt::print(stderr, "linksim: internal error: {}; please report it\n", e.what());
+    return kExitInternalError;
   }
   return linksim::cli::kExitOk;
 }

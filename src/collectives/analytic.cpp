@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "collectives/link_efficiency.hpp"
+#include "common/check.hpp"
 #include "linksim/units.hpp"
 
 namespace linksim::detail {
@@ -66,6 +67,13 @@ double ring_protocol_bw(const CommGraph& g, Protocol p, double bw_Bps, int chann
   return bw_Bps;
 }
 
+Bottleneck server_nics(double per_server_Bps) {
+  Bottleneck b;
+  b.kind = BottleneckKind::kServerNics;
+  b.rate_Bps = per_server_Bps;
+  return b;
+}
+
 double nvls_efficiency(int sm) {
   return sm >= 100 ? kNvlsBlackwellEfficiency : kNvlsHopperEfficiency;
 }
@@ -107,8 +115,7 @@ CostModel tree_model(const CommGraph& g, Protocol p) {
   if (p == Protocol::kLL128) bw *= 120.0 / 128.0;
   m.bw_Bps = bw;
   m.link_scale = bw / (std::min(intra, inter) * kEff.tree_bus_to_alg);
-  m.bottleneck = inter <= intra ? fmt::format("server NICs ({:.0f} GB/s per server)", inter / 1e9)
-                                : g.ring().bottleneck;
+  m.bottleneck = inter <= intra ? server_nics(inter) : g.ring().bottleneck;
   return m;
 }
 
@@ -132,8 +139,8 @@ CostModel nvls_model(const CommGraph& g, CollectiveOp op) {
   m.fill_s = kNvlsChannels * kNvlsStepBytes / m.bw_Bps;
   // Flow mode: the fraction of each GPU's raw NVLink rate that NVLS traffic achieves.
   m.link_scale = m.bw_Bps / nv.gpu_nvlink_Bps;
-  m.bottleneck = fmt::format("NVLink of each GPU into the NVSwitches ({:.0f} GB/s, NVLS)",
-                             nv.gpu_nvlink_Bps / 1e9);
+  m.bottleneck.kind = BottleneckKind::kNvls;
+  m.bottleneck.rate_Bps = nv.gpu_nvlink_Bps;
   return m;
 }
 
@@ -146,7 +153,7 @@ CostModel nvls_tree_model(const CommGraph& g) {
   const double inter = g.node_network_Bps() * (nodes <= 2 ? 2.0 : 1.0) * 0.5;
   if (inter < m.bw_Bps) {
     m.bw_Bps = inter;
-    m.bottleneck = fmt::format("server NICs ({:.0f} GB/s per server)", g.node_network_Bps() / 1e9);
+    m.bottleneck = server_nics(g.node_network_Bps());
   }
   m.fill_s = kNvlsChannels * kNvlsStepBytes / m.bw_Bps;
   return m;
@@ -169,20 +176,20 @@ CostModel alltoall_model(const CommGraph& g, Protocol p) {
     for (int a = 0; a < n; ++a) {
       for (int b = 0; b < n; ++b) {
         if (a == b) continue;
-        std::string why;
+        Bottleneck why;
         const Route& r = g.route(a, b);
         set.add(r, 1.0 / (n - 1), route_rate_cap(g.topology(), r, &why), why);
       }
     }
     StreamSet::Limit limit = set.limit();
     m.bw_Bps = limit.throughput_Bps;
-    m.bottleneck = limit.by_link ? describe_link(g.topology(), limit.link) : limit.why;
+    m.bottleneck = limit.bottleneck(g.topology(), /*name_family=*/false);
   } else {
     // Large communicators: the servers' NICs carry (n - ppn)/(n - 1) of each rank's traffic.
     const double ppn = g.max_ranks_per_node();
     const double per_rank_net = g.node_network_Bps() / ppn * (n - 1.0) / (n - ppn);
     m.bw_Bps = std::min(per_rank_net, g.ring().intra_throughput_Bps);
-    m.bottleneck = "server NICs (all-to-all across servers)";
+    m.bottleneck = server_nics(0);
   }
   m.link_scale = p == Protocol::kLL ? kEff.ll : p == Protocol::kLL128 ? kEff.ll128 : 1.0;
   m.bw_Bps *= m.link_scale;
@@ -213,21 +220,22 @@ CostModel sendrecv_model(const CommGraph& g, Protocol p, double size_bytes) {
   m.latency_s = (kLat.base_ring[i] + hw) * kUs;
   StreamSet set(g.capacities());
   for (int a = 0; a < n; ++a) {
-    std::string why;
+    Bottleneck why;
     const Route& r = g.route(a, (a + 1) % n);
     double cap = route_rate_cap(g.topology(), r, &why);
     const double channel_cap = p2p_channel_cap_Bps(g, r, size_bytes);
     if (channel_cap < cap) {
       cap = channel_cap;
-      why = fmt::format("channels of a {} send over NVLink (NCCL spreads small sends over few "
-                        "channels)", format_size(size_bytes));
+      why = Bottleneck{};
+      why.kind = BottleneckKind::kP2pChannels;
+      why.size_bytes = size_bytes;
     }
     if (n > 1) set.add(r, 1.0, cap, why);
   }
   StreamSet::Limit limit = set.limit();
   m.link_scale = p == Protocol::kLL ? kEff.ll : p == Protocol::kLL128 ? kEff.ll128 : 1.0;
   m.bw_Bps = limit.throughput_Bps * m.link_scale;
-  m.bottleneck = n < 2 ? "none" : limit.by_link ? describe_link(g.topology(), limit.link) : limit.why;
+  m.bottleneck = limit.bottleneck(g.topology(), /*name_family=*/false);
   return m;
 }
 
@@ -260,6 +268,8 @@ std::vector<Algorithm> candidate_algorithms(const CommGraph& g, CollectiveOp op)
 
 CostModel cost_model(const CommGraph& g, CollectiveOp op, Algorithm algo, Protocol proto,
                      double size_bytes) {
+  LINKSIM_CHECK(algo != Algorithm::kAuto && proto != Protocol::kAuto,
+                "cost_model needs a resolved algorithm and protocol");
   CostModel m;
   const auto candidates = candidate_algorithms(g, op);
   if (std::find(candidates.begin(), candidates.end(), algo) == candidates.end()) {
@@ -281,6 +291,7 @@ CostModel cost_model(const CommGraph& g, CollectiveOp op, Algorithm algo, Protoc
   if (g.ranks().size() == 1) {
     m.bw_Bps = std::numeric_limits<double>::infinity();
     m.fill_s = 0;
+    m.bottleneck = Bottleneck{};  // kNone: a single rank moves no data
   }
   m.latency_s += launch_overhead_s(g);
   return m;

@@ -19,7 +19,7 @@ struct CostModel {
   double wire_factor = 1;    ///< bytes each rank moves over its bottleneck per byte of size
   double bw_Bps = 0;         ///< steady-state rate of those bytes
   int channels = 0;
-  std::string bottleneck;
+  Bottleneck bottleneck;
   /// Flow mode: the factor applied to every effective link capacity (and route cap) so that
   /// an uncontended simulation reproduces bw_Bps (the protocol's efficiency, in effect).
   double link_scale = 1.0;

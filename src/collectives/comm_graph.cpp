@@ -7,6 +7,7 @@
 #include <set>
 
 #include "collectives/link_efficiency.hpp"
+#include "common/check.hpp"
 #include "linksim/error.hpp"
 
 namespace linksim::detail {
@@ -97,12 +98,20 @@ Route CommGraph::compute_route(DeviceId src, DeviceId dst) const {
 }
 
 const Route& CommGraph::route(int from_rank, int to_rank) const {
-  auto key = std::make_pair(from_rank, to_rank);
-  auto it = routes_.find(key);
-  if (it == routes_.end()) {
-    it = routes_.emplace(key, compute_route(ranks_[from_rank], ranks_[to_rank])).first;
+  LINKSIM_CHECK(from_rank >= 0 && to_rank >= 0 && from_rank < static_cast<int>(ranks_.size()) &&
+                    to_rank < static_cast<int>(ranks_.size()),
+                "route between ranks of the communicator");
+  const auto key = std::make_pair(from_rank, to_rank);
+  {
+    const std::lock_guard<std::mutex> lock(routes_mutex_);
+    const auto it = routes_.find(key);
+    if (it != routes_.end()) return it->second;
   }
-  return it->second;
+  // Routing is the slow part: do it unlocked. Two threads may compute the same route; the
+  // first to insert wins and both return that entry (std::map nodes never move).
+  Route computed = compute_route(ranks_[from_rank], ranks_[to_rank]);
+  const std::lock_guard<std::mutex> lock(routes_mutex_);
+  return routes_.emplace(key, std::move(computed)).first->second;
 }
 
 void CommGraph::group_nodes() {

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,7 +28,10 @@ struct RingPlan {
   /// The same for one server's own ring (equal to throughput_Bps on a single server): the
   /// rate of the intra-server chains of hierarchical algorithms.
   double intra_throughput_Bps = 0;
-  std::string bottleneck;     ///< what limits it
+  Bottleneck bottleneck;      ///< what limits it
+  /// Per link the rings cross: the fraction of each rank's bytes it carries (all rings with
+  /// their weights), in first-touch order. Empty for a single rank.
+  std::vector<std::pair<LinkId, double>> link_loads;
   HopClass intra_class = HopClass::kNvlink;  ///< slowest intra-server hop kind (latency table)
   bool uses_p2p_only = true;  ///< no host-staged hop (LL128 eligibility)
 };
@@ -54,7 +58,8 @@ class CommGraph {
   int min_sm() const { return min_sm_; }
   const std::vector<double>& capacities() const { return capacity_; }
 
-  /// The route between two ranks (cached).
+  /// The route between two ranks, computed on first use and cached. Thread-safe: the cache
+  /// is guarded by a mutex, and a returned reference stays valid for the graph's lifetime.
   const Route& route(int from_rank, int to_rank) const;
   const RingPlan& ring() const { return ring_; }
   const NvlsInfo& nvls() const { return nvls_; }
@@ -77,6 +82,7 @@ class CommGraph {
   Router router_;
   std::vector<double> capacity_;
   std::vector<std::vector<int>> nodes_;
+  mutable std::mutex routes_mutex_;  // guards routes_ (queries run concurrently)
   mutable std::map<std::pair<int, int>, Route> routes_;
   RingPlan ring_;
   NvlsInfo nvls_;

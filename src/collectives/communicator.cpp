@@ -14,7 +14,9 @@
 namespace linksim {
 
 struct Communicator::Impl {
-  detail::CommGraph graph;
+  Impl(const Topology& topology, std::vector<DeviceId> ranks, const CommOptions& options)
+      : graph(topology, std::move(ranks), options) {}
+  detail::CommGraph graph;  // holds a mutex: built in place, never moved
 };
 
 namespace {
@@ -69,17 +71,40 @@ Choice choose(const detail::CommGraph& g, const CollectiveQuery& q) {
   return best;
 }
 
+bool ring_collective(CollectiveOp op) {
+  return op == CollectiveOp::kAllReduce || op == CollectiveOp::kAllGather ||
+         op == CollectiveOp::kReduceScatter;
+}
+
+// A pipelined ring moves wire_factor x S per rank; a link carries its load share of that,
+// at the rate the protocol lets the ring run (docs/model.md#flow-mode: link_scale).
+std::vector<LinkUsage> ring_link_usage(const detail::CommGraph& g, const detail::CostModel& m,
+                                       double size_bytes, double time_s) {
+  std::vector<LinkUsage> usage;
+  for (const auto& [link, load] : g.ring().link_loads) {
+    const double bytes = load * m.wire_factor * size_bytes;
+    if (!(bytes > 0)) continue;
+    const double rate_Bps = g.capacities()[link.value] * m.link_scale;
+    const double raw_Bps = g.topology().link(link).bw_Bps;
+    usage.push_back({link, bytes, bytes / rate_Bps, time_s > 0 ? bytes / (raw_Bps * time_s) : 0});
+  }
+  std::sort(usage.begin(), usage.end(),
+            [](const LinkUsage& a, const LinkUsage& b) { return a.link < b.link; });
+  return usage;
+}
+
 }  // namespace
 
 Communicator::Communicator(const Topology& topology, std::vector<DeviceId> ranks,
                            CommOptions options)
-    : impl_(std::make_unique<Impl>(Impl{detail::CommGraph(topology, std::move(ranks), options)})) {}
+    : impl_(std::make_unique<Impl>(topology, std::move(ranks), options)) {}
 Communicator::~Communicator() = default;
 Communicator::Communicator(Communicator&&) noexcept = default;
 
 int Communicator::rank_count() const { return static_cast<int>(impl_->graph.ranks().size()); }
 int Communicator::node_count() const { return impl_->graph.node_count(); }
 const std::vector<DeviceId>& Communicator::ranks() const { return impl_->graph.ranks(); }
+const Topology& Communicator::topology() const { return impl_->graph.topology(); }
 
 CollectiveResult Communicator::run(const CollectiveQuery& query) const {
   if (!(query.size_bytes >= 0)) throw ConfigError("message size must be >= 0 bytes");
@@ -101,6 +126,9 @@ CollectiveResult Communicator::run(const CollectiveQuery& query) const {
         detail::simulate_flows(g, query.op, c.algo, c.model, query.size_bytes, query.root);
     r.time_s = f.time_s;
     r.bottleneck = f.bottleneck;
+    r.link_usage = std::move(f.link_usage);
+  } else if (c.algo == Algorithm::kRing && ring_collective(query.op)) {
+    r.link_usage = ring_link_usage(g, c.model, query.size_bytes, r.time_s);
   }
   r.algbw_Bps = r.time_s > 0 ? query.size_bytes / r.time_s : 0;
   r.busbw_Bps = r.algbw_Bps * bus_factor(query.op, rank_count());

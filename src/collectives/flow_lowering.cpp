@@ -63,16 +63,20 @@ class Lowering {
   }
 
 
-  FlowOutcome run(const std::string& fallback) const {
-    FlowResult result = sim_->run();
+  FlowOutcome run(const Bottleneck& fallback) const {
+    const FlowResult result = sim_->run();
     FlowOutcome out;
     out.time_s = result.makespan_s;
-    if (!result.bottlenecks.empty()) {
-      LinkId link{result.bottlenecks.front().value};
-      out.bottleneck = describe_link(g_.topology(), link) + " [" +
-                       std::string(to_string(g_.topology().link(link).family)) + "]";
-    } else {
-      out.bottleneck = fallback;
+    out.bottleneck = result.bottlenecks.empty()
+                         ? fallback
+                         : link_bottleneck(g_.topology(), LinkId{result.bottlenecks.front().value});
+    for (size_t r = 0; r < result.resources.size(); ++r) {
+      const ResourceUsage& used = result.resources[r];
+      if (!(used.bytes > 0)) continue;
+      const double raw_Bps = g_.topology().links()[r].bw_Bps;
+      const double utilization = out.time_s > 0 ? used.bytes / (raw_Bps * out.time_s) : 0.0;
+      out.link_usage.push_back({LinkId{static_cast<uint32_t>(r)}, used.bytes, used.busy_s,
+                                utilization});
     }
     return out;
   }
@@ -243,7 +247,7 @@ FlowOutcome simulate_flows(const CommGraph& g, CollectiveOp op, Algorithm algo,
     case Algorithm::kDirect: return direct_flows(g, op, m, size_bytes);
     case Algorithm::kAuto: break;
   }
-  return {m.time_s(size_bytes), m.bottleneck};
+  return {m.time_s(size_bytes), m.bottleneck, {}};
 }
 
 }  // namespace linksim::detail

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "collectives/analytic.hpp"
 
@@ -11,7 +12,8 @@ namespace linksim::detail {
 
 struct FlowOutcome {
   double time_s = 0;
-  std::string bottleneck;  ///< the link saturated longest, or the model's when none was
+  Bottleneck bottleneck;  ///< the link saturated longest, or the model's when none was
+  std::vector<LinkUsage> link_usage;  ///< per directed link that carried bytes, by link id
 };
 
 /// Simulates `op` of `size_bytes` with (algo, proto) whose analytic parameters are `model`

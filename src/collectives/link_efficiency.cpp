@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "collectives/link_efficiency.hpp"
 
-#include <fmt/core.h>
 #include <limits>
 
 #include "collectives/model_params.hpp"
@@ -42,7 +41,7 @@ std::vector<double> effective_capacities(const Topology& topology) {
   return capacity;
 }
 
-double route_rate_cap(const Topology& topology, const Route& route, std::string* why) {
+double route_rate_cap(const Topology& topology, const Route& route, Bottleneck* why) {
   if (route.transport != Transport::kShm) return std::numeric_limits<double>::infinity();
   // Host staging: the sender's SMs store into pinned host memory and the receiver's SMs load
   // from it; both PCIe legs and any SMP crossing carry every byte (docs/model.md#shm).
@@ -59,24 +58,26 @@ double route_rate_cap(const Topology& topology, const Route& route, std::string*
     }
   }
   if (why) {
-    *why = fmt::format("host-staged copy {}->{} (SHM{}, no P2P)",
-                       topology.display_name(route.src), topology.display_name(route.dst),
-                       crosses_socket ? " across the socket link" : "");
+    *why = Bottleneck{};
+    why->kind = BottleneckKind::kHostStaging;
+    why->from = route.src;
+    why->to = route.dst;
+    why->crosses_socket = crosses_socket;
   }
   return cap;
 }
 
-std::string describe_link(const Topology& topology, LinkId id) {
-  const Link& link = topology.link(id);
-  std::string width;
-  if (link.family == LinkFamily::kPcie) width = fmt::format(" x{}", link.lanes);
-  if (link.family == LinkFamily::kNvlink) width = fmt::format(" x{}", link.lanes);
-  return fmt::format("{}->{} ({}{})", topology.display_name(link.from),
-                     topology.display_name(link.to), link.type, width);
+Bottleneck link_bottleneck(const Topology& topology, LinkId id, bool name_family) {
+  Bottleneck b;
+  b.kind = BottleneckKind::kLink;
+  b.link = id;
+  b.family = topology.link(id).family;
+  b.name_family = name_family;
+  return b;
 }
 
 void StreamSet::add(const Route& route, double weight, double rate_cap_Bps,
-                    const std::string& cap_why) {
+                    const Bottleneck& cap_why) {
   if (load_.empty()) load_.assign(capacity_.size(), 0.0);
   for (const Path& path : route.paths) {
     for (LinkId id : path.links) {
@@ -92,6 +93,13 @@ void StreamSet::add(const Route& route, double weight, double rate_cap_Bps,
       has_cap_ = true;
     }
   }
+}
+
+std::vector<std::pair<LinkId, double>> StreamSet::loads() const {
+  std::vector<std::pair<LinkId, double>> out;
+  out.reserve(touched_.size());
+  for (uint32_t id : touched_) out.emplace_back(LinkId{id}, load_[id]);
+  return out;
 }
 
 StreamSet::Limit StreamSet::limit() const {

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "linksim/collectives.hpp"
 #include "linksim/routing.hpp"
 #include "linksim/topology.hpp"
 
@@ -16,11 +18,11 @@ namespace linksim::detail {
 std::vector<double> effective_capacities(const Topology& topology);
 
 /// A bound on one route's rate beyond its links' capacities (host-staged copies), bytes/s;
-/// +infinity when none. `why` names the mechanism for bottleneck reports.
-double route_rate_cap(const Topology& topology, const Route& route, std::string* why = nullptr);
+/// +infinity when none. `why`, when given, receives the mechanism (kHostStaging).
+double route_rate_cap(const Topology& topology, const Route& route, Bottleneck* why = nullptr);
 
-/// "gpu1->cpu0 (pcie4 x16)": a link as reports name it.
-std::string describe_link(const Topology& topology, LinkId id);
+/// The bottleneck "link `id` is saturated", with the link's family.
+Bottleneck link_bottleneck(const Topology& topology, LinkId id, bool name_family = true);
 
 /// A set of concurrent streams moving data in fixed proportions (a pipelined ring: every
 /// stream carries weight x T bytes/s). Throughput() finds the largest T the links allow.
@@ -28,22 +30,30 @@ class StreamSet {
  public:
   explicit StreamSet(const std::vector<double>& capacity_Bps) : capacity_(capacity_Bps) {}
   /// Adds a stream along `route` carrying fraction `weight` of the per-rank traffic.
-  void add(const Route& route, double weight, double rate_cap_Bps, const std::string& cap_why);
+  void add(const Route& route, double weight, double rate_cap_Bps, const Bottleneck& cap_why);
 
   struct Limit {
     double throughput_Bps = 0;  ///< largest T: per-rank bytes/s of the pattern
     bool by_link = true;        ///< limited by a link (else by a route cap)
     LinkId link;                ///< the saturated link when by_link
-    std::string why;            ///< the route cap's mechanism when !by_link
+    Bottleneck why;             ///< the route cap's mechanism when !by_link
+    /// The saturated link or the route cap's mechanism, as a Bottleneck.
+    Bottleneck bottleneck(const Topology& topology, bool name_family = true) const {
+      return by_link ? link_bottleneck(topology, link, name_family) : why;
+    }
   };
   Limit limit() const;
+
+  /// Per link with load: the fraction of the per-rank throughput T it carries (sum of
+  /// weight x path share), in first-touch order. Link bytes = load x per-rank bytes.
+  std::vector<std::pair<LinkId, double>> loads() const;
 
  private:
   const std::vector<double>& capacity_;
   std::vector<double> load_;          // per link: sum of weight x share
   std::vector<uint32_t> touched_;     // links with load, in first-touch order (determinism)
   double cap_limit_ = 0;              // min over streams of cap / weight
-  std::string cap_why_;
+  Bottleneck cap_why_;
   bool has_cap_ = false;
 };
 

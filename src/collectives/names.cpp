@@ -9,27 +9,34 @@
 namespace linksim {
 namespace {
 
-// Lower-cases and drops '_' and '-' so "all_reduce", "All-Reduce" and "allreduce" agree.
+// Lower-cases and drops '_', '-' and ' ' so "all_reduce", "All-Reduce" and "allreduce" agree.
 std::string fold(std::string_view text) {
   std::string out;
   for (char c : text) {
-    if (c == '_' || c == '-') continue;
+    if (c == '_' || c == '-' || c == ' ') continue;
     out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   }
   return out;
 }
 
+// nccl-tests names its binaries <name>_perf (github.com/NVIDIA/nccl-tests, src/Makefile).
+constexpr CollectiveName kCollectives[] = {
+    {CollectiveOp::kAllReduce, "allreduce", "all_reduce", "AllReduce"},
+    {CollectiveOp::kAllGather, "allgather", "all_gather", "AllGather"},
+    {CollectiveOp::kReduceScatter, "reducescatter", "reduce_scatter", "ReduceScatter"},
+    {CollectiveOp::kBroadcast, "broadcast", "broadcast", "Broadcast"},
+    {CollectiveOp::kReduce, "reduce", "reduce", "Reduce"},
+    {CollectiveOp::kAllToAll, "alltoall", "alltoall", "AllToAll"},
+    {CollectiveOp::kSendRecv, "sendrecv", "sendrecv", "SendRecv"},
+};
+
 }  // namespace
 
+std::span<const CollectiveName> collective_names() { return kCollectives; }
+
 std::string_view to_string(CollectiveOp op) {
-  switch (op) {
-    case CollectiveOp::kAllReduce: return "allreduce";
-    case CollectiveOp::kAllGather: return "allgather";
-    case CollectiveOp::kReduceScatter: return "reducescatter";
-    case CollectiveOp::kBroadcast: return "broadcast";
-    case CollectiveOp::kReduce: return "reduce";
-    case CollectiveOp::kAllToAll: return "alltoall";
-    case CollectiveOp::kSendRecv: return "sendrecv";
+  for (const CollectiveName& c : kCollectives) {
+    if (c.op == op) return c.name;
   }
   return "?";
 }
@@ -59,10 +66,13 @@ std::string_view to_string(Protocol proto) {
 std::string_view to_string(SimMode mode) { return mode == SimMode::kFlow ? "flow" : "analytic"; }
 
 std::optional<CollectiveOp> parse_collective(std::string_view text) {
-  for (auto op : {CollectiveOp::kAllReduce, CollectiveOp::kAllGather, CollectiveOp::kReduceScatter,
-                  CollectiveOp::kBroadcast, CollectiveOp::kReduce, CollectiveOp::kAllToAll,
-                  CollectiveOp::kSendRecv}) {
-    if (fold(text) == to_string(op)) return op;
+  std::string folded = fold(text);
+  constexpr std::string_view kBinarySuffix = "perf";
+  if (folded.size() > kBinarySuffix.size() && folded.ends_with(kBinarySuffix)) {
+    folded.resize(folded.size() - kBinarySuffix.size());
+  }
+  for (const CollectiveName& c : kCollectives) {
+    if (folded == c.name) return c.op;
   }
   return std::nullopt;
 }

@@ -25,18 +25,12 @@ double hop_rate_on(const Topology& t, const Route& route, const std::vector<doub
   return std::max(0.0, std::min(rate, route_rate_cap(t, route)));
 }
 
-std::string describe(const Topology& t, const StreamSet::Limit& limit) {
-  if (!limit.by_link) return limit.why;
-  const Link& link = t.link(limit.link);
-  return describe_link(t, limit.link) + " [" + std::string(to_string(link.family)) + "]";
-}
-
 }  // namespace
 
 void CommGraph::add_ring_streams(StreamSet& set, const std::vector<int>& ring, double weight) const {
   for (size_t i = 0; ring.size() > 1 && i < ring.size(); ++i) {
     const Route& r = route(ring[i], ring[(i + 1) % ring.size()]);
-    std::string why;
+    Bottleneck why;
     const double cap = route_rate_cap(topology_, r, &why);
     set.add(r, weight, cap, why);
   }
@@ -49,7 +43,7 @@ void CommGraph::plan_rings() {
     ring_.weights = {1.0};
     ring_.throughput_Bps = std::numeric_limits<double>::infinity();
     ring_.intra_throughput_Bps = ring_.throughput_Bps;
-    ring_.bottleneck = "none (a single rank moves no data)";
+    ring_.bottleneck = Bottleneck{};  // kNone
     return;
   }
   // Order each server's ranks; servers with the same local shape share one search.
@@ -96,7 +90,7 @@ void CommGraph::plan_rings() {
       StreamSet set(residual);
       add_ring_streams(set, ring, 1.0);
       StreamSet::Limit limit = set.limit();
-      if (k == 0) ring_.bottleneck = describe(topology_, limit);
+      if (k == 0) ring_.bottleneck = limit.bottleneck(topology_);
       if (k > 0 && limit.throughput_Bps < kMinExtraRingFraction * rates.front()) break;
       if (!(limit.throughput_Bps > 0)) break;
       rates.push_back(limit.throughput_Bps);
@@ -115,6 +109,11 @@ void CommGraph::plan_rings() {
     for (double r : rates) ring_.weights.push_back(r / total);
     ring_.throughput_Bps = total;
     ring_.intra_throughput_Bps = total;
+    StreamSet all(capacity_);
+    for (size_t k = 0; k < ring_.rings.size(); ++k) {
+      add_ring_streams(all, ring_.rings[k], ring_.weights[k]);
+    }
+    ring_.link_loads = all.loads();
     classify_hops(ring_.rings.front());
     return;
   }
@@ -139,7 +138,8 @@ void CommGraph::plan_rings() {
   for (size_t k = 0; k < ring_.rings.size(); ++k) add_ring_streams(set, ring_.rings[k], ring_.weights[k]);
   StreamSet::Limit limit = set.limit();
   ring_.throughput_Bps = limit.throughput_Bps;
-  ring_.bottleneck = describe(topology_, limit);
+  ring_.bottleneck = limit.bottleneck(topology_);
+  ring_.link_loads = set.loads();
   classify_hops(ring_.rings.front());
 }
 

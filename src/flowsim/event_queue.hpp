@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/check.hpp"
+
 namespace linksim {
 
 enum class EventKind : uint8_t {
@@ -34,13 +36,17 @@ class EventQueue {
   }
   /// REQUIRES: !empty().
   Event pop() {
+    LINKSIM_CHECK(!heap_.empty(), "pop from an empty event queue");
     std::pop_heap(heap_.begin(), heap_.end(), Later{});
     Event event = heap_.back();
     heap_.pop_back();
     return event;
   }
   /// REQUIRES: !empty().
-  const Event& top() const { return heap_.front(); }
+  const Event& top() const {
+    LINKSIM_CHECK(!heap_.empty(), "top of an empty event queue");
+    return heap_.front();
+  }
   bool empty() const { return heap_.empty(); }
   std::size_t size() const { return heap_.size(); }
 

@@ -11,22 +11,9 @@
 namespace linksim {
 
 std::optional<std::string> canonical_collective_name(std::string_view name) {
-  // Fold case and drop the separators people put inside names ("all_reduce", "All-Reduce"),
-  // and nccl-tests' binary suffix ("all_reduce_perf").
-  std::string folded;
-  for (char c : name) {
-    if (c == '_' || c == '-' || c == ' ') continue;
-    folded += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-  }
-  constexpr std::string_view kPerfSuffix = "perf";
-  if (folded.size() > kPerfSuffix.size() &&
-      std::string_view(folded).substr(folded.size() - kPerfSuffix.size()) == kPerfSuffix) {
-    folded.resize(folded.size() - kPerfSuffix.size());
-  }
-  for (std::string_view canonical : kCollectiveNames) {
-    if (folded == canonical) return std::string(canonical);
-  }
-  return std::nullopt;
+  const std::optional<CollectiveOp> op = parse_collective(name);
+  if (!op) return std::nullopt;
+  return std::string(to_string(*op));
 }
 
 double busbw_factor(std::string_view collective, int ranks) {

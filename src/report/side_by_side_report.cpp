@@ -70,3 +70,20 @@ std::string render_side_by_side(const std::vector<CollectiveReport>& reports) {
 }
 
 }  // namespace linksim
+
+namespace linksim {
+
+std::string render_comparison(const std::vector<CollectiveReport>& reports) {
+  std::string out = render_side_by_side(reports);
+  for (const CollectiveReport& r : reports) {
+    if (r.rows.empty()) continue;
+    const CollectiveRow& last = r.rows.back();
+    report_text::append_line(
+        out, fmt::format("# {}: {} ranks; at {}: {} {}, limited by {}", r.topology, r.ranks,
+                         format_size(last.size_bytes), last.algorithm, last.protocol,
+                         last.bottleneck));
+  }
+  return out;
+}
+
+}  // namespace linksim

@@ -6,6 +6,7 @@
 
 #include "linksim/collectives.hpp"
 #include "linksim/error.hpp"
+#include "linksim/report.hpp"
 #include "linksim/topology_yaml.hpp"
 
 using namespace linksim;
@@ -69,7 +70,9 @@ TEST_SUITE("collectives") {
     CHECK(r.time_s == doctest::Approx(expected).epsilon(1e-9));
     CHECK(r.algbw_Bps == doctest::Approx(S / expected).epsilon(1e-9));
     CHECK(r.busbw_Bps == doctest::Approx(1.5 * S / expected).epsilon(1e-9));
-    CHECK(r.bottleneck.find("nvlink4") != std::string::npos);
+    CHECK(r.bottleneck.kind == BottleneckKind::kLink);
+    CHECK(r.bottleneck.family == LinkFamily::kNvlink);
+    CHECK(describe_bottleneck(r, t).find("(nvlink4 x1) [nvlink]") != std::string::npos);
   }
 
   TEST_CASE("collectives: LL halves the ring's bandwidth and has NCCL's LL latency") {
@@ -130,12 +133,15 @@ TEST_SUITE("collectives") {
     Topology pair = load("dual-4090.yaml");
     Communicator two(pair, pair.gpus());
     CollectiveResult r = run(two, CollectiveOp::kAllReduce, 1073741824.0);
-    CHECK(r.bottleneck.find("host-staged") != std::string::npos);
+    CHECK(r.bottleneck.kind == BottleneckKind::kHostStaging);
+    CHECK(describe_bottleneck(r, pair).find("host-staged") != std::string::npos);
     CHECK(r.busbw_Bps / 1e9 == doctest::Approx(8.0).epsilon(0.01));
     Topology server = load("pcie-8gpu.yaml");
     Communicator eight(server, server.gpus());
     CollectiveResult s = run(eight, CollectiveOp::kAllReduce, 1073741824.0);
-    CHECK(s.bottleneck.find("socket") != std::string::npos);
+    CHECK(s.bottleneck.kind == BottleneckKind::kHostStaging);
+    CHECK(s.bottleneck.crosses_socket);
+    CHECK(describe_bottleneck(s, server).find("socket") != std::string::npos);
   }
 
   TEST_CASE("collectives: across servers the NICs set the ring's rate") {
@@ -145,7 +151,9 @@ TEST_SUITE("collectives") {
     CollectiveResult r = run(comm, CollectiveOp::kAllReduce, 4294967296.0, Algorithm::kRing,
                              Protocol::kSimple);
     CHECK(r.busbw_Bps / 1e9 == doctest::Approx(192.0).epsilon(0.01));
-    CHECK(r.bottleneck.find("ib_hdr") != std::string::npos);
+    CHECK(r.bottleneck.kind == BottleneckKind::kLink);
+    CHECK(r.bottleneck.family == LinkFamily::kNetwork);
+    CHECK(describe_bottleneck(r, t).find("ib_hdr") != std::string::npos);
   }
 
   TEST_CASE("collectives: refused algorithms and bad ranks are input errors") {

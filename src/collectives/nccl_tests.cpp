@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: Apache-2.0
+// nccl-tests' tables and size rules: data types, reduction ops, the -b/-e/-f sweep and the
+// per-block count rounding (github.com/NVIDIA/nccl-tests, src/common.cu and the *GetCollByteCount
+// functions of src/all_gather.cu, src/reduce_scatter.cu, src/alltoall.cu).
+#include <cmath>
+#include <fmt/core.h>
+
+#include "common/check.hpp"
+#include "linksim/error.hpp"
+#include "linksim/nccl_tests.hpp"
+#include "linksim/units.hpp"
+
+namespace linksim {
+namespace {
+
+constexpr DataType kDataTypes[] = {
+    {"int8", 1},  {"uint8", 1},  {"int32", 4},    {"uint32", 4},  {"int64", 8},  {"uint64", 8},
+    {"half", 2},  {"float", 4},  {"double", 8},   {"bfloat16", 2}, {"f8e4m3", 1}, {"f8e5m2", 1}};
+
+struct TypeAlias {
+  std::string_view alias;
+  std::string_view name;
+};
+constexpr TypeAlias kTypeAliases[] = {
+    {"fp32", "float"},      {"fp16", "half"},         {"bf16", "bfloat16"}, {"fp64", "double"},
+    {"fp8", "f8e4m3"},      {"fp8_e4m3", "f8e4m3"},   {"fp8_e5m2", "f8e5m2"}};
+
+constexpr std::string_view kReductionNames[] = {"sum", "prod", "max", "min", "avg"};
+
+}  // namespace
+
+std::span<const DataType> data_types() { return kDataTypes; }
+
+std::optional<DataType> parse_data_type(std::string_view text) {
+  for (const TypeAlias& a : kTypeAliases) {
+    if (a.alias == text) text = a.name;
+  }
+  for (const DataType& t : kDataTypes) {
+    if (t.name == text) return t;
+  }
+  return std::nullopt;
+}
+
+std::string data_type_choices() {
+  std::string out;
+  for (const DataType& t : kDataTypes) out += (out.empty() ? "" : ", ") + std::string(t.name);
+  for (const TypeAlias& a : kTypeAliases) out += ", " + std::string(a.alias);
+  return out;
+}
+
+std::string_view to_string(ReductionOp op) { return kReductionNames[static_cast<int>(op)]; }
+
+std::optional<ReductionOp> parse_reduction_op(std::string_view text) {
+  for (int i = 0; i < static_cast<int>(std::size(kReductionNames)); ++i) {
+    if (kReductionNames[i] == text) return static_cast<ReductionOp>(i);
+  }
+  return std::nullopt;
+}
+
+bool prints_redop(CollectiveOp op) {
+  return op == CollectiveOp::kAllReduce || op == CollectiveOp::kReduceScatter ||
+         op == CollectiveOp::kReduce || op == CollectiveOp::kSendRecv;
+}
+
+bool has_root(CollectiveOp op) {
+  return op == CollectiveOp::kBroadcast || op == CollectiveOp::kReduce;
+}
+
+std::vector<double> sweep_sizes(double min_bytes, double max_bytes, double factor) {
+  if (!(min_bytes >= 0)) throw ConfigError(fmt::format("-b: expected a size >= 0, got {}", min_bytes));
+  if (min_bytes > max_bytes) {
+    throw ConfigError(fmt::format("-b ({}) is larger than -e ({})", format_size(min_bytes),
+                                  format_size(max_bytes)));
+  }
+  if (!(factor > 1) && min_bytes != max_bytes) {
+    throw ConfigError(fmt::format("-f: expected a factor > 1, got {}", factor));
+  }
+  std::vector<double> sizes;
+  for (double s = min_bytes; s <= max_bytes; s *= factor) {
+    sizes.push_back(s);
+    if (s == 0 || min_bytes == max_bytes) break;
+  }
+  return sizes;
+}
+
+// nccl-tests' size column counts every rank's block for these; its count column one block.
+MessageSize round_message_size(CollectiveOp op, double requested_bytes, const DataType& type,
+                               int ranks) {
+  LINKSIM_CHECK(requested_bytes >= 0 && ranks >= 1 && type.bytes >= 1,
+                "round_message_size needs a size >= 0, ranks >= 1 and a type with bytes");
+  const bool per_block = op == CollectiveOp::kAllGather || op == CollectiveOp::kReduceScatter ||
+                         op == CollectiveOp::kAllToAll;
+  const int blocks = per_block ? ranks : 1;
+  const double count = std::floor(requested_bytes / type.bytes / blocks);
+  return {count * type.bytes * blocks, count};
+}
+
+CollectiveSweep run_sweep(const Communicator& comm, const SweepRequest& request) {
+  CollectiveSweep sweep;
+  sweep.op = request.op;
+  sweep.ranks = comm.rank_count();
+  sweep.mode = request.mode;
+  CollectiveQuery query;
+  query.op = request.op;
+  query.algorithm = request.algorithm;
+  query.protocol = request.protocol;
+  query.mode = request.mode;
+  query.root = request.root;
+  for (double requested : request.sizes_bytes) {
+    const MessageSize m = round_message_size(request.op, requested, request.type, sweep.ranks);
+    query.size_bytes = m.size_bytes;
+    SweepRow row;
+    row.size_bytes = m.size_bytes;
+    row.count = m.count;
+    row.type = request.type.name;
+    row.redop = prints_redop(request.op) ? to_string(request.redop) : "none";
+    row.root = has_root(request.op) ? request.root : -1;
+    row.result = comm.run(query);
+    sweep.rows.push_back(std::move(row));
+  }
+  return sweep;
+}
+
+}  // namespace linksim
