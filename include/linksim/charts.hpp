@@ -106,8 +106,8 @@ std::string svg_stacked_bars(const StackedBars& chart);
 /// directions of a link are drawn as one line coloured by the larger. The bottleneck is drawn
 /// thick, outlined and labelled with its name and utilisation.
 /// Big machines are collapsed: the server holding the bottleneck (else host 0) is drawn device
-/// by device; other servers are boxes coloured by their busiest internal link; a fabric tier
-/// with many switches is one box. Lines between collapsed boxes carry the busiest of the links
+/// by device (a kind with more than 24 devices in it as one box); other servers are boxes
+/// coloured by their busiest internal link; a fabric tier with many switches is one box. Lines between collapsed boxes carry the busiest of the links
 /// they stand for and say how many in their tooltip.
 /// Throws std::invalid_argument unless link_utilisation.size() == topology.links().size() and
 /// every value is finite and >= 0 (values above 1 are drawn as 1 and labelled as they are).

@@ -20,6 +20,9 @@ constexpr double kMaxDeviceWidthPx = 84;
 constexpr double kSummaryBoxWidthPx = 112;
 constexpr double kSummaryBoxHeightPx = 30;
 constexpr double kFramePaddingPx = 14;
+// A kind with more devices than this in the detailed server (GB200 NVL72: 72 GPUs, 72 NICs,
+// 36 CPUs) is one box, so its links to the other rows stay countable.
+constexpr size_t kMaxDevicesOfKindInDetail = 24;
 
 std::string tier_name(int tier) {
   switch (tier) {
@@ -159,13 +162,28 @@ double layout_detailed_host(const Topology& topology, int host, double left, dou
   const double row_right = right - kFramePaddingPx;
   for (const std::vector<DeviceKind>& kinds : host_rows(fabric)) {
     std::vector<DeviceId> ids;
+    std::vector<std::vector<DeviceId>> crowds;  // kinds with too many devices: one box each
     for (DeviceKind kind : kinds) {
       const std::vector<DeviceId> of_kind = topology.devices_of(host, kind);
-      ids.insert(ids.end(), of_kind.begin(), of_kind.end());
+      if (of_kind.size() > kMaxDevicesOfKindInDetail) {
+        crowds.push_back(of_kind);
+      } else {
+        ids.insert(ids.end(), of_kind.begin(), of_kind.end());
+      }
     }
-    if (ids.empty()) continue;
+    if (ids.empty() && crowds.empty()) continue;
     order_by_neighbours(topology, placed_x, row_left, row_right, ids);
     const size_t first = layout.nodes.size();
+    for (const std::vector<DeviceId>& crowd : crowds) {
+      PictureNode node;
+      node.shape = PictureNode::Shape::kTier;
+      node.kind = topology.device(crowd.front()).kind;
+      node.label = fmt::format("{} \u00d7{}", to_string(node.kind), crowd.size());
+      node.name = fmt::format("host{}: {}", host, node.label);
+      node.members = int(crowd.size());
+      for (DeviceId id : crowd) layout.node_of_device[id.value] = uint32_t(layout.nodes.size());
+      layout.nodes.push_back(node);
+    }
     for (DeviceId id : ids) {
       PictureNode node;
       node.kind = topology.device(id).kind;
@@ -174,10 +192,12 @@ double layout_detailed_host(const Topology& topology, int host, double left, dou
       layout.node_of_device[id.value] = uint32_t(layout.nodes.size());
       layout.nodes.push_back(node);
     }
-    y = place_row(layout.nodes, first, ids.size(), row_left, row_right, y, kMaxDeviceWidthPx,
-                  kDeviceHeightPx, row);
-    for (size_t k = 0; k < ids.size(); ++k) {
-      placed_x[ids[k].value] = layout.nodes[first + k].centre_x();
+    const size_t count = layout.nodes.size() - first;
+    y = place_row(layout.nodes, first, count, row_left, row_right, y,
+                  crowds.empty() ? kMaxDeviceWidthPx : 140, kDeviceHeightPx, row);
+    for (const std::vector<DeviceId>& placed : crowds) ids.insert(ids.end(), placed.begin(), placed.end());
+    for (DeviceId id : ids) {
+      placed_x[id.value] = layout.nodes[layout.node_of_device[id.value]].centre_x();
     }
   }
   const double bottom = y - kRowPitchPx + kDeviceHeightPx + kFramePaddingPx;

@@ -69,6 +69,8 @@ struct DotNode {
   std::string label;
   const char* shape = "box";
   int cluster = -1;  // index into DotGraph::clusters
+  std::string name;  // for tooltips: "host1:gpu3", "host1", "leaf x8"; empty = the label
+  const std::string& tooltip_name() const { return name.empty() ? label : name; }
 };
 
 struct DotGraph {
@@ -89,7 +91,8 @@ void add_device_node(const Topology& topology, DeviceId id, int cluster, DotGrap
   graph.node_of_device[id.value] = uint32_t(graph.nodes.size());
   const Device& device = topology.device(id);
   const std::string label = cluster >= 0 ? device.name : topology.display_name(id);
-  graph.nodes.push_back({fmt::format("d{}", id.value), label, kind_shape(device.kind), cluster});
+  graph.nodes.push_back({fmt::format("d{}", id.value), label, kind_shape(device.kind), cluster,
+                         topology.display_name(id)});
 }
 
 std::string host_composition(const Topology& topology, int host) {
@@ -130,13 +133,14 @@ DotGraph collapsed_graph(const Topology& topology, const DotOptions& options) {
     if (h <= own) {
       graph.clusters.push_back(fmt::format("host{}", h));
       graph.nodes.push_back({fmt::format("host{}", h), host_composition(topology, h), "box3d",
-                             int(graph.clusters.size()) - 1});
+                             int(graph.clusters.size()) - 1, fmt::format("host{}", h)});
     } else if (h == own + 1) {
       const int rest = topology.host_count() - 1 - own;
       graph.nodes.push_back({"more_hosts",
                              fmt::format("{} more servers\\nhost{}..host{}", rest, h,
                                          topology.host_count() - 1),
-                             "box3d", -1});
+                             "box3d", -1,
+                             fmt::format("host{}..host{}", h, topology.host_count() - 1)});
     }
     for (uint32_t d = 0; d < per_host; ++d) {
       graph.node_of_device[topology.host_device_offset(h) + d] = uint32_t(graph.nodes.size() - 1);
@@ -154,7 +158,7 @@ DotGraph collapsed_graph(const Topology& topology, const DotOptions& options) {
       graph.nodes.push_back(
           {net ? fmt::format("tier{}", device.tier) : std::string(to_string(device.kind)),
            net ? tier_name(device.tier) : std::string(to_string(device.kind)),
-           kind_shape(device.kind), -1});
+           kind_shape(device.kind), -1, ""});
     }
     graph.node_of_device[i] = it->second;
     ++group_size[it->second];
@@ -174,7 +178,8 @@ std::string edge_line(const Topology& topology, const DotGraph& graph, uint32_t 
                                     format_bandwidth(edge.bw_Bps))
                       : fmt::format("{} links\\n{}", edge.links, format_bandwidth(edge.bw_Bps));
   const std::string tooltip =
-      fmt::format("{} \u2013 {}: {} per direction{}", graph.nodes[a].label, graph.nodes[b].label,
+      fmt::format("{} \u2013 {}: {} per direction{}", graph.nodes[a].tooltip_name(),
+                  graph.nodes[b].tooltip_name(),
                   format_bandwidth(edge.bw_Bps),
                   edge.links == 1 ? "" : fmt::format(" over {} links", edge.links));
   return fmt::format("  {} -- {} [label={}, color=\"{}\", penwidth={:.1f}, tooltip={}];\n",

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "linksim/charts.hpp"
+#include "linksim/topology_yaml.hpp"
 #include "support/mini_topologies.hpp"
 
 namespace linksim {
@@ -198,6 +199,22 @@ TEST_CASE("charts: a cluster draws the bottleneck's server in detail, others as 
   CHECK(svg.find(">11 more servers</text>") != std::string::npos);
   CHECK(svg.find(">host4</text>") == std::string::npos);
   CHECK(count(svg, "class=\"link bottleneck\"") == 1);
+}
+
+TEST_CASE("charts: a crowded kind in the detailed server is one box") {
+  // GB200 NVL72: 72 GPUs, 72 NICs and 36 Grace CPUs in one server, 18 NVLink-Switch chips.
+  const Topology t = load_topology(std::string(LINKSIM_SOURCE_DIR) + "/topologies/gb200-nvl72.yaml");
+  std::vector<double> use(t.links().size(), 0.2);
+  const std::string svg = svg_machine_utilisation(t, use);
+  CHECK(svg.find(">gpu \u00d772</text>") != std::string::npos);
+  CHECK(svg.find(">nic \u00d772</text>") != std::string::npos);
+  CHECK(svg.find(">cpu \u00d736</text>") != std::string::npos);
+  CHECK(svg.find(">nvswitch17</text>") != std::string::npos);
+  CHECK(svg.find(">gpu0</text>") == std::string::npos);
+  // The 72 GPU links to each switch are one line per switch; so are the 72 GPU-CPU C2C links
+  // and the 72 NIC-CPU PCIe links: 20 lines of 72 links.
+  CHECK(count(svg, "host0: gpu \u00d772 \u2013 nvswitch") == 18);
+  CHECK(count(svg, ": 72 links; busiest 20% (") == 20);
 }
 
 TEST_CASE("charts: the HTML report is self-contained and has each part") {

@@ -66,6 +66,8 @@ TEST_CASE("topo dot: a big machine collapses to one server in detail and fabric 
   // The 13 summarised servers' NIC links merge into one edge with their count and bandwidth.
   CHECK(dot.find("more_hosts -- tier1 [label=\"13 \u00d7 ib_hdr x1\\n325 GB/s\"") !=
         std::string::npos);
+  CHECK(dot.find("tooltip=\"host1 \u2013 leaf \u00d78: 25 GB/s per direction\"") !=
+        std::string::npos);
   // Without collapsing: every device.
   CHECK(count(render_topology_dot(t), " -- ") == t.links().size() / 2);
 }
