@@ -21,7 +21,10 @@ if [ -z "$browser" ]; then
   exit 77
 fi
 
-report="$out/sample-report.html"
+# A file of its own: the test binary's own run of the same case (under ctest, perhaps at the
+# same moment) writes <build>/test-artifacts/sample-report.html.
+report="$out/browser-check/sample-report.html"
+mkdir -p "$(dirname "$report")"
 rm -f "$report"
 LINKSIM_SAMPLE_REPORT="$report" "$tests_binary" \
   -tc='html report: sample report with every chart kind' > "$out/sample-report.log" 2>&1 ||

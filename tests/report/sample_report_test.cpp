@@ -170,7 +170,7 @@ TEST_CASE("html report: sample report with every chart kind") {
           : std::filesystem::path(LINKSIM_BINARY_DIR) / "test-artifacts" / "sample-report.html";
   std::filesystem::create_directories(path.parent_path());
   // Written whole to a temporary name, then renamed, so a reader never sees half a page.
-  const std::filesystem::path temporary = path.string() + ".tmp";
+  const std::filesystem::path temporary = path.string() + ".partial";
   {
     std::ofstream out(temporary, std::ios::binary);
     out << html;
