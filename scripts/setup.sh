@@ -3,7 +3,8 @@
 # Non-interactive and idempotent; a no-op (under a second) when everything is present.
 set -euo pipefail
 packages=(g++ cmake ninja-build pkg-config libyaml-cpp-dev doctest-dev libfmt-dev
-  libboost-graph-dev libcli11-dev nlohmann-json3-dev libpugixml-dev libbenchmark-dev)
+  libboost-graph-dev libcli11-dev nlohmann-json3-dev libpugixml-dev libbenchmark-dev
+  chromium)  # chromium: the HTML report's browser test (tests/cli/html_report.sh), ~2 min
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

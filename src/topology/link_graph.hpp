@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Boost.Graph views of a Topology (internal: Boost never appears in include/linksim/), used
-// for max-flow (bisection bandwidth) and the Graphviz DOT writer.
+// for max-flow (bisection bandwidth).
 #pragma once
 
 #include <boost/graph/adjacency_list.hpp>
 
-#include <iosfwd>
 #include <vector>
 
 #include "linksim/topology.hpp"
@@ -27,9 +26,5 @@ UndirectedLinkGraph make_undirected_link_graph(const Topology& topology);
 /// non-empty. O(V^2 sqrt(E)) worst case: keep it to small and mid-size topologies.
 double max_flow_Bps(const Topology& topology, const std::vector<DeviceId>& sources,
                     const std::vector<DeviceId>& sinks);
-
-/// Graphviz DOT of the topology: devices as nodes (shape by kind), one undirected edge per
-/// link with colour by link family and pen width growing with bandwidth (docs/routing.md#dot).
-void write_dot(std::ostream& out, const Topology& topology);
 
 }  // namespace linksim::detail

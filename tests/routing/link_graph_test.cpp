@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Boost.Graph views: max-flow (bisection) and DOT output.
+// Boost.Graph views: max-flow (bisection).
 #include <doctest/doctest.h>
-
-#include <sstream>
 
 #include "support/mini_topologies.hpp"
 #include "topology/link_graph.hpp"
@@ -19,19 +17,6 @@ TEST_CASE("link graph: max flow between GPU halves of the nvswitch box") {
   const Topology t = testing::make_nvswitch_box();
   const auto& g = t.gpus();
   CHECK(detail::max_flow_Bps(t, {g[0], g[1]}, {g[2], g[3]}) == doctest::Approx(282e9));
-}
-
-TEST_CASE("link graph: dot output") {
-  const Topology t = testing::make_dual_socket(false);
-  std::ostringstream out;
-  detail::write_dot(out, t);
-  const std::string dot = out.str();
-  CHECK(dot.find("graph G {") == 0);
-  CHECK(dot.find("[label=\"gpu0\", shape=box]") != std::string::npos);
-  // upi: 40 GB/s -> pen width 1 + 1.5 log10(40) = 3.4
-  CHECK(dot.find("[label=\"upi x1\", color=\"#ff7f0e\", penwidth=3.4, tooltip=\"40 GB/s\"]") !=
-        std::string::npos);
-  CHECK(boost::num_edges(detail::make_undirected_link_graph(t)) == 3);
 }
 
 }  // TEST_SUITE

@@ -70,6 +70,17 @@ TEST_CASE("cli: topo show and dot") {
   const CliResult dot = run_cli("topo dot " + kDgxH100);
   CHECK(dot.status == 0);
   CHECK(dot.out.rfind("graph G {", 0) == 0);
+  // 32 DGX H100 (30 devices each) and a 12-switch fabric: 972 devices, collapsed by default;
+  // a raised threshold draws every server as a cluster.
+  const std::string cluster = std::string(LINKSIM_SOURCE_DIR) + "/topologies/dgx-h100-ib.yaml";
+  const CliResult big = run_cli("topo dot " + cluster + " --set nodes=32");
+  CHECK(big.status == 0);
+  CHECK(big.out.find("label=\"dgx-h100-ib (collapsed: 972 devices)\";") != std::string::npos);
+  CHECK(big.out.find("more_hosts [label=\"28 more servers\\nhost4..host31\"") != std::string::npos);
+  const CliResult full = run_cli("topo dot " + cluster + " --set nodes=32 --collapse-above 1000");
+  CHECK(full.status == 0);
+  CHECK(full.out.find("subgraph cluster_host31 {") != std::string::npos);
+  CHECK(run_cli("topo dot " + kDgxH100 + " --collapse-above x").status == 2);
   CHECK(run_cli("topo show --help").status == 0);
 }
 
