@@ -180,14 +180,18 @@ LayerCost ffn_block(const ModelSpec& m, const ParallelLayout& l, const WorkShape
   // Routed experts: tokens spread uniformly over the experts (docs/planner.md#moe).
   const double experts_local = double(m.experts) / l.ep;
   const double routed_tokens = w.tokens * m.topk * l.etp / l.tp;  // arriving at this GPU
-  const double tokens_per_expert = routed_tokens / experts_local;
+  // Experts that receive at least one token (all of them unless the batch is small, as in
+  // decode): only those read their weights.
+  const double active_experts =
+      experts_local * (1 - std::pow(1 - 1 / experts_local, std::max(routed_tokens, 1.0)));
+  const double tokens_per_expert = routed_tokens / active_experts;
   const double f = double(m.moe_ffn) / l.etp;
   for (int pass = 0; pass < 2; ++pass) {
     const double n = pass == 0 ? (mats - 1) * f : m.hidden;
     const double k = pass == 0 ? m.hidden : f;
     // One grouped GEMM runs every local expert.
     c.add_kernel(&LayerCost::gemm_s,
-                 experts_local * gemm_time_s(tokens_per_expert, n, k, p.act_bytes, p.weight_bytes, r), r);
+                 active_experts * gemm_time_s(tokens_per_expert, n, k, p.act_bytes, p.weight_bytes, r), r);
   }
   c.flops += 2 * routed_tokens * m.hidden * f * mats;
   // Router and shared experts (dense, split by TP like the dense FFN).
@@ -238,6 +242,7 @@ LayerCost layer_backward(const ModelSpec& m, const ParallelLayout& l, const Work
   LayerCost attn = attention_block(m, l, w, p, r, r.attention_bwd_efficiency);
   LayerCost c;
   c.gemm_s = 2 * attn.gemm_s;
+  c.overhead_s = 2 * attn.overhead_s;
   // FlashAttention's backward does 2.5x the forward's matmul FLOPs (5 matmuls against 2,
   // recomputing the scores), at its own efficiency.
   c.attention_s = 2.5 * attn.attention_s;

@@ -142,18 +142,13 @@ ParallelLayout resolve_layout(const PlanRequest& r, int gpus_selected,
   return l;
 }
 
-std::vector<int> layers_per_stage(int layers, int pp) {
-  std::vector<int> out(size_t(pp), layers / pp);
-  for (int s = 0; s < layers % pp; ++s) ++out[size_t(s)];
-  return out;
-}
-
 Groups rank_groups(const ParallelLayout& l) {
   // rank = tp_i + tp * (cp_i + cp * (dp_i + dp * pp_i)); rank 0's groups vary one index.
   Groups g;
   for (int i = 0; i < l.tp; ++i) g.tp.push_back(i);
   for (int i = 0; i < l.cp; ++i) g.cp.push_back(i * l.tp);
   for (int i = 0; i < l.dp; ++i) g.dp.push_back(i * l.tp * l.cp);
+  for (int i = 0; i < l.dp * l.cp; ++i) g.dp_cp.push_back(i * l.tp);
   const int stage_size = l.tp * l.cp * l.dp;
   for (int s = 0; s + 1 < l.pp; ++s) g.pp_pairs.emplace_back(s * stage_size, (s + 1) * stage_size);
   // Experts: the stage's ranks 0..stage_size-1 re-indexed as etp_i + etp * (ep_i + ep * edp_i).

@@ -27,14 +27,11 @@ ParallelLayout resolve_layout(const PlanRequest& request, int gpus_selected,
 std::string layout_problem(const ModelSpec& model, PlanMode mode, const ParallelLayout& layout,
                            int gpus_selected);
 
-/// Layers held by each pipeline stage (pp x vpp chunks folded back per stage); the first
-/// (layers mod stages) stages get one more, as an uneven split must put them somewhere.
-std::vector<int> layers_per_stage(int layers, int pp);
-
 /// The ranks (indices into the selected GPUs) of each kind of group that contains rank 0's
 /// position, plus the pipeline neighbour pairs.
 struct Groups {
   std::vector<int> tp, cp, dp, ep, edp;  ///< rank indices of the group holding rank 0
+  std::vector<int> dp_cp;                ///< DP x CP: the ranks that share rank 0's weights
   std::vector<std::pair<int, int>> pp_pairs;  ///< (stage s rank, stage s+1 rank) along rank 0's pipeline
 };
 Groups rank_groups(const ParallelLayout& layout);

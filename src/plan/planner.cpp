@@ -102,6 +102,7 @@ void fill_baseline(const Topology& topology, const PlanRequest& r,
     PlanRequest base = r;
     base.compute_baseline = false;
     base.gpus = {};
+    base.global_batch = out.layout.global_batch;
     std::vector<DeviceId> subset(selected.begin(), selected.begin() + n);
     const std::vector<SearchCandidate> ranked = search_on(topology, base, subset, /*limit_best=*/true);
     if (ranked.empty() || !ranked.front().fits) continue;
@@ -125,7 +126,7 @@ PlanResult plan(const Topology& topology, const PlanRequest& request) {
   const ParallelLayout layout = resolve_layout(request, int(selected.size()), assumptions);
   CommTimer timer(topology, request.comm, request.sim_mode);
   PlanResult out = evaluate_layout(request, layout, selected, timer);
-  out.assumptions = std::move(assumptions);
+  out.assumptions.insert(out.assumptions.begin(), assumptions.begin(), assumptions.end());
   if (!out.memory.fits) out.smallest_fitting = smallest_fitting(topology, request, out);
   if (request.compute_baseline) fill_baseline(topology, request, selected, out);
   return out;

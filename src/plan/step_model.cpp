@@ -7,6 +7,7 @@
 #include "linksim/error.hpp"
 #include "plan/compute_model.hpp"
 #include "plan/layout.hpp"
+#include "plan/stage_params.hpp"
 
 namespace linksim::plan_detail {
 namespace {
@@ -28,38 +29,16 @@ std::vector<DeviceId> pick(const std::vector<DeviceId>& selected, const std::vec
   return out;
 }
 
-/// Parameters of one stage by where they are split (docs/planner.md#memory uses the same).
-struct StageParams {
-  double dense = 0;   // attention, dense FFN, shared experts, norms, embedding / head
-  double experts = 0; // routed experts and routers
-};
-
 struct Stage {
-  int dense_layers = 0, moe_layers = 0;
-  bool first = false, last = false;
-  StageParams params;
+  detail::StageLayers layers;
+  detail::HeldParams params;  // per GPU, before ZeRO sharding
 };
 
 std::vector<Stage> build_stages(const ModelSpec& m, const ParallelLayout& l) {
   std::vector<Stage> stages;
-  int layer = 0;
-  const std::vector<int> counts = layers_per_stage(m.layers, l.pp);
-  const double attention = attention_params_per_layer(m);
-  const double dense_ffn = ffn_params(m, m.ffn);
-  const double expert_ffn = m.is_moe() ? ffn_params(m, m.moe_ffn) : 0;
-  for (size_t s = 0; s < counts.size(); ++s) {
-    Stage st;
-    st.first = s == 0;
-    st.last = s + 1 == counts.size();
-    for (int i = 0; i < counts[s]; ++i, ++layer) {
-      const bool moe = m.is_moe() && layer >= m.dense_layers;
-      (moe ? st.moe_layers : st.dense_layers)++;
-      st.params.dense += attention + (moe ? m.shared_experts * expert_ffn : dense_ffn);
-      if (moe) st.params.experts += m.experts * expert_ffn + double(m.hidden) * m.experts;
-    }
-    if (st.first) st.params.dense += double(m.vocab) * m.hidden;
-    if (st.last && (!m.tied_embeddings || l.pp > 1)) st.params.dense += double(m.vocab) * m.hidden;
-    stages.push_back(st);
+  for (int s = 0; s < l.pp; ++s) {
+    const detail::StageLayers layers = detail::stage_layers(m, l.pp, s);
+    stages.push_back({layers, detail::stage_params(m, l, layers)});
   }
   return stages;
 }
@@ -97,6 +76,7 @@ class StepBuilder {
     return timer_.time(g, op, bytes);
   }
   StageCost stage_cost(const Stage& s);
+  void describe_assumptions(std::vector<std::string>& lines) const;
   void add_layer_comms(bool moe, int layers, StageCost& c, double fwd_hide_s, double bwd_hide_s,
                        double attn_fwd_s, double attn_bwd_s);
 
@@ -189,7 +169,7 @@ void StepBuilder::add_layer_comms(bool moe, int layers, StageCost& c, double fwd
 StageCost StepBuilder::stage_cost(const Stage& s) {
   StageCost c;
   for (int moe = 0; moe < 2; ++moe) {
-    const int layers = moe ? s.moe_layers : s.dense_layers;
+    const int layers = moe ? s.layers.moe() : s.layers.dense;
     if (layers == 0) continue;
     const LayerCost f = layer_forward(m_, l_, w_, moe, p_, rates_);
     c.fwd.compute += f.scaled(layers);
@@ -209,13 +189,41 @@ StageCost StepBuilder::stage_cost(const Stage& s) {
   }
   WorkShape head = w_;
   if (r_.mode == PlanMode::kPrefill) head.tokens = w_.sequences;  // logits of the last position only
-  if (s.first) c.fwd.compute += embedding_forward(m_, w_, p_, rates_);
-  if (s.last) {
+  if (s.layers.first) c.fwd.compute += embedding_forward(m_, w_, p_, rates_);
+  if (s.layers.last) {
     const LayerCost logits = logits_forward(m_, l_, head, p_, rates_);
     c.fwd.compute += logits;
     if (train()) c.bwd.compute += logits.scaled(2);
   }
   return c;
+}
+
+void StepBuilder::describe_assumptions(std::vector<std::string>& lines) const {
+  lines.push_back(fmt::format(
+      "GEMMs at up to {:.0f} % of {:.0f} TFLOP/s dense {} ({} default{}), less for small or "
+      "badly tiled shapes ({} SMs); FlashAttention at {:.0f} % forward, {:.0f} % backward",
+      100 * rates_.gemm_efficiency, rates_.peak_flops / 1e12, r_.dtype == "fp8" ? "FP8" : "BF16",
+      gpu_.arch, r_.gemm_efficiency ? ", overridden" : "", rates_.multiprocessors,
+      100 * rates_.attention_fwd_efficiency, 100 * rates_.attention_bwd_efficiency));
+  lines.push_back(fmt::format("memory-bound kernels at {:.0f} % of {:.0f} GB/s HBM{}; a kernel "
+                              "occupies the GPU for at least {:.0f} us ({})",
+                              100 * rates_.hbm_efficiency, rates_.hbm_Bps / 1e9,
+                              r_.hbm_efficiency ? " (overridden)" : "", rates_.launch_floor_s * 1e6,
+                              train() ? "kernels launched one by one" : "CUDA graphs"));
+  if (train()) {
+    lines.push_back(fmt::format("recompute={}; backward = 2x forward GEMMs, FlashAttention backward "
+                                "2.5x its forward; Adam with fp32 master weights",
+                                to_string(r_.recompute)));
+    lines.push_back("DP gradient reduction overlaps the last micro-batch's backward, the parameter "
+                    "all-gather the next step's first forward (Megatron's overlap-grad-reduce and "
+                    "overlap-param-gather), bucket by bucket: the last layer's share stays exposed");
+    lines.push_back(r_.tp_overlap_async ? "TP communication overlapped with the GEMMs it feeds "
+                                          "(--tp-overlap async)"
+                                        : "TP communication exposed (no --tp-overlap async)");
+  }
+  if (m_.is_moe()) lines.push_back("MoE tokens routed uniformly over the experts");
+  lines.push_back("each group's collectives timed on its own GPUs as one communicator; concurrent "
+                  "groups that share a link (a NIC, a PCIe uplink) are not slowed by each other");
 }
 
 }  // namespace
@@ -242,6 +250,8 @@ PlanResult StepBuilder::build() {
                                           : r_.weight_dtype.value_or("fp8");
   out.tp_overlap_async = r_.tp_overlap_async;
 
+  describe_assumptions(out.assumptions);
+
   // Memory.
   PrecisionChoice precision;
   precision.activation_bytes = p_.act_bytes;
@@ -266,7 +276,7 @@ PlanResult StepBuilder::build() {
   }
   const Stage& stage = stages[slowest];
   StageCost& cost = costs[slowest];
-  out.layers_on_slowest_stage = stage.dense_layers + stage.moe_layers;
+  out.layers_on_slowest_stage = stage.layers.layers;
 
   // Pipeline sends between neighbouring stages: the slowest pair.
   double send_s = 0;
@@ -300,15 +310,15 @@ PlanResult StepBuilder::build() {
 
   double dp_exposed_s = 0, optimizer_s = 0;
   if (train()) {
-    const double dense_local = stage.params.dense / l_.tp;
-    const double expert_local = stage.params.experts / (l_.ep * l_.etp);
-    const int edp = l_.tp * l_.cp * l_.dp / (l_.ep * l_.etp);
+    const double dense_local = stage.params.dense;
+    const double expert_local = stage.params.expert;
     const double fwd_window = cost.fwd.compute.total() * (out.layers_on_slowest_stage - 1) /
                               std::max(1, out.layers_on_slowest_stage);
     const double bwd_window = cost.bwd.compute.total() * (out.layers_on_slowest_stage - 1) /
                               std::max(1, out.layers_on_slowest_stage);
     struct Shard { const char* kind; std::vector<int> ranks; double params; };
-    const Shard shards[] = {{"dp", groups_.dp, dense_local}, {"edp", groups_.edp, expert_local}};
+    // CP ranks hold the same weights as their DP peers: gradients reduce over DP x CP.
+    const Shard shards[] = {{"dp", groups_.dp_cp, dense_local}, {"edp", groups_.edp, expert_local}};
     for (const Shard& sh : shards) {
       if (sh.ranks.size() < 2 || sh.params <= 0) continue;
       const auto g = pick(selected_, sh.ranks);
@@ -331,8 +341,8 @@ PlanResult StepBuilder::build() {
         add("backward", CollectiveOp::kReduceScatter, grads, m, m * bwd_window / 2);
       }
     }
-    const double shard_dense = l_.zero >= 1 ? dense_local / l_.dp : dense_local;
-    const double shard_expert = l_.zero >= 1 ? expert_local / std::max(1, edp) : expert_local;
+    const double shard_dense = l_.zero >= 1 ? dense_local / detail::dense_shards(l_) : dense_local;
+    const double shard_expert = l_.zero >= 1 ? expert_local / detail::expert_shards(l_) : expert_local;
     optimizer_s = optimizer_time_s(shard_dense + shard_expert, rates_);
   }
 
