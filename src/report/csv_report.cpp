@@ -8,23 +8,10 @@
 
 #include "linksim/report.hpp"
 #include "linksim/units.hpp"
+#include "report/data_format.hpp"
 
 namespace linksim {
-namespace {
-
-// RFC 4180: quote a field holding a comma, a quote or a line break; double inner quotes.
-std::string csv_field(std::string_view text) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  quoted += '"';
-  return quoted;
-}
-
-}  // namespace
+using report_data::csv_field;
 
 std::string render_csv(const CollectiveReport& report) {
   std::string out =

@@ -9,27 +9,13 @@
 
 #include "linksim/report.hpp"
 #include "linksim/units.hpp"
+#include "report/data_format.hpp"
 
 namespace linksim {
 namespace {
 
-// Byte and element counts are integers in every real run; writing them as JSON integers
-// keeps "33554432" from turning into "33554432.0" for notebook users.
-nlohmann::json count_value(double value) {
-  constexpr double kLargestExactInteger = 9007199254740992.0;  // 2^53
-  if (std::isfinite(value) && value >= 0 && value <= kLargestExactInteger &&
-      std::floor(value) == value) {
-    return static_cast<std::uint64_t>(value);
-  }
-  return value;
-}
-
-// Unit conversion leaves binary noise (25.5e-6 s / 1e-6 = 25.499999999999996 us); ten
-// significant digits are far beyond any model's accuracy and print as people wrote them.
-double round_to_10_digits(double value) {
-  if (!std::isfinite(value)) return value;
-  return std::stod(fmt::format("{:.10g}", value));
-}
+using report_data::count_value;
+using report_data::round_to_10_digits;
 
 nlohmann::json row_json(const CollectiveRow& row) {
   return nlohmann::json{

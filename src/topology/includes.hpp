@@ -9,7 +9,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "topology/yaml_reader.hpp"
+#include "common/yaml_reader.hpp"
 
 namespace linksim::detail {
 

@@ -10,7 +10,7 @@
 
 #include "linksim/catalog.hpp"
 #include "linksim/topology.hpp"
-#include "topology/yaml_reader.hpp"
+#include "common/yaml_reader.hpp"
 
 namespace linksim::detail {
 

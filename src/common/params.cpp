@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Topology parameters: ${name} substitution and the hints for unknown names.
-#include "topology/params.hpp"
+#include "common/params.hpp"
 
 #include <fmt/format.h>
 

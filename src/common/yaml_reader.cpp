@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Typed, positioned access to YAML: type checks, unknown keys, units, with did-you-mean.
-#include "topology/yaml_reader.hpp"
+#include "common/yaml_reader.hpp"
 
 #include <cctype>
 #include <charconv>

@@ -12,7 +12,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "linksim/error.hpp"
-#include "topology/params.hpp"
+#include "common/params.hpp"
 
 namespace linksim::detail {
 

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+// Number and field formatting shared by the data renderings (JSON, CSV).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+namespace linksim::report_data {
+
+/// RFC 4180: quotes a field holding a comma, a quote or a line break; doubles inner quotes.
+inline std::string csv_field(std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  quoted += '"';
+  return quoted;
+}
+
+/// Unit conversion leaves binary noise (25.5e-6 s / 1e-6 = 25.499999999999996 us); ten
+/// significant digits are far beyond any model's accuracy and print as people wrote them.
+inline double round_to_10_digits(double value) {
+  if (!std::isfinite(value)) return value;
+  return std::stod(fmt::format("{:.10g}", value));
+}
+
+/// Byte and element counts are integers in every real run; writing them as JSON integers
+/// keeps "33554432" from turning into "33554432.0" for notebook users.
+template <typename Json = nlohmann::json>
+Json count_value(double value) {
+  constexpr double kLargestExactInteger = 9007199254740992.0;  // 2^53
+  if (std::isfinite(value) && value >= 0 && value <= kLargestExactInteger &&
+      std::floor(value) == value) {
+    return static_cast<std::uint64_t>(value);
+  }
+  return value;
+}
+
+}  // namespace linksim::report_data

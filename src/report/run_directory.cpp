@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: Apache-2.0
+// The run directory of a scenario: per-case documents written as cases finish, then the
+// manifest and the data files; every write goes to a temporary file that is renamed, so an
+// interrupted run leaves either the old file or the new one, never a truncated one.
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "linksim/scenario_report.hpp"
+
+namespace linksim {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+std::optional<std::string> read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void make_directory(const fs::path& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    throw ConfigError(fmt::format("--out: cannot create directory \"{}\": {}", dir.string(),
+                                  ec.message()));
+  }
+}
+
+// The document of an earlier run of this case, when it is complete and for the same inputs.
+std::optional<std::string> reusable_document(const fs::path& file, const ScenarioCase& c) {
+  std::optional<std::string> text = read_file(file);
+  if (!text) return std::nullopt;
+  try {
+    const Json doc = Json::parse(*text);
+    if (doc.value("id", "") == c.id && doc.value("fingerprint", "") == c.fingerprint &&
+        doc.value("index", -1) == c.index) {
+      return text;
+    }
+  } catch (const Json::exception&) {
+  }
+  return std::nullopt;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+// Writes the manifest, the data files and run-info.json; fills the outcome's table.
+void write_outputs(const fs::path& dir, const std::string& manifest,
+                   const std::vector<std::string>& documents, const RunDirectoryOptions& options,
+                   RunDirectoryOutcome& outcome, const Json& run_fields) {
+  write_file_atomically((dir / "manifest.json").string(), manifest);
+  if (options.write_csv) {
+    write_file_atomically((dir / "results.csv").string(), render_results_csv(manifest, documents));
+  }
+  if (options.write_json) {
+    write_file_atomically((dir / "results.json").string(), render_results_json(manifest, documents));
+  }
+  Json info{{"generated_at", utc_now()},
+            {"linksim_version", options.version},
+            {"command", options.command_line}};
+  for (auto it = run_fields.begin(); it != run_fields.end(); ++it) info[it.key()] = it.value();
+  info["cases_total"] = outcome.cases_total;
+  info["cases_selected"] = outcome.cases_selected;
+  info["cases_run"] = outcome.cases_run;
+  info["cases_skipped"] = outcome.cases_skipped;
+  info["cases_failed"] = outcome.cases_failed;
+  write_file_atomically((dir / "run-info.json").string(), info.dump(2) + "\n");
+  outcome.table = render_results_table(manifest, documents);
+}
+
+int count_failed(const std::vector<std::string>& documents) {
+  int failed = 0;
+  for (const std::string& text : documents) {
+    if (Json::parse(text).value("status", "") == "error") ++failed;
+  }
+  return failed;
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, std::string_view content) {
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out.write(content.data(), static_cast<std::streamsize>(content.size()));
+    out.flush();
+    if (!out) {
+      throw ConfigError(fmt::format("cannot write \"{}\": {}", temporary, std::strerror(errno)));
+    }
+  }
+  std::error_code ec;
+  fs::rename(temporary, path, ec);
+  if (ec) {
+    fs::remove(temporary, ec);
+    throw ConfigError(fmt::format("cannot rename \"{}\" to \"{}\": {}", temporary, path,
+                                  ec.message()));
+  }
+}
+
+RunDirectoryOutcome run_to_directory(const Scenario& scenario, const RunDirectoryOptions& options) {
+  const fs::path dir(options.out_dir);
+  const fs::path cases_dir = dir / "cases";
+  make_directory(cases_dir);
+
+  RunDirectoryOutcome outcome;
+  outcome.cases_total = static_cast<int>(scenario.cases.size());
+  std::vector<int> selected;
+  std::vector<std::string> documents;  // of the selected cases, in case order
+  std::vector<int> to_run;
+  std::vector<size_t> slot_of_run;
+  for (const ScenarioCase& c : scenario.cases) {
+    if (!options.shard.contains(c.index)) continue;
+    selected.push_back(c.index);
+    documents.emplace_back();
+    if (options.resume) {
+      if (auto doc = reusable_document(cases_dir / (c.file_stem + ".json"), c)) {
+        documents.back() = std::move(*doc);
+        ++outcome.cases_skipped;
+        continue;
+      }
+    }
+    to_run.push_back(c.index);
+    slot_of_run.push_back(documents.size() - 1);
+  }
+  outcome.cases_selected = static_cast<int>(selected.size());
+
+  std::mutex progress_mutex;
+  int done = 0;
+  RunOptions run;
+  run.jobs = options.jobs;
+  run.selected = to_run;
+  run.on_done = [&](int index, const CaseResult& result) {
+    const ScenarioCase& c = scenario.cases[static_cast<size_t>(index)];
+    write_file_atomically((cases_dir / (c.file_stem + ".json")).string(),
+                          render_case_json(c, result));
+    std::lock_guard<std::mutex> lock(progress_mutex);
+    ++done;
+    if (options.progress) options.progress(done, static_cast<int>(to_run.size()));
+  };
+  if (!to_run.empty()) {
+    std::vector<CaseResult> results = run_scenario(scenario, run);
+    for (size_t i = 0; i < results.size(); ++i) {
+      documents[slot_of_run[i]] =
+          render_case_json(scenario.cases[static_cast<size_t>(to_run[i])], results[i]);
+    }
+  }
+  outcome.cases_run = static_cast<int>(to_run.size());
+  outcome.cases_failed = count_failed(documents);
+  Json run_fields{{"scenario_file", scenario.file},
+                  {"shard", fmt::format("{}/{}", options.shard.index, options.shard.count)},
+                  {"jobs", options.jobs},
+                  {"resume", options.resume}};
+  write_outputs(dir, render_manifest(scenario), documents, options, outcome, run_fields);
+  return outcome;
+}
+
+RunDirectoryOutcome merge_directories(const std::vector<std::string>& dirs,
+                                      const RunDirectoryOptions& options) {
+  if (dirs.empty()) throw ConfigError("merge: expected at least one shard directory");
+  std::string manifest;
+  for (const std::string& dir : dirs) {
+    std::optional<std::string> text = read_file(fs::path(dir) / "manifest.json");
+    if (!text) {
+      throw ConfigError(fmt::format("merge: \"{}\" has no manifest.json; is it the --out "
+                                    "directory of a linksim run?", dir));
+    }
+    if (manifest.empty()) manifest = *text;
+    else if (*text != manifest) {
+      throw ConfigError(fmt::format("merge: \"{}\" was run from a different scenario than \"{}\" "
+                                    "(their manifest.json differ)", dir, dirs.front()));
+    }
+  }
+  Json parsed;
+  try {
+    parsed = Json::parse(manifest);
+  } catch (const Json::exception& e) {
+    throw ConfigError(fmt::format("merge: \"{}/manifest.json\" is not valid JSON: {}", dirs.front(), e.what()));
+  }
+  const fs::path out(options.out_dir);
+  make_directory(out / "cases");
+  RunDirectoryOutcome outcome;
+  outcome.cases_total = parsed["cases_total"].get<int>();
+  std::vector<std::string> documents;
+  int missing = 0;
+  std::string first_missing;
+  for (const Json& entry : parsed["cases"]) {
+    const std::string file = entry["file"].get<std::string>();
+    std::optional<std::string> doc;
+    for (const std::string& dir : dirs) {
+      std::optional<std::string> text = read_file(fs::path(dir) / "cases" / file);
+      if (!text) continue;
+      try {
+        const Json parsed_doc = Json::parse(*text);
+        if (parsed_doc.value("fingerprint", "") == entry["fingerprint"].get<std::string>()) {
+          doc = std::move(text);
+          break;
+        }
+      } catch (const Json::exception&) {
+      }
+    }
+    if (!doc) {
+      if (missing++ == 0) first_missing = entry["id"].get<std::string>();
+      continue;
+    }
+    write_file_atomically((out / "cases" / file).string(), *doc);
+    documents.push_back(std::move(*doc));
+  }
+  if (missing > 0) {
+    throw ConfigError(fmt::format(
+        "merge: {} of {} cases are in none of the directories (first: \"{}\"); run the missing "
+        "shards, or `linksim run --resume` into one of them", missing, outcome.cases_total,
+        first_missing));
+  }
+  outcome.cases_selected = static_cast<int>(documents.size());
+  outcome.cases_skipped = outcome.cases_selected;
+  outcome.cases_failed = count_failed(documents);
+  Json run_fields{{"merged_from", dirs}};
+  write_outputs(out, manifest, documents, options, outcome, run_fields);
+  return outcome;
+}
+
+}  // namespace linksim

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: Apache-2.0
+// One scenario case as a JSON document, and the run's manifest (field names are a contract:
+// docs/scenario-format.md#outputs).
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "linksim/scenario_report.hpp"
+#include "linksim/units.hpp"
+#include "report/data_format.hpp"
+
+namespace linksim {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using report_data::round_to_10_digits;
+
+Json count_value(double value) { return report_data::count_value<Json>(value); }
+Json optional_number(const std::optional<double>& value) {
+  return value ? Json(round_to_10_digits(*value)) : Json(nullptr);
+}
+
+Json collective_json(const CollectiveCaseSpec& spec, const CollectiveCaseResult& result) {
+  Json rows = Json::array();
+  for (const CollectiveRow& row : result.report.rows) {
+    rows.push_back(Json{
+        {"size_bytes", count_value(row.size_bytes)},
+        {"count", count_value(row.count)},
+        {"type", row.type},
+        {"redop", row.redop},
+        {"root", row.root},
+        {"time_us", round_to_10_digits(row.time_s / kMicrosecond)},
+        {"algbw_GBps", round_to_10_digits(row.algbw_Bps / kGB)},
+        {"busbw_GBps", round_to_10_digits(row.busbw_Bps / kGB)},
+        {"algorithm", row.algorithm},
+        {"protocol", row.protocol},
+        {"bottleneck", row.bottleneck},
+    });
+  }
+  return Json{
+      {"collective", result.report.collective},
+      {"ranks", result.report.ranks},
+      {"mode", result.report.mode},
+      {"algo", std::string(to_string(spec.algorithm))},
+      {"proto", std::string(to_string(spec.protocol))},
+      {"p2p", !spec.comm.p2p_disable},
+      {"nvls", spec.comm.nvls_enable},
+      {"rows", std::move(rows)},
+  };
+}
+
+Json layout_json(const ParallelLayout& l) {
+  return Json{{"tp", l.tp}, {"pp", l.pp}, {"dp", l.dp}, {"cp", l.cp}, {"ep", l.ep},
+              {"etp", l.etp}, {"sp", l.sp}, {"zero", l.zero}, {"vpp", l.vpp},
+              {"micro_batch", l.micro_batch}, {"global_batch", l.global_batch},
+              {"seq", l.seq}, {"batch", l.batch}, {"kv_len", l.kv_len}};
+}
+
+Json breakdown_json(const PlanBreakdown& b) {
+  return Json{{"compute_s", round_to_10_digits(b.compute_s)},
+              {"exposed_comm_s", round_to_10_digits(b.exposed_comm_s)},
+              {"bubble_s", round_to_10_digits(b.bubble_s)}};
+}
+
+Json memory_json(const MemoryBreakdown& m) {
+  auto gb = [](double bytes) { return round_to_10_digits(bytes / kGB); };
+  return Json{{"weights_GB", gb(m.weights)},     {"gradients_GB", gb(m.gradients)},
+              {"optimizer_GB", gb(m.optimizer)}, {"activations_GB", gb(m.activations)},
+              {"kv_cache_GB", gb(m.kv_cache)},   {"workspace_GB", gb(m.workspace)},
+              {"total_GB", gb(m.total)},         {"capacity_GB", gb(m.capacity)},
+              {"fits", m.fits}};
+}
+
+Json plan_json(const PlanResult& p) {
+  Json comms = Json::array();
+  for (const PlanComm& c : p.comms) {
+    comms.push_back(Json{{"kind", c.kind},
+                         {"phase", c.phase},
+                         {"group_size", c.group_size},
+                         {"collective", std::string(to_string(c.collective))},
+                         {"bytes", count_value(c.bytes)},
+                         {"count", round_to_10_digits(c.count)},
+                         {"algorithm", std::string(to_string(c.algorithm))},
+                         {"protocol", std::string(to_string(c.protocol))},
+                         {"time_s", round_to_10_digits(c.time_s)},
+                         {"exposed_s", round_to_10_digits(c.exposed_s)},
+                         {"bottleneck", c.bottleneck},
+                         {"gpus", c.gpus}});
+  }
+  return Json{
+      {"model", p.model},
+      {"mode", std::string(to_string(p.mode))},
+      {"layout", layout_json(p.layout)},
+      {"recompute", std::string(to_string(p.recompute))},
+      {"dtype", p.dtype},
+      {"weight_dtype", p.weight_dtype},
+      {"step_time_s", round_to_10_digits(p.step_time_s)},
+      {"tokens_per_s", round_to_10_digits(p.tokens_per_s)},
+      {"tokens_per_s_per_gpu", round_to_10_digits(p.tokens_per_s_per_gpu)},
+      {"model_tflops_per_gpu", round_to_10_digits(p.model_tflops_per_gpu)},
+      {"mfu", round_to_10_digits(p.mfu)},
+      {"ttft_s", optional_number(p.ttft_s)},
+      {"tpot_s", optional_number(p.tpot_s)},
+      {"comm_time_s", round_to_10_digits(p.comm_time_s)},
+      {"comm_compute_ratio", round_to_10_digits(p.comm_compute_ratio)},
+      {"speedup", optional_number(p.speedup)},
+      {"scaling_efficiency", optional_number(p.scaling_efficiency)},
+      {"baseline", p.baseline},
+      {"breakdown", breakdown_json(p.breakdown)},
+      {"memory", memory_json(p.memory)},
+      {"smallest_fitting", p.smallest_fitting},
+      {"comms", std::move(comms)},
+      {"assumptions", p.assumptions},
+  };
+}
+
+Json ranking_json(const std::vector<SearchCandidate>& ranking) {
+  Json out = Json::array();
+  int rank = 1;
+  for (const SearchCandidate& c : ranking) {
+    out.push_back(Json{{"rank", rank++},
+                       {"layout", layout_json(c.layout)},
+                       {"fits", c.fits},
+                       {"tokens_per_s", round_to_10_digits(c.tokens_per_s)},
+                       {"step_time_s", round_to_10_digits(c.step_time_s)},
+                       {"memory_GB", round_to_10_digits(c.memory_bytes / kGB)},
+                       {"breakdown", breakdown_json(c.breakdown)},
+                       {"verdict", c.verdict}});
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_case_json(const ScenarioCase& c, const CaseResult& r) {
+  Json parameters = Json::object();
+  for (const auto& [name, value] : c.parameters) parameters[name] = value;
+  Json doc{
+      {"id", c.id},
+      {"index", c.index},
+      {"fingerprint", c.fingerprint},
+      {"study", c.study},
+      {"kind", c.kind},
+      {"machine", c.machine},
+      {"topology", std::filesystem::path(c.topology_file).stem().string()},
+      {"parameters", std::move(parameters)},
+      {"gpu_model", r.gpu_model},
+      {"gpus", r.gpus},
+      {"servers", r.nodes},
+      {"status", r.error.empty() ? "ok" : "error"},
+      {"error", r.error},
+  };
+  if (r.collective && c.collective) doc["collective"] = collective_json(*c.collective, *r.collective);
+  if (r.plan && r.plan->plan) doc["plan"] = plan_json(*r.plan->plan);
+  if (r.plan && c.plan && c.plan->search) doc["search"] = ranking_json(r.plan->ranking);
+  return doc.dump(2) + "\n";
+}
+
+std::string render_manifest(const Scenario& s) {
+  Json cases = Json::array();
+  for (const ScenarioCase& c : s.cases) {
+    cases.push_back(Json{{"index", c.index}, {"id", c.id}, {"file", c.file_stem + ".json"},
+                         {"fingerprint", c.fingerprint}});
+  }
+  Json doc{{"scenario", s.name},
+           {"title", s.title},
+           {"parameters", s.parameter_columns},
+           {"cases_total", s.cases.size()},
+           {"cases", std::move(cases)}};
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace linksim

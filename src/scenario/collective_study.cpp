@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: Apache-2.0
+// Collective studies: operation, sizes, element type, GPU selection and NCCL switches.
+#include "scenario/collective_study.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "linksim/units.hpp"
+#include "scenario/value_parsers.hpp"
+
+namespace linksim::detail {
+namespace {
+
+double size_value(const YamlValue& value) {
+  std::string text = value.text();
+  std::optional<double> bytes = parse_size_bytes(text);
+  if (!bytes) value.fail(fmt::format("expected a size such as 8, 64K, 1M or 8G, got \"{}\"", text));
+  return *bytes;
+}
+
+}  // namespace
+
+const std::vector<std::string>& collective_study_keys() {
+  static const std::vector<std::string> keys = {
+      "name", "machines", "ops", "sizes", "minbytes", "maxbytes", "stepfactor", "dtype", "g",
+      "gpus", "per_node", "algo", "proto", "mode", "p2p", "nvls", "channels",
+      "gpus_per_thread"};
+  return keys;
+}
+
+bool is_fixed_collective_key(const std::string& key) {
+  return key == "sizes" || key == "minbytes" || key == "maxbytes" || key == "stepfactor";
+}
+
+std::vector<double> read_collective_sizes(const YamlValue& entry) {
+  std::optional<YamlValue> list = entry.find("sizes");
+  std::optional<YamlValue> lo = entry.find("minbytes");
+  std::optional<YamlValue> hi = entry.find("maxbytes");
+  std::optional<YamlValue> factor = entry.find("stepfactor");
+  if (list) {
+    if (lo || hi || factor) {
+      list->fail("give either sizes or minbytes/maxbytes/stepfactor, not both");
+    }
+    std::vector<double> sizes;
+    for (const YamlValue& item : list->scalar_or_items()) sizes.push_back(size_value(item));
+    if (sizes.empty()) list->fail("expected at least one size, got an empty list");
+    return sizes;
+  }
+  if (!lo || !hi) {
+    entry.fail("missing the message sizes: give sizes: [...] or minbytes and maxbytes "
+               "(and optionally stepfactor)");
+  }
+  const double min_bytes = size_value(*lo), max_bytes = size_value(*hi);
+  if (min_bytes > max_bytes) {
+    hi->fail(fmt::format("expected maxbytes >= minbytes ({}), got \"{}\"", lo->text(), hi->text()));
+  }
+  const double step = factor ? factor->to_double(0) : 2;
+  if (!(step > 1) && min_bytes != max_bytes) {
+    factor->fail(fmt::format("expected stepfactor > 1, got {}", factor->text()));
+  }
+  std::vector<double> sizes;
+  for (double s = min_bytes; s <= max_bytes; s *= step) {
+    sizes.push_back(s);
+    if (s == 0 || min_bytes == max_bytes) break;
+  }
+  return sizes;
+}
+
+void apply_collective_key(const std::string& key, const YamlValue& value,
+                          CollectiveCaseSpec& spec) {
+  if (key == "ops") {
+    spec.op = collective_op_value(value);
+  } else if (key == "dtype") {
+    const DataTypeInfo& type = data_type_value(value);
+    spec.dtype = std::string(type.name);
+    spec.type_bytes = type.bytes;
+    spec.type_name = std::string(type.nccl_name);
+  } else if (key == "g") {
+    spec.gpus.first_n = value.to_int(1);
+  } else if (key == "gpus") {
+    spec.gpus.list = value.text();
+  } else if (key == "per_node") {
+    spec.gpus.per_node = value.to_int(1);
+  } else if (key == "algo") {
+    spec.algorithm = algorithm_value(value);
+  } else if (key == "proto") {
+    spec.protocol = protocol_value(value);
+  } else if (key == "mode") {
+    spec.mode = sim_mode_value(value);
+  } else if (key == "p2p") {
+    spec.comm.p2p_disable = !on_off_value(value);
+  } else if (key == "nvls") {
+    spec.comm.nvls_enable = on_off_value(value);
+  } else if (key == "channels") {
+    spec.comm.channels = value.to_int(0);
+  } else if (key == "gpus_per_thread") {
+    spec.comm.gpus_per_thread = value.to_int(1);
+  }
+}
+
+}  // namespace linksim::detail
