@@ -4,6 +4,7 @@
 #include <cctype>
 #include <string>
 
+#include "collectives/algorithm.hpp"
 #include "linksim/collectives.hpp"
 
 namespace linksim {
@@ -42,15 +43,9 @@ std::string_view to_string(CollectiveOp op) {
 }
 
 std::string_view to_string(Algorithm algo) {
-  switch (algo) {
-    case Algorithm::kAuto: return "auto";
-    case Algorithm::kRing: return "ring";
-    case Algorithm::kTree: return "tree";
-    case Algorithm::kNvls: return "nvls";
-    case Algorithm::kNvlsTree: return "nvls_tree";
-    case Algorithm::kDirect: return "direct";
-  }
-  return "?";
+  if (algo == Algorithm::kAuto) return "auto";
+  const detail::AlgorithmOps* ops = detail::find_algorithm(algo);
+  return ops ? ops->name : "?";
 }
 
 std::string_view to_string(Protocol proto) {
@@ -78,9 +73,9 @@ std::optional<CollectiveOp> parse_collective(std::string_view text) {
 }
 
 std::optional<Algorithm> parse_algorithm(std::string_view text) {
-  for (auto a : {Algorithm::kAuto, Algorithm::kRing, Algorithm::kTree, Algorithm::kNvls,
-                 Algorithm::kNvlsTree, Algorithm::kDirect}) {
-    if (fold(text) == fold(to_string(a))) return a;
+  if (fold(text) == "auto") return Algorithm::kAuto;
+  for (const detail::AlgorithmOps& ops : detail::algorithm_table()) {
+    if (fold(text) == fold(ops.name)) return ops.algorithm;
   }
   return std::nullopt;
 }

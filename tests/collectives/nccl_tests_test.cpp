@@ -164,6 +164,15 @@ TEST_CASE("run_sweep: the library's rows are the CLI's --json rows, number for n
   }
 }
 
+TEST_CASE("cli: coll takes the last of repeated --set values, as the topo commands do") {
+  // dgx-h100-ib.yaml: 8 GPUs per server; nodes=2 then nodes=3 means 3 servers, 24 ranks.
+  const testing::CliRun cli = testing::run_linksim(
+      "coll all-reduce --topo " + kTopologies + "dgx-h100-ib.yaml --set nodes=2 --set nodes=3 "
+      "--size 1G --json");
+  REQUIRE(cli.status == 0);
+  CHECK(cli.out.find("\"ranks\": 24,") != std::string::npos);
+}
+
 TEST_CASE("collective names: every nccl-tests spelling reaches the same collective") {
   CHECK(parse_collective("all_reduce") == CollectiveOp::kAllReduce);
   CHECK(parse_collective("all-reduce") == CollectiveOp::kAllReduce);

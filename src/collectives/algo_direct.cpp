@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+// Direct: the peer-to-peer patterns of AllToAll (every rank to every rank at once) and
+// nccl-tests' SendRecv (rank i to rank i+1; docs/model.md#p2p).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "collectives/algorithm.hpp"
+#include "collectives/lowering.hpp"
+#include "collectives/model_common.hpp"
+
+namespace linksim::detail {
+namespace {
+
+// Every rank sends a share of its buffer to every other rank at once.
+CostModel alltoall_model(const CommGraph& g, Protocol p) {
+  CostModel m;
+  m.eligible = true;
+  const int n = static_cast<int>(g.ranks().size());
+  m.channels = g.channels();
+  m.wire_factor = (n - 1.0) / n;
+  const int i = protocol_index(p);
+  const HopClass hop = g.node_count() > 1 ? HopClass::kNet : g.ring().intra_class;
+  double hw = hop == HopClass::kNet ? kLat.hw_net_ring[i] : intra_hw_latency_us(hop, p, false);
+  m.latency_s = (kLat.base_ring[i] + hw) * kUs;
+  constexpr int kExactPairsLimit = 512;
+  if (n <= kExactPairsLimit) {
+    StreamSet set(g.capacities());
+    for (int a = 0; a < n; ++a) {
+      for (int b = 0; b < n; ++b) {
+        if (a == b) continue;
+        Bottleneck why;
+        const Route& r = g.route(a, b);
+        set.add(r, 1.0 / (n - 1), route_rate_cap(g.topology(), r, &why), why);
+      }
+    }
+    StreamSet::Limit limit = set.limit();
+    m.bw_Bps = limit.throughput_Bps;
+    m.bottleneck = limit.bottleneck(g.topology(), /*name_family=*/false);
+  } else {
+    // Large communicators: the servers' NICs carry (n - ppn)/(n - 1) of each rank's traffic.
+    const double ppn = g.max_ranks_per_node();
+    const double per_rank_net = g.node_network_Bps() / ppn * (n - 1.0) / (n - ppn);
+    m.bw_Bps = std::min(per_rank_net, g.ring().intra_throughput_Bps);
+    m.bottleneck = server_nics(0);
+  }
+  m.link_scale = p == Protocol::kLL ? kEff.ll : p == Protocol::kLL128 ? kEff.ll128 : 1.0;
+  m.bw_Bps *= m.link_scale;
+  return m;
+}
+
+// A point-to-point send over NVLink runs on more channels as it grows (docs/model.md#p2p):
+// 2^floor(log2(S / 16 MiB)) channels, between 4 and 32, each about one NVLink's rate.
+double p2p_channel_cap_Bps(const CommGraph& g, const Route& route, double bytes) {
+  if (route.cls != PathClass::kNvlink) return std::numeric_limits<double>::infinity();
+  const double ratio = bytes / kP2pBytesPerChannelStep;
+  const int channels = ratio < 1 ? kP2pMinChannels
+                                 : std::clamp(1 << static_cast<int>(std::floor(std::log2(ratio))),
+                                              kP2pMinChannels, kP2pMaxChannels);
+  return channels * nvlink_efficiency(g.min_sm(), 25e9) * 25e9;
+}
+
+// nccl-tests' sendrecv: rank i sends its buffer to rank i+1 while receiving from i-1.
+CostModel sendrecv_model(const CommGraph& g, Protocol p, double size_bytes) {
+  CostModel m;
+  m.eligible = true;
+  const int n = static_cast<int>(g.ranks().size());
+  m.channels = g.channels();
+  m.wire_factor = 1.0;
+  const int i = protocol_index(p);
+  const HopClass hop = g.node_count() > 1 ? HopClass::kNet : g.ring().intra_class;
+  double hw = hop == HopClass::kNet ? kLat.hw_net_ring[i] : intra_hw_latency_us(hop, p, false);
+  m.latency_s = (kLat.base_ring[i] + hw) * kUs;
+  StreamSet set(g.capacities());
+  for (int a = 0; a < n; ++a) {
+    Bottleneck why;
+    const Route& r = g.route(a, (a + 1) % n);
+    double cap = route_rate_cap(g.topology(), r, &why);
+    const double channel_cap = p2p_channel_cap_Bps(g, r, size_bytes);
+    if (channel_cap < cap) {
+      cap = channel_cap;
+      why = Bottleneck{};
+      why.kind = BottleneckKind::kP2pChannels;
+      why.size_bytes = size_bytes;
+    }
+    if (n > 1) set.add(r, 1.0, cap, why);
+  }
+  StreamSet::Limit limit = set.limit();
+  m.link_scale = p == Protocol::kLL ? kEff.ll : p == Protocol::kLL128 ? kEff.ll128 : 1.0;
+  m.bw_Bps = limit.throughput_Bps * m.link_scale;
+  m.bottleneck = limit.bottleneck(g.topology(), /*name_family=*/false);
+  return m;
+}
+
+FlowOutcome direct_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes) {
+  const int n = static_cast<int>(g.ranks().size());
+  Lowering low(g, m.link_scale, m.latency_s + m.fill_s);
+  if (op == CollectiveOp::kSendRecv) {
+    for (int a = 0; a < n; ++a) low.send(a, (a + 1) % n, bytes);
+  } else {
+    check_size(double(n) * (n - 1), op);
+    for (int a = 0; a < n; ++a) {
+      for (int b = 0; b < n; ++b) {
+        if (a != b) low.send(a, b, bytes / n);
+      }
+    }
+  }
+  return low.run(m.bottleneck);
+}
+
+}  // namespace
+
+AlgorithmOps direct_algorithm() {
+  return {Algorithm::kDirect, "direct", "",
+          [](const CommGraph&, CollectiveOp op) {
+            return op == CollectiveOp::kAllToAll || op == CollectiveOp::kSendRecv;
+          },
+          [](const CommGraph& g, CollectiveOp op, Protocol p, double size_bytes) {
+            return op == CollectiveOp::kAllToAll ? alltoall_model(g, p)
+                                                 : sendrecv_model(g, p, size_bytes);
+          },
+          [](const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes, int) {
+            return direct_flows(g, op, m, bytes);
+          }};
+}
+
+}  // namespace linksim::detail

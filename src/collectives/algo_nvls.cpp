@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: Apache-2.0
+// NVLS and NVLSTree: NVLink SHARP reduction in the NVSwitches, inside one server (NVLS) and
+// with a tree of servers across them (NVLSTree; docs/model.md#algorithms). They share the
+// lowering: into and out of the switches, plus the servers' tree edges.
+#include <cmath>
+#include <span>
+
+#include "collectives/algorithm.hpp"
+#include "collectives/lowering.hpp"
+#include "collectives/model_common.hpp"
+
+namespace linksim::detail {
+namespace {
+
+constexpr std::string_view kSimpleOnly = "NVLS runs the Simple protocol only";
+
+bool reduces_in_switch(CollectiveOp op) {
+  return op == CollectiveOp::kAllReduce || op == CollectiveOp::kAllGather ||
+         op == CollectiveOp::kReduceScatter;
+}
+
+double nvls_efficiency(int sm) {
+  return sm >= 100 ? kNvlsBlackwellEfficiency : kNvlsHopperEfficiency;
+}
+
+CostModel nvls_model(const CommGraph& g, CollectiveOp op) {
+  CostModel m;
+  m.eligible = true;
+  m.channels = kNvlsChannels;
+  const NvlsInfo& nv = g.nvls();
+  const int n = static_cast<int>(g.ranks().size());
+  m.latency_s = kLat.nvls_simple_us * kUs;
+  if (op == CollectiveOp::kAllReduce) {
+    // Reduce-scatter by multimem loads, then multicast stores: each GPU moves S each way.
+    m.bw_Bps = nv.gpu_nvlink_Bps * nvls_efficiency(nv.sm);
+    m.wire_factor = 1.0;
+  } else {
+    // AllGather / ReduceScatter: one multicast (or one reduction) pass, (n-1)/n of S each.
+    m.bw_Bps = nv.gpu_nvlink_Bps * nvlink_efficiency(nv.sm, 25e9);
+    m.wire_factor = (n - 1.0) / n;
+  }
+  // Data crosses GPU -> switch -> GPU: one step of every channel before the steady state.
+  m.fill_s = kNvlsChannels * kNvlsStepBytes / m.bw_Bps;
+  // Flow mode: the fraction of each GPU's raw NVLink rate that NVLS traffic achieves.
+  m.link_scale = m.bw_Bps / nv.gpu_nvlink_Bps;
+  m.bottleneck.kind = BottleneckKind::kNvls;
+  m.bottleneck.rate_Bps = nv.gpu_nvlink_Bps;
+  return m;
+}
+
+CostModel nvls_tree_model(const CommGraph& g) {
+  CostModel m = nvls_model(g, CollectiveOp::kAllReduce);
+  const int nodes = g.node_count();
+  m.latency_s = (kLat.nvls_simple_us + 2.0 * std::log2(double(nodes)) * kLat.nvls_tree_net_us) * kUs;
+  // NCCL tuning.cc: the inter-server tree's bus bandwidth is the servers' NICs (doubled on
+  // two servers); NVLSTree converts bus to algorithm bandwidth with nRanks / nsteps ~ 1/2.
+  const double inter = g.node_network_Bps() * (nodes <= 2 ? 2.0 : 1.0) * 0.5;
+  if (inter < m.bw_Bps) {
+    m.bw_Bps = inter;
+    m.bottleneck = server_nics(g.node_network_Bps());
+  }
+  m.fill_s = kNvlsChannels * kNvlsStepBytes / m.bw_Bps;
+  return m;
+}
+
+// NVLS: every GPU sends its buffer into the switches and receives the result by multicast;
+// across servers (NVLSTree) the GPUs of each rail also exchange their shards over two
+// complementary binary trees of servers, S / (2 ppn) per tree edge and direction.
+FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes) {
+  const Topology& t = g.topology();
+  const size_t n = g.ranks().size();
+  std::vector<double> caps = g.capacities();
+  std::vector<std::vector<ResourceId>> up(n), down(n);
+  std::vector<std::vector<double>> bw(n);
+  for (size_t r = 0; r < n; ++r) {
+    for (LinkId id : t.out_links(g.ranks()[r])) {
+      const Link& link = t.link(id);
+      const Device& peer = t.device(link.to);
+      if (link.family != LinkFamily::kNvlink || peer.kind != DeviceKind::kNvswitch || !peer.reduction) {
+        continue;
+      }
+      caps[id.value] = link.bw_Bps * m.link_scale;
+      caps[link.reverse.value] = link.bw_Bps * m.link_scale;
+      up[r].push_back(ResourceId{id.value});
+      down[r].push_back(ResourceId{link.reverse.value});
+      bw[r].push_back(link.bw_Bps);
+    }
+  }
+  Lowering low(g, std::move(caps), 1.0, m.latency_s + m.fill_s);
+  const double each = op == CollectiveOp::kAllReduce ? bytes : m.wire_factor * bytes;
+  for (size_t r = 0; r < n; ++r) {
+    double total = 0;
+    for (double b : bw[r]) total += b;
+    std::vector<PathSpec> up_paths, down_paths;
+    for (size_t i = 0; i < up[r].size(); ++i) {
+      up_paths.push_back({std::span<const ResourceId>(&up[r][i], 1), bw[r][i] / total});
+      down_paths.push_back({std::span<const ResourceId>(&down[r][i], 1), bw[r][i] / total});
+    }
+    low.send_paths(up_paths, each);
+    low.send_paths(down_paths, each);
+  }
+  const auto& nodes = g.nodes();
+  const int n_nodes = static_cast<int>(nodes.size());
+  for (size_t j = 0; n_nodes > 1 && j < nodes[0].size(); ++j) {
+    const double shard = bytes / (2.0 * nodes[0].size());
+    for_each_double_tree_edge(n_nodes, [&](int c, int p) {
+      if (j >= nodes[c].size() || j >= nodes[p].size()) return;
+      low.send(nodes[c][j], nodes[p][j], shard);
+      low.send(nodes[p][j], nodes[c][j], shard);
+    });
+  }
+  return low.run(m.bottleneck);
+}
+
+}  // namespace
+
+AlgorithmOps nvls_algorithm() {
+  return {Algorithm::kNvls, "nvls", kSimpleOnly,
+          [](const CommGraph& g, CollectiveOp op) {
+            return reduces_in_switch(op) && g.nvls().available && g.node_count() == 1;
+          },
+          [](const CommGraph& g, CollectiveOp op, Protocol, double) { return nvls_model(g, op); },
+          [](const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes, int) {
+            return nvls_flows(g, op, m, bytes);
+          }};
+}
+
+AlgorithmOps nvls_tree_algorithm() {
+  return {Algorithm::kNvlsTree, "nvls_tree", kSimpleOnly,
+          [](const CommGraph& g, CollectiveOp op) {
+            return op == CollectiveOp::kAllReduce && g.nvls().available && g.node_count() > 1;
+          },
+          [](const CommGraph& g, CollectiveOp, Protocol, double) { return nvls_tree_model(g); },
+          [](const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes, int) {
+            return nvls_flows(g, op, m, bytes);
+          }};
+}
+
+}  // namespace linksim::detail

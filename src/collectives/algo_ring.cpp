@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Apache-2.0
+// Ring: NCCL's pipelined rings (docs/model.md#rings). Runs every collective but AllToAll and
+// SendRecv; Broadcast and Reduce run it as a chain from (to) the root.
+#include <algorithm>
+
+#include "collectives/algorithm.hpp"
+#include "collectives/lowering.hpp"
+#include "collectives/model_common.hpp"
+
+namespace linksim::detail {
+namespace {
+
+int ring_steps(CollectiveOp op, int ranks) {
+  return op == CollectiveOp::kAllReduce ? 2 * (ranks - 1) : ranks - 1;
+}
+
+// NCCL tuning.cc, Ring: base + (nsteps - nInter) x max(intraLat, netOverhead) + nInter x interLat.
+double ring_latency_us(const CommGraph& g, CollectiveOp op, Protocol p) {
+  const int n = static_cast<int>(g.ranks().size()), nodes = g.node_count();
+  const int i = protocol_index(p);
+  const int steps = ring_steps(op, n);
+  const int inter = nodes <= 1 ? 0 : (op == CollectiveOp::kAllReduce ? 2 * (nodes - 1) : nodes - 1);
+  double intra = intra_hw_latency_us(g.ring().intra_class, p, false);
+  if (nodes > 1) intra = std::max(intra, kLat.net_overhead_us * (p == Protocol::kSimple ? 3 : 1));
+  return kLat.base_ring[i] + (steps - inter) * intra + inter * kLat.hw_net_ring[i];
+}
+
+// Protocol bandwidth of a ring: LL halves it (4 data bytes per 8-byte line) up to llMaxBw;
+// LL128 keeps 0.92 up to a per-channel cap (NCCL tuning.cc).
+double ring_protocol_bw(const CommGraph& g, Protocol p, double bw_Bps, int channels) {
+  const ArchCaps caps = arch_caps(g.min_sm());
+  if (p == Protocol::kLL) {
+    double cap = (g.node_count() > 1 ? caps.ll_max_multi_node_GBps : caps.ll_max_single_node_GBps);
+    return std::min(bw_Bps * kEff.ll, cap * 1e9);
+  }
+  if (p == Protocol::kLL128) {
+    return std::min(bw_Bps * kEff.ll128, channels * caps.ll128_per_channel_GBps * 1e9);
+  }
+  return bw_Bps;
+}
+
+CostModel ring_model(const CommGraph& g, CollectiveOp op, Protocol p) {
+  CostModel m;
+  m.eligible = true;
+  m.channels = g.channels();
+  m.latency_s = ring_latency_us(g, op, p) * kUs;
+  m.wire_factor = bus_factor(op, static_cast<int>(g.ranks().size()));
+  m.bw_Bps = ring_protocol_bw(g, p, g.ring().throughput_Bps, m.channels);
+  m.link_scale = m.bw_Bps / g.ring().throughput_Bps;
+  m.bottleneck = g.ring().bottleneck;
+  return m;
+}
+
+FlowOutcome ring_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes,
+                       int root) {
+  const RingPlan& plan = g.ring();
+  Lowering low(g, m.link_scale, m.latency_s + m.fill_s);
+  const bool chain = op == CollectiveOp::kBroadcast || op == CollectiveOp::kReduce;
+  for (size_t k = 0; k < plan.rings.size(); ++k) {
+    const auto& ring = plan.rings[k];
+    const int n = static_cast<int>(ring.size());
+    // Broadcast and Reduce pipeline along the ring as a chain starting (ending) at the root.
+    int start = 0;
+    if (chain) start = static_cast<int>(std::find(ring.begin(), ring.end(), root) - ring.begin());
+    for (int i = 0; i < n; ++i) {
+      if (chain && i == n - 1) break;
+      int a = ring[(start + i) % n], b = ring[(start + i + 1) % n];
+      if (op == CollectiveOp::kReduce) std::swap(a, b);
+      low.send(a, b, m.wire_factor * bytes * plan.weights[k]);
+    }
+  }
+  return low.run(m.bottleneck);
+}
+
+}  // namespace
+
+AlgorithmOps ring_algorithm() {
+  return {Algorithm::kRing, "ring", "",
+          [](const CommGraph&, CollectiveOp op) {
+            return op != CollectiveOp::kAllToAll && op != CollectiveOp::kSendRecv;
+          },
+          [](const CommGraph& g, CollectiveOp op, Protocol p, double) { return ring_model(g, op, p); },
+          ring_flows};
+}
+
+}  // namespace linksim::detail

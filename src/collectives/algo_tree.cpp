@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+// Tree: NCCL's double binary tree across servers, a chain inside each (AllReduce on several
+// servers; docs/model.md#algorithms).
+#include <algorithm>
+#include <cmath>
+
+#include "collectives/algorithm.hpp"
+#include "collectives/lowering.hpp"
+#include "collectives/model_common.hpp"
+
+namespace linksim::detail {
+namespace {
+
+// NCCL tuning.cc, Tree AllReduce: base + 2 x ((ppn - 1) x intraLat + log2(nodes) x interLat).
+double tree_latency_us(const CommGraph& g, Protocol p) {
+  const int i = protocol_index(p);
+  const int ppn = g.max_ranks_per_node(), nodes = g.node_count();
+  double intra = intra_hw_latency_us(g.ring().intra_class, p, true);
+  return kLat.base_tree[i] +
+         2.0 * ((ppn - 1) * intra + std::log2(static_cast<double>(nodes)) * kLat.hw_net_tree[i]);
+}
+
+CostModel tree_model(const CommGraph& g, Protocol p) {
+  CostModel m;
+  m.eligible = true;
+  m.channels = g.channels();
+  m.latency_s = tree_latency_us(g, p) * kUs;
+  // Each server's chain carries S up and S down; its NICs carry about S each way.
+  const double intra = g.ring().intra_throughput_Bps;
+  const double inter = g.node_network_Bps();
+  double bw = std::min(intra, inter) * kEff.tree * kEff.tree_bus_to_alg;
+  if (p == Protocol::kLL) bw = std::min(bw / 3.8, arch_caps(g.min_sm()).ll_max_multi_node_GBps * 1e9);
+  if (p == Protocol::kLL128) bw *= 120.0 / 128.0;
+  m.bw_Bps = bw;
+  m.link_scale = bw / (std::min(intra, inter) * kEff.tree_bus_to_alg);
+  m.bottleneck = inter <= intra ? server_nics(inter) : g.ring().bottleneck;
+  return m;
+}
+
+// Each server's chain reduces up and broadcasts down; the servers' heads exchange over two
+// complementary binary trees, each carrying half the data (NCCL's double binary tree).
+FlowOutcome tree_flows(const CommGraph& g, const CostModel& m, double bytes) {
+  Lowering low(g, m.link_scale, m.latency_s + m.fill_s);
+  const RingPlan& plan = g.ring();
+  const int nodes = g.node_count();
+  std::vector<std::vector<int>> chain(nodes);
+  const int ppn = static_cast<int>(plan.rings.front().size()) / nodes;
+  for (int k = 0; k < nodes; ++k) {
+    for (int i = 0; i < ppn; ++i) chain[k].push_back(plan.rings.front()[k * ppn + i]);
+    for (int i = 0; i + 1 < ppn; ++i) {
+      low.send(chain[k][i + 1], chain[k][i], bytes);  // reduce towards the head
+      low.send(chain[k][i], chain[k][i + 1], bytes);  // broadcast back
+    }
+  }
+  // One tree pair per rail: position j of every server's chain talks to position j of the
+  // others, so every GPU's nearest NIC carries its share (NCCL's channels).
+  for (int j = 0; j < ppn; ++j) {
+    for_each_double_tree_edge(nodes, [&](int c, int p) {
+      low.send(chain[c][j], chain[p][j], bytes / 2 / ppn);
+      low.send(chain[p][j], chain[c][j], bytes / 2 / ppn);
+    });
+  }
+  return low.run(m.bottleneck);
+}
+
+}  // namespace
+
+AlgorithmOps tree_algorithm() {
+  return {Algorithm::kTree, "tree", "",
+          [](const CommGraph& g, CollectiveOp op) {
+            return op == CollectiveOp::kAllReduce && g.node_count() > 1;
+          },
+          [](const CommGraph& g, CollectiveOp, Protocol p, double) { return tree_model(g, p); },
+          [](const CommGraph& g, CollectiveOp, const CostModel& m, double bytes, int) {
+            return tree_flows(g, m, bytes);
+          }};
+}
+
+}  // namespace linksim::detail

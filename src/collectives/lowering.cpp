@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "collectives/lowering.hpp"
+
+#include <fmt/core.h>
+
+#include "linksim/error.hpp"
+
+namespace linksim::detail {
+namespace {
+
+constexpr double kMaxTransfers = 16e6;
+
+}  // namespace
+
+std::vector<double> scaled(std::vector<double> caps, double scale) {
+  for (double& c : caps) c *= scale;
+  return caps;
+}
+
+// NCCL's binary tree over n servers (graph/trees.cc, ncclGetBtree): the parent of r clears
+// r's lowest set bit and sets the next one up, so most edges join neighbouring servers.
+// Returns -1 for the root (server 0).
+int btree_parent(int r, int n) {
+  if (r == 0) return -1;
+  const int low = r & -r;
+  const int up = (r ^ low) | (low << 1);
+  return up < n ? up : (r ^ low);
+}
+
+void check_size(double transfers, CollectiveOp op) {
+  if (transfers > kMaxTransfers) {
+    throw ConfigError(fmt::format("flow mode would need {:.0f} transfers for {}; the limit is "
+                                  "{:.0f}: use --mode analytic",
+                                  transfers, to_string(op), kMaxTransfers));
+  }
+}
+
+}  // namespace linksim::detail

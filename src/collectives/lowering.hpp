@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+// The flow lowering's shared machinery: one simulation's worth of transfers over the
+// communicator's routes, and NCCL's double binary tree (docs/model.md#flow-mode).
+#pragma once
+
+#include <limits>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "collectives/analytic.hpp"
+#include "collectives/flow_lowering.hpp"
+#include "collectives/link_efficiency.hpp"
+#include "linksim/flowsim.hpp"
+
+namespace linksim::detail {
+
+/// `caps` each times `scale`.
+std::vector<double> scaled(std::vector<double> caps, double scale);
+
+// One simulation's worth of transfers: capacities scaled by the protocol's efficiency.
+class Lowering {
+ public:
+  Lowering(const CommGraph& g, double scale, double start_latency_s)
+      : Lowering(g, scaled(g.capacities(), scale), scale, start_latency_s) {}
+
+  /// With capacities of the caller's choosing; route caps are scaled by `cap_scale`.
+  Lowering(const CommGraph& g, std::vector<double> capacities, double cap_scale,
+           double start_latency_s)
+      : g_(g), scale_(cap_scale), latency_s_(start_latency_s),
+        sim_(std::make_unique<FlowSimulator>(std::move(capacities))) {}
+
+  /// Adds a transfer over explicit parallel paths.
+  void send_paths(std::span<const PathSpec> paths, double bytes) {
+    sim_->add_transfer({.bytes = bytes, .paths = paths, .latency_s = latency_s_});
+  }
+
+  /// Adds `bytes` from rank a to rank b along their route (all its parallel paths).
+  void send(int a, int b, double bytes) { send_route(g_.route(a, b), bytes); }
+
+  void send_route(const Route& route, double bytes) {
+    paths_.clear();
+    resources_.clear();
+    size_t total = 0;
+    for (const Path& p : route.paths) total += p.links.size();
+    resources_.reserve(total);
+    for (const Path& p : route.paths) {
+      size_t begin = resources_.size();
+      for (LinkId id : p.links) resources_.push_back(ResourceId{id.value});
+      paths_.push_back({std::span<const ResourceId>(resources_.data() + begin, p.links.size()),
+                        p.share});
+    }
+    TransferSpec spec;
+    spec.bytes = bytes;
+    spec.paths = paths_;
+    spec.latency_s = latency_s_;
+    const double cap = route_rate_cap(g_.topology(), route);
+    if (cap < std::numeric_limits<double>::infinity()) spec.rate_cap_Bps = cap * scale_;
+    sim_->add_transfer(spec);
+  }
+
+
+  FlowOutcome run(const Bottleneck& fallback) const {
+    const FlowResult result = sim_->run();
+    FlowOutcome out;
+    out.time_s = result.makespan_s;
+    out.bottleneck = result.bottlenecks.empty()
+                         ? fallback
+                         : link_bottleneck(g_.topology(), LinkId{result.bottlenecks.front().value});
+    for (size_t r = 0; r < result.resources.size(); ++r) {
+      const ResourceUsage& used = result.resources[r];
+      if (!(used.bytes > 0)) continue;
+      const double raw_Bps = g_.topology().links()[r].bw_Bps;
+      const double utilization = out.time_s > 0 ? used.bytes / (raw_Bps * out.time_s) : 0.0;
+      out.link_usage.push_back({LinkId{static_cast<uint32_t>(r)}, used.bytes, used.busy_s,
+                                utilization});
+    }
+    return out;
+  }
+
+ private:
+  const CommGraph& g_;
+  double scale_;
+  double latency_s_;
+  std::unique_ptr<FlowSimulator> sim_;
+  std::vector<PathSpec> paths_;
+  std::vector<ResourceId> resources_;
+};
+
+/// Throws ConfigError when a lowering would need more than kMaxTransfers transfers.
+void check_size(double transfers, CollectiveOp op);
+
+/// NCCL's binary tree over n servers (graph/trees.cc, ncclGetBtree); -1 for the root.
+int btree_parent(int r, int n);
+
+// Calls edge(child, parent) for every edge of NCCL's double binary tree: the tree above and
+// its mirror image (server r plays n - 1 - r), each carrying half of the data.
+template <typename Edge>
+void for_each_double_tree_edge(int n, Edge edge) {
+  for (int tree = 0; tree < 2; ++tree) {
+    for (int r = 1; r < n; ++r) {
+      const int parent = btree_parent(r, n);
+      if (tree == 0) edge(r, parent);
+      else edge(n - 1 - r, n - 1 - parent);
+    }
+  }
+}
+
+}  // namespace linksim::detail
