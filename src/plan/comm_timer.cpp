@@ -3,6 +3,8 @@
 
 #include <fmt/core.h>
 
+#include "linksim/report.hpp"
+
 namespace linksim::plan_detail {
 
 CommTimer::CommTimer(const Topology& topology, CommOptions options, SimMode mode)
@@ -25,7 +27,7 @@ TimedCollective CommTimer::time(const std::vector<DeviceId>& gpus, CollectiveOp 
   query.size_bytes = bytes;
   query.mode = mode_;
   const CollectiveResult r = comm.run(query);
-  TimedCollective t{r.time_s, r.algorithm, r.protocol, r.bottleneck};
+  TimedCollective t{r.time_s, r.algorithm, r.protocol, describe_bottleneck(r, topology_)};
   answers_.emplace(key, t);
   return t;
 }

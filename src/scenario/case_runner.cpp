@@ -53,7 +53,7 @@ CollectiveCaseResult run_collective(const CollectiveCaseSpec& spec, const Topolo
     row.busbw_Bps = r.busbw_Bps;
     row.algorithm = std::string(to_string(r.algorithm));
     row.protocol = std::string(to_string(r.protocol));
-    row.bottleneck = r.bottleneck;
+    row.bottleneck = describe_bottleneck(r, topology);
     report.rows.push_back(std::move(row));
   }
   return out;

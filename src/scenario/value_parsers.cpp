@@ -39,7 +39,9 @@ std::string choice_value(const YamlValue& value, const std::vector<std::string>&
 CollectiveOp collective_op_value(const YamlValue& value) {
   std::string text = value.text();
   if (std::optional<CollectiveOp> op = parse_collective(text)) return *op;
-  fail_choice(value, text, {std::begin(kCollectiveNames), std::end(kCollectiveNames)});
+  std::vector<std::string> names;
+  for (const CollectiveName& name : collective_names()) names.emplace_back(name.name);
+  fail_choice(value, text, names);
 }
 
 const DataTypeInfo& data_type_value(const YamlValue& value) {

@@ -222,14 +222,14 @@ TEST_CASE("parse: errors are positioned, expected-vs-got") {
                        "'ninety'",
                        ConfigError);
   CHECK_THROWS_WITH_AS(parse_gpus(replace(kGpus, "80 GiB", "80 GiBs")),
-                       "gpus.yaml:11:13: error: expected a size such as \"80 GB\", \"64K\" or "
+                       "gpus.yaml:12:13: error: expected a size such as \"80 GB\", \"64K\" or "
                        "\"1 GiB\", got \"80 GiBs\"",
                        ConfigError);
 }
 
 TEST_CASE("parse: references, names and structure") {
   CHECK_THROWS_WITH_AS(parse_gpus(replace(kGpus, "nvlink_type: nvlink4", "nvlink_type: nvlink9")),
-                       "gpus.yaml:7:18: error: expected an nvlink link type for 'nvlink_type', "
+                       "gpus.yaml:8:18: error: expected an nvlink link type for 'nvlink_type', "
                        "got 'nvlink9'",
                        ConfigError);
   CHECK_THROWS_WITH_AS(parse_gpus(replace(kGpus, "arch: hopper", "arch: hoper")),
@@ -240,7 +240,7 @@ TEST_CASE("parse: references, names and structure") {
                        "gpus.yaml:3:15: error: duplicate catalog name 'H100-SXM'",
                        ConfigError);
   CHECK_THROWS_WITH_AS(parse_gpus(std::string(kGpus) + "    p2p: yes\n"),
-                       "gpus.yaml:14:10: error: expected true or false for 'p2p', got 'yes'",
+                       "gpus.yaml:15:10: error: expected true or false for 'p2p', got 'yes'",
                        ConfigError);
   CHECK_THROWS_WITH_AS(parse_gpus("gpu:\n  - key: x\n"),
                        "gpus.yaml:1:1: error: unknown key 'gpu' in the catalog; expected 'gpus'",

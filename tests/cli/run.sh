@@ -27,7 +27,7 @@ collectives:
 YAML
 err=$("$cli" run "$bad" --out "$work/bad-out" 2>&1 >/dev/null)
 status=$?
-want="$bad:4:10: error: expected one of allreduce, allgather, reducescatter, alltoall, broadcast, reduce, sendrecv, got \"allreduse\"; did you mean \"allreduce\"?"
+want="$bad:4:10: error: expected one of allreduce, allgather, reducescatter, broadcast, reduce, alltoall, sendrecv, got \"allreduse\"; did you mean \"allreduce\"?"
 [[ $status -eq 2 ]] || fail "bad scenario: status $status, want 2"
 [[ ${err%%$'\n'*} == "$want" ]] || fail "bad scenario: got '${err%%$'\n'*}'"
 [[ ! -e $work/bad-out ]] || fail "bad scenario: created its output directory"

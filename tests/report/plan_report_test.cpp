@@ -131,10 +131,10 @@ TEST_CASE("render_plan_text: configuration, memory, time, results and communicat
   CHECK(contains(text, "time per output token  25.0 ms\n"));
   // The TP row's exposed share: 3.2 ms of 25 ms = 12.8 % -> "13 %".
   CHECK(contains(text, "    tp                   3.20 ms   13 %\n"));
-  CHECK(contains(text, "  step                  25.0 ms  100 %\n"));
+  CHECK(contains(text, "  step                   25.0 ms  100 %\n"));
   CHECK(contains(text, "no baseline (nothing smaller fits)"));
   CHECK(contains(text,
-                 "  kind  phase    group  collective  bytes   count  algorithm  protocol  time     "
+                 "  kind  phase    group  collective   bytes  count  algorithm  protocol     time  "
                  "exposed  bottleneck       GPUs\n"
                  "  tp    forward      8  allreduce   16 KiB    160  ring       Simple    3.20 ms  "
                  "3.20 ms  gpu0->nvswitch0  gpu0-7\n"));
@@ -171,9 +171,9 @@ TEST_CASE("search and sensitivity renderings") {
   const std::string text = render_search_text({best, big});
   CHECK(text ==
         "# layout search: 2 layouts on 8 GPUs, ranked by tokens/s\n"
-        "rank  layout                   micro-batch  fits  memory    step  tokens/s  verdict\n"
-        "   1  tp=8 pp=1 dp=1 cp=1 ep=1            1  yes   60 GiB  1.00 s      1000  best\n"
-        "   2  tp=1 pp=1 dp=8 cp=1 ep=1            1  no   150 GiB  1.00 s      1000  does not fit\n");
+        "rank  layout                    micro-batch  fits   memory    step  tokens/s  verdict\n"
+        "   1  tp=8 pp=1 dp=1 cp=1 ep=1            1  yes    60 GiB  1.00 s      1000  best\n"
+        "   2  tp=1 pp=1 dp=8 cp=1 ep=1            1  no    150 GiB  1.00 s      1000  does not fit\n");
   const nlohmann::json j = nlohmann::json::parse(render_search_json({best, big}));
   REQUIRE(j.size() == 2);
   CHECK(j[1]["rank"] == 2);

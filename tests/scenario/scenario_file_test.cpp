@@ -95,7 +95,7 @@ TEST_CASE("scenario: malformed files give one positioned error naming what was e
       {"bad op name",
        "machines: [{topology: dgx-h100.yaml}]\ncollectives:\n  - ops: allreduse\n    sizes: [1M]\n",
        3, 10,
-       "expected one of allreduce, allgather, reducescatter, alltoall, broadcast, reduce, "
+       "expected one of allreduce, allgather, reducescatter, broadcast, reduce, alltoall, "
        "sendrecv, got \"allreduse\"; did you mean \"allreduce\"?"},
       {"wrong type", "machines: [{topology: dgx-h100.yaml}]\ncollectives:\n  - ops: {a: 1}\n    sizes: [1M]\n",
        3, 10, "expected a value or a list of values, got a mapping"},
