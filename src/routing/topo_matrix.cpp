@@ -12,7 +12,7 @@ namespace linksim {
 namespace {
 
 // nvidia-smi's legend text, verbatim from a real output
-// (shared/calibration/topo-m/07-rtx2080ti-x2-pix-topo-m-autodl.txt).
+// (data/validation/topo-m/07-rtx2080ti-x2-pix-topo-m-autodl.txt).
 constexpr const char* kLegend =
     "Legend:\n"
     "\n"
