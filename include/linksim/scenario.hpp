@@ -67,6 +67,19 @@ struct ScenarioCase {
   std::optional<PlanCaseSpec> plan;
 };
 
+/// A question the scenario answers in a sentence from the numbers of its cases
+/// (docs/scenario-format.md#questions).
+struct ScenarioQuestion {
+  std::string ask;                   ///< the question as written
+  std::vector<std::string> studies;  ///< the studies whose cases answer it, as written
+  /// What is compared: "tpot", "ttft", "step_time", "tokens_per_s", "scaling" (plan
+  /// studies) or "busbw" (collective studies).
+  std::string metric;
+  /// busbw: the message size read from each curve (the largest row not above it);
+  /// 0 = each curve's largest size.
+  double size_bytes = 0;
+};
+
 struct Scenario {
   std::string file;                  ///< as given
   std::string name;                  ///< file stem
@@ -74,6 +87,7 @@ struct Scenario {
   std::vector<std::string> formats;  ///< report.formats, in order; empty = the CLI's default
   std::vector<std::string> parameter_columns;  ///< union of all cases' parameter names, in order
   std::vector<ScenarioCase> cases;
+  std::vector<ScenarioQuestion> questions;  ///< in the order written
 };
 
 /// Reads and expands a scenario file. Throws ConfigError (file:line:col, expected vs found)

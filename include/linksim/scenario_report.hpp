@@ -32,6 +32,12 @@ std::string render_results_csv(std::string_view manifest,
 std::string render_results_table(std::string_view manifest,
                                  const std::vector<std::string>& case_documents);
 
+/// The answers to the manifest's questions (docs/scenario-format.md#questions): per question,
+/// one line per case of its studies with the compared number and the share of exposed
+/// communication, then one sentence comparing them. Empty when the scenario asks none.
+std::string render_answers(std::string_view manifest,
+                           const std::vector<std::string>& case_documents);
+
 struct RunDirectoryOptions {
   std::string out_dir = "linksim-out";
   int jobs = 1;
@@ -54,6 +60,7 @@ struct RunDirectoryOutcome {
   int cases_skipped = 0;   ///< taken from an earlier run (--resume)
   int cases_failed = 0;    ///< answered with an error
   std::string table;       ///< render_results_table of the selected cases
+  std::string answers;     ///< render_answers of the selected cases; empty without questions
 };
 
 /// Runs the shard's cases into `options.out_dir`: DIR/cases/<file_stem>.json per case as it

@@ -46,7 +46,8 @@ struct RunArgs {
 };
 
 void print_outcome(const RunDirectoryOutcome& outcome, bool table, const std::string& out) {
-  if (table) fmt::print("{}", outcome.table);
+  // A scenario that asks questions answers them; the per-case table is then in the data files.
+  if (table) fmt::print("{}", outcome.answers.empty() ? outcome.table : outcome.answers);
   fmt::print("# {} cases: {} run, {} reused, {} failed; results in {}/\n", outcome.cases_selected,
              outcome.cases_run, outcome.cases_skipped, outcome.cases_failed, out);
 }

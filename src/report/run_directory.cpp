@@ -85,6 +85,8 @@ void write_outputs(const fs::path& dir, const std::string& manifest,
   info["cases_failed"] = outcome.cases_failed;
   write_file_atomically((dir / "run-info.json").string(), info.dump(2) + "\n");
   outcome.table = render_results_table(manifest, documents);
+  outcome.answers = render_answers(manifest, documents);
+  if (!outcome.answers.empty()) write_file_atomically((dir / "answers.txt").string(), outcome.answers);
 }
 
 int count_failed(const std::vector<std::string>& documents) {

@@ -167,6 +167,16 @@ std::string render_manifest(const Scenario& s) {
            {"parameters", s.parameter_columns},
            {"cases_total", s.cases.size()},
            {"cases", std::move(cases)}};
+  if (!s.questions.empty()) {
+    Json questions = Json::array();
+    for (const ScenarioQuestion& q : s.questions) {
+      questions.push_back(Json{{"ask", q.ask},
+                               {"studies", q.studies},
+                               {"metric", q.metric},
+                               {"size_bytes", count_value(q.size_bytes)}});
+    }
+    doc["questions"] = std::move(questions);
+  }
   return doc.dump(2) + "\n";
 }
 

@@ -16,6 +16,7 @@
 #include "scenario/case_naming.hpp"
 #include "scenario/collective_study.hpp"
 #include "scenario/plan_study.hpp"
+#include "scenario/questions.hpp"
 #include "scenario/study_axes.hpp"
 #include "scenario/value_parsers.hpp"
 
@@ -159,6 +160,7 @@ std::vector<const Machine*> study_machines(const YamlValue& entry,
   }
   return chosen;
 }
+
 
 void check_keys(const YamlValue& entry, const std::vector<std::string>& allowed) {
   entry.expect_map();
@@ -341,7 +343,7 @@ Scenario parse_scenario(const std::string& text, const std::string& filename,
     root.fail(fmt::format("expected a scenario (a mapping with machines: and collectives: or "
                           "plans:), got {}", detail::describe(node)));
   }
-  root.check_keys({"description", "machines", "collectives", "plans", "report"});
+  root.check_keys({"description", "machines", "collectives", "plans", "questions", "report"});
   Scenario scenario;
   scenario.file = filename;
   scenario.name = stem_of(filename);
@@ -351,6 +353,11 @@ Scenario parse_scenario(const std::string& text, const std::string& filename,
   const std::vector<Study> studies = read_studies(root, machines);
   check_case_limit(studies, options.max_cases);
   expand(studies, scenario);
+  if (auto questions = root.find("questions")) {
+    std::vector<std::pair<std::string, std::string>> kinds;
+    for (const Study& study : studies) kinds.emplace_back(study.name, study.kind);
+    scenario.questions = detail::read_questions(*questions, kinds);
+  }
   return scenario;
 }
 

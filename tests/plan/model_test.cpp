@@ -44,7 +44,7 @@ TEST_CASE("catalog: the shipped file is the one compiled in and holds every requ
         "megatron-gpt-18b", "megatron-gpt-39b", "megatron-gpt-76b", "megatron-gpt-145b",
         "megatron-gpt-310b", "megatron-gpt-530b", "megatron-gpt-1t", "mixtral-8x7b",
         "mixtral-8x22b", "deepseek-v3", "qwen2.5-72b", "qwen3-235b-a22b", "nemotron4-15b",
-        "nemotron4-340b", "gpt-oss-120b"}) {
+        "nemotron4-340b", "gpt-oss-120b", "llama3.2-1b", "llama3.2-3b"}) {
     CAPTURE(key);
     const ModelSpec* m = from_file.find(key);
     REQUIRE(m != nullptr);
