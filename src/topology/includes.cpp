@@ -28,7 +28,8 @@ class DocumentLoader {
     if (!root.IsMap()) top.fail(fmt::format("expected a mapping at the top level, got {}",
                                             describe(root)));
     // The top-level keys of docs/topology-format.md#top-level-keys.
-    top.check_keys({"name", "description", "include", "params", "node", "nodes", "fabric"});
+    top.check_keys({"name", "description", "include", "params", "node", "extend", "nodes",
+                    "fabric"});
     stack_.push_back(canonical(file.name));
     if (std::optional<YamlValue> include = top.find("include")) {
       for (const YamlValue& item : include->scalar_or_items()) load_include(item);

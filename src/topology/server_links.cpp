@@ -126,8 +126,18 @@ uint64_t pair_key(uint32_t a, uint32_t b) {
 
 }  // namespace
 
-void parse_links(const YamlValue& links, const Catalog& catalog, ServerTemplate& server) {
+void parse_links(const YamlValue& links, const Catalog& catalog, ServerTemplate& server,
+                 EarlierLinks earlier) {
+  // Links declared before this list (an included server's), by pair: replaced when `earlier`
+  // says so, a duplicate otherwise.
+  std::unordered_map<uint64_t, size_t> earlier_link;
+  for (size_t i = 0; i < server.links.size(); ++i) {
+    earlier_link.emplace(pair_key(server.links[i].from, server.links[i].to), i);
+  }
   std::unordered_map<uint64_t, SourceLocation> first_link;
+  if (earlier == EarlierLinks::kDuplicate) {
+    for (const LinkSpec& l : server.links) first_link.emplace(pair_key(l.from, l.to), l.where);
+  }
   for (const YamlValue& entry : links.items()) {
     entry.check_keys({"from", "to", "type", "lanes", "width", "bandwidth", "latency",
                       "host_bridge"});
@@ -151,8 +161,14 @@ void parse_links(const YamlValue& links, const Catalog& catalog, ServerTemplate&
                                 it->second.column)});
       }
       double bw = link.bw_Bps.value_or(lane_rate_Bps(*link.type, da, db, catalog) * link.lanes);
-      server.links.push_back(LinkSpec{a, b, link.type, link.lanes, bw, link.latency_s,
-                                      link.host_bridge, entry.location()});
+      LinkSpec spec{a, b, link.type, link.lanes, bw, link.latency_s, link.host_bridge,
+                    entry.location()};
+      auto replaced = earlier_link.find(pair_key(a, b));
+      if (earlier == EarlierLinks::kReplace && replaced != earlier_link.end()) {
+        server.links[replaced->second] = spec;
+      } else {
+        server.links.push_back(spec);
+      }
     }
   }
 }

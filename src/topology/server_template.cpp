@@ -46,13 +46,21 @@ void check_gpus_connected(const YamlValue& node, const ServerTemplate& server) {
 
 }  // namespace
 
-ServerTemplate parse_server(const YamlValue& node, const Catalog& catalog) {
+ServerTemplate parse_server(const YamlValue& node, const std::optional<YamlValue>& extend,
+                            const Catalog& catalog) {
   node.check_keys({"devices", "links"});
   ServerTemplate server;
   YamlValue devices = node.at("devices");
   parse_devices(devices, catalog, server);
   if (server.devices.empty()) devices.fail("expected at least one device, got none");
   if (auto links = node.find("links")) parse_links(*links, catalog, server);
+  if (extend) {
+    extend->check_keys({"devices", "links"});
+    if (auto more = extend->find("devices")) parse_devices(*more, catalog, server);
+    if (auto more = extend->find("links")) {
+      parse_links(*more, catalog, server, EarlierLinks::kReplace);
+    }
+  }
   check_gpus_connected(node, server);
   return server;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -38,13 +39,23 @@ struct ServerTemplate {
 /// ranges, duplicate names and per-kind unknown keys.
 void parse_devices(const YamlValue& devices, const Catalog& catalog, ServerTemplate& server);
 
+/// What a link list does with a pair that `server.links` already holds when it is parsed.
+enum class EarlierLinks {
+  kDuplicate,  ///< an error, as a pair written twice in one list (`node.links`)
+  kReplace,    ///< the new entry replaces it (`extend.links` over an included server)
+};
+
 /// Parses `node.links` (after the devices). Throws ConfigError on unknown endpoints or
 /// link types, pairing mismatches, duplicate pairs, bad units and non-positive bandwidth.
-void parse_links(const YamlValue& links, const Catalog& catalog, ServerTemplate& server);
+void parse_links(const YamlValue& links, const Catalog& catalog, ServerTemplate& server,
+                 EarlierLinks earlier = EarlierLinks::kDuplicate);
 
-/// Parses the whole `node:` mapping and checks that every GPU reaches every other GPU of the
-/// server through the server's own links.
-ServerTemplate parse_server(const YamlValue& node, const Catalog& catalog);
+/// Parses the whole `node:` mapping, then `extend:` when given (its devices are added, its
+/// links added or, for a pair the server already links, put in place of that link;
+/// docs/topology-format.md#extending-an-included-server), and checks that every GPU reaches
+/// every other GPU of the server through the server's own links.
+ServerTemplate parse_server(const YamlValue& node, const std::optional<YamlValue>& extend,
+                            const Catalog& catalog);
 
 /// Adds `hosts` copies of the server to `topology`, host-major: all devices of host 0, host 1,
 /// ..., then all links host by host, so each host is one contiguous block (topology.hpp

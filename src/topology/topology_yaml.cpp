@@ -121,7 +121,9 @@ Topology parse_topology(std::string_view text, const std::string& filename,
   int hosts = 1;
   if (auto nodes = section(doc, "nodes", params)) hosts = nodes->to_int(1);
   node->expect_map();
-  detail::ServerTemplate server = detail::parse_server(*node, catalog);
+  std::optional<YamlValue> extend = section(doc, "extend", params);
+  if (extend) extend->expect_map();
+  detail::ServerTemplate server = detail::parse_server(*node, extend, catalog);
   detail::instantiate_servers(topology, server, hosts);
   add_fabric(topology, doc, params, server, hosts, catalog);
   topology.finalize();
