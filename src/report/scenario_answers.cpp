@@ -203,6 +203,11 @@ std::string plan_verdict(const std::vector<PlanPoint>& points, const std::string
   }
   const char* verdict = most->comm_share >= kDecisiveCommShare ? "The interconnect decides"
                                                                 : "The interconnect matters";
+  if (most->comm_share == 0) {
+    return fmt::format("The interconnect plays no part: nothing is communicated{}; what differs "
+                       "is the GPUs.{}",
+                       answered.size() > 1 ? " on any machine" : "", spread);
+  }
   if (most->comm_share < kNegligibleCommShare) {
     return fmt::format("The interconnect hardly matters: communication is at most {} of the time{}; "
                        "what differs is the GPUs.{}",

@@ -130,6 +130,12 @@ TEST_CASE("render_answers: one phrase per case, then the comparison, from hand-m
   CHECK(quiet.find("  => The interconnect hardly matters: communication is at most 1 % of the "
                    "time on every machine; what differs is the GPUs. a is 2.0x quicker than b.\n") !=
         std::string::npos);
+  // Nothing communicated at all (one GPU each): the interconnect plays no part.
+  const std::string none = render_answers(
+      kManifest, {decode_document("a", 0.010, 0, "none"), decode_document("b", 0.030, 0, "none")});
+  CHECK(none.find("  - a: 10.0 ms per token, communication 0 s (0 % of it)\n") != std::string::npos);
+  CHECK(none.find("  => The interconnect plays no part: nothing is communicated on any machine; "
+                  "what differs is the GPUs. a is 3.0x quicker than b.\n") != std::string::npos);
   CHECK(render_answers(R"({"scenario": "s", "title": "t", "parameters": [], "cases_total": 0})", {}).empty());
 }
 
