@@ -24,6 +24,13 @@ std::vector<SensitivityRow> sensitivity(const Topology& topology, const PlanRequ
     const Topology faster = with_faster_links(topology, c, factor);
     add(std::string(to_string(c)), plan(faster, base).step_time_s);
   }
+  // A network upgrade changes the NICs and the switches they plug into together: with one of
+  // them faster the other is the same bound as before.
+  if (present.count(LinkClass::kNic) && present.count(LinkClass::kFabric)) {
+    const Topology faster = with_faster_links(
+        with_faster_links(topology, LinkClass::kNic, factor), LinkClass::kFabric, factor);
+    add("network (NIC and fabric)", plan(faster, base).step_time_s);
+  }
   PlanRequest flops = base;
   flops.flops_scale *= factor;
   add("GPU FLOP/s", plan(topology, flops).step_time_s);

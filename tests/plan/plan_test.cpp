@@ -290,6 +290,9 @@ TEST_CASE("plan: 405B pre-training on 64 DGX H100 servers, with search and sensi
   CHECK(row("GPU FLOP/s").saving > 0.2);
   CHECK(row("NVLink").saving > 0);
   CHECK(row("NIC").saving >= 0);
+  // NIC ports and switches doubled together save at least what either saves alone.
+  CHECK(row("network (NIC and fabric)").saving >= row("NIC").saving - 1e-12);
+  CHECK(row("network (NIC and fabric)").saving >= row("fabric").saving - 1e-12);
   for (const SensitivityRow& s : rows) CHECK(s.step_time_s <= p.step_time_s * (1 + 1e-12));
 }
 
