@@ -29,6 +29,10 @@ struct PlanRequest {
   int seq = 2048;                   ///< train and prefill: tokens per sequence
   int batch = 1;                    ///< prefill and decode: sequences
   int kv_len = 2048;                ///< decode: context tokens per sequence
+  /// prefill with PP > 1: the prompt goes through the stages in chunks of this many tokens,
+  /// so the stages work on different chunks at once (chunked prefill); 0 = the whole prompt
+  /// passes every stage in turn.
+  int prefill_chunk = 0;
   std::string dtype = "bf16";       ///< compute: bf16 | fp16 | fp8
   std::optional<std::string> weight_dtype;  ///< stored weights: int4 | int8 | fp8 | bf16 | fp16
   Recompute recompute = Recompute::kSelective;

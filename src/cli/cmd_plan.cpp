@@ -27,7 +27,7 @@ struct PlanArgs {
   std::optional<std::string> model, arch, mode;
   std::optional<int> tp, pp, dp, cp, ep, etp, vpp, zero;
   bool sp = false;
-  std::optional<int> micro_batch, global_batch, seq, batch, kv_len;
+  std::optional<int> micro_batch, global_batch, seq, batch, kv_len, prefill_chunk;
   std::string dtype = "bf16";
   std::optional<std::string> weight_dtype;
   std::string recompute = "selective", tp_overlap = "none";
@@ -119,6 +119,7 @@ PlanRequest to_request(const PlanArgs& a) {
   r.seq = positive_or(a.seq, "--seq", r.seq);
   r.batch = positive_or(a.batch, "--batch", r.batch);
   r.kv_len = positive_or(a.kv_len, "--kv-len", r.kv_len);
+  r.prefill_chunk = positive_or(a.prefill_chunk, "--prefill-chunk", r.prefill_chunk);
   r.dtype = choice_arg(a.dtype, "--dtype", {"bf16", "fp16", "fp8"}, "bf16, fp16, fp8");
   if (a.weight_dtype) {
     r.weight_dtype = choice_arg(*a.weight_dtype, "--weight-dtype",
@@ -202,6 +203,8 @@ void add_plan(CLI::App& app) {
   c->add_option("--seq", a->seq, "Tokens per sequence (train, prefill; default 2048)");
   c->add_option("--batch", a->batch, "Sequences (prefill, decode; default 1)");
   c->add_option("--kv-len", a->kv_len, "Context tokens per sequence (decode; default 2048)");
+  c->add_option("--prefill-chunk", a->prefill_chunk,
+                "Prefill with PP > 1: tokens per chunk pipelined through the stages (default: the whole prompt)");
   c->add_option("--dtype", a->dtype, "Compute precision: bf16 | fp16 | fp8 (default bf16)");
   c->add_option("--weight-dtype", a->weight_dtype,
                 "Stored weights: int4 | int8 | fp8 | bf16 | fp16 (default: --dtype)");

@@ -77,6 +77,11 @@ class StepBuilder {
     return timer_.time(g, op, bytes);
   }
   StageCost stage_cost(const Stage& s);
+  /// Chunks of a pipelined prefill (PlanRequest::prefill_chunk); 1 when not pipelined.
+  int prefill_chunks() const {
+    if (r_.mode != PlanMode::kPrefill || l_.pp < 2 || r_.prefill_chunk <= 0) return 1;
+    return (l_.seq + r_.prefill_chunk - 1) / r_.prefill_chunk;
+  }
   void describe_assumptions(std::vector<std::string>& lines) const;
   void add_layer_comms(bool moe, int layers, StageCost& c, double fwd_hide_s, double bwd_hide_s,
                        double attn_fwd_s, double attn_bwd_s);
@@ -356,6 +361,25 @@ PlanResult StepBuilder::build() {
     out.breakdown.exposed_comm_s = m * (cost.fwd.exposed_comm_s + cost.bwd.exposed_comm_s) +
                                    pp_exposed_s + dp_exposed_s;
     out.breakdown.bubble_s = bubble;
+  } else if (const int chunks = prefill_chunks(); chunks > 1) {
+    // Chunked prefill through PP stages (docs/planner.md#chunked-prefill): the first chunk
+    // passes every stage and every send in turn; each later chunk then leaves the slowest
+    // stage one chunk-time after the previous one:
+    //   step = sum_s T_s / n + (pp - 1) send(chunk) + (n - 1) T_slowest / n.
+    // Counted as the slowest stage's work (T_slowest), the first chunk's sends, and the fill
+    // and drain of the other stages, sum_s T_s / n - T_slowest / n, as the bubble.
+    const double n = chunks;
+    const double chunk_bytes = send_bytes / n;
+    const double chunk_send_s = time(send_pair, CollectiveOp::kSendRecv, chunk_bytes).time_s;
+    out.breakdown.compute_s = cost.fwd.compute.total();
+    out.breakdown.exposed_comm_s = cost.fwd.exposed_comm_s + (l_.pp - 1) * chunk_send_s;
+    out.breakdown.bubble_s = std::max(0.0, (sum_fwd_s - cost.fwd.time()) / n);
+    items.clear();
+    for (const CommItem& i : cost.comms) items.push_back(i);
+    items.push_back({"pp", "forward", send_pair, CollectiveOp::kSendRecv, chunk_bytes,
+                     double(l_.pp - 1) * n, (l_.pp - 1) * chunk_send_s});
+    out.assumptions.push_back(fmt::format("prefill pipelined over {} stages in {} chunks of {} tokens",
+                                 l_.pp, chunks, r_.prefill_chunk));
   } else {
     // One batch passes every stage in turn: the stages' times add up.
     out.breakdown.compute_s = sum_fwd.compute.total();

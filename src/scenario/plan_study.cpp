@@ -41,8 +41,8 @@ void degree_value(const YamlValue& value, std::optional<int>& degree, bool& sear
 const std::vector<std::string>& plan_study_keys() {
   static const std::vector<std::string> keys = {
       "name", "machines", "model", "arch", "mode", "tp", "pp", "dp", "cp", "ep", "etp", "vpp",
-      "sp", "zero", "micro_batch", "global_batch", "seq", "batch", "kv_len", "dtype",
-      "weight_dtype", "recompute", "tp_overlap", "g", "gpus", "per_node", "p2p", "nvls",
+      "sp", "zero", "micro_batch", "global_batch", "seq", "batch", "kv_len", "prefill_chunk",
+      "dtype", "weight_dtype", "recompute", "tp_overlap", "g", "gpus", "per_node", "p2p", "nvls",
       "channels", "comm_mode", "baseline_gpus", "gemm_efficiency", "hbm_efficiency", "search"};
   return keys;
 }
@@ -97,6 +97,8 @@ void apply_plan_key(const std::string& key, const YamlValue& value, PlanCaseSpec
     r.batch = value.to_int(1);
   } else if (key == "kv_len") {
     r.kv_len = value.to_int(1);
+  } else if (key == "prefill_chunk") {
+    r.prefill_chunk = value.to_int(1);
   } else if (key == "dtype") {
     r.dtype = choice_value(value, {"bf16", "fp16", "fp8"});
   } else if (key == "weight_dtype") {

@@ -39,12 +39,6 @@ double predicted_time_s(const testing::LlmCase& c, const Topology& topology) {
   return prefill_s + s.osl * plan(topology, r).step_time_s;
 }
 
-/// The one run the planner misses by more than 2x, for mechanisms it does not model:
-/// ExLlamaV2 on two RTX 3090s computes in FP16 with FP16 accumulation (twice the catalog's
-/// FP32-accumulate tensor rate of a GeForce card) and pipelines the 2048-token chunks of the
-/// prompt across the two GPUs (docs/validation.md#llm-planner).
-const std::string kKnownOutlier = "25-pp2-prefill-16k";
-
 struct Row {
   std::string id;
   double published_s = 0, predicted_s = 0;
@@ -89,12 +83,6 @@ TEST_CASE("plan: published LLM runs, median error within 15 %, none off by more 
   for (const Row& r : rows) {
     CAPTURE(r.id);
     const double ratio = r.predicted_s / r.published_s;
-    if (r.id == kKnownOutlier) {
-      // Pinned as off, so a change that fixes (or worsens) it is noticed and the docs updated.
-      CHECK(ratio > 2.0);
-      CHECK(ratio < 4.0);
-      continue;
-    }
     CHECK(ratio < 2.0);
     CHECK(ratio > 0.5);
   }

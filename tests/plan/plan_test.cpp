@@ -344,3 +344,42 @@ TEST_CASE("plan: async TP overlap never makes a step slower and hides TP traffic
 }
 
 }  // namespace linksim
+
+namespace linksim {
+namespace {
+
+TEST_CASE("plan: chunked prefill pipelines the prompt through the PP stages") {
+  // Llama-3.1-8B on two RTX 4090s, one layer half each (PP = 2), a 16k prompt.
+  const Topology desk = load("dual-4090");
+  PlanRequest r = request("llama3.1-8b", PlanMode::kPrefill);
+  r.pp = 2;
+  r.seq = 16384;
+  const PlanResult whole = plan(desk, r);
+  const double whole_send_s = find_comm(whole, "pp", "forward", CollectiveOp::kSendRecv)->exposed_s;
+  // Unchunked, the stages add up: sum_s T_s = TTFT - one send.
+  const double sum_stages_s = whole.step_time_s - whole_send_s;
+  CHECK(whole.breakdown.bubble_s == 0);
+
+  r.prefill_chunk = 2048;  // n = 8 chunks
+  const PlanResult chunked = plan(desk, r);
+  const PlanComm* send = find_comm(chunked, "pp", "forward", CollectiveOp::kSendRecv);
+  REQUIRE(send != nullptr);
+  CHECK(send->bytes == doctest::Approx(16384.0 * 4096 * 2 / 8));  // one chunk's activations
+  CHECK(send->count == 8);
+  // The slowest stage's forward T_max is the compute plus exposed traffic other than the send.
+  const double t_max_s = chunked.breakdown.compute_s + chunked.breakdown.exposed_comm_s - send->exposed_s;
+  // docs/planner.md#chunked-prefill: sum_s T_s / n + (PP - 1) send(chunk) + (n - 1) T_max / n.
+  CHECK(chunked.step_time_s ==
+        doctest::Approx(sum_stages_s / 8 + send->exposed_s + 7 * t_max_s / 8).epsilon(1e-9));
+  CHECK(chunked.step_time_s == doctest::Approx(chunked.breakdown.compute_s +
+                                               chunked.breakdown.exposed_comm_s +
+                                               chunked.breakdown.bubble_s));
+  // Two stages of about half the work each: the pipelined prompt takes about 9/16 of the time.
+  CHECK(chunked.step_time_s / whole.step_time_s == doctest::Approx(9.0 / 16).epsilon(0.05));
+  // A chunk as long as the prompt is no chunking at all.
+  r.prefill_chunk = 16384;
+  CHECK(plan(desk, r).step_time_s == doctest::Approx(whole.step_time_s).epsilon(1e-12));
+}
+
+}  // namespace
+}  // namespace linksim

@@ -170,6 +170,7 @@ void read_layout(const CaseReader& r, LlmCase& c) {
   if (r.has("seq")) q.seq = r.get<int>("seq");
   if (r.has("batch")) q.batch = r.get<int>("batch");
   if (r.has("kv_len")) q.kv_len = r.get<int>("kv_len");
+  if (r.has("prefill_chunk")) q.prefill_chunk = r.get<int>("prefill_chunk");
   if (r.has("recompute")) q.recompute = case_recompute(r);
   read_dtype(r, c);
   if (const auto per_node = r.optional<int>("per_node")) {
