@@ -286,7 +286,8 @@ TEST_SUITE("nccl_debug") {
     CHECK(info.calls.front().protocol == Protocol::kSimple);
     c.algorithm = Algorithm::kTree;
     CHECK_THROWS_WITH_AS(comm.nccl_debug({c}),
-                         "algorithm 'tree' is not available for allreduce on these 8 GPUs; "
+                         "linksim: error: algorithm 'tree' is not available for allreduce on "
+                         "these 8 GPUs; "
                          "expected one of: auto, ring, nvls",
                          ConfigError);
   }
@@ -299,7 +300,10 @@ TEST_SUITE("nccl_debug") {
     request.root = 3;
     CollectiveSweep sweep;
     sweep.op = CollectiveOp::kBroadcast;
-    sweep.rows.push_back({.size_bytes = 1024, .count = 512});
+    SweepRow row;
+    row.size_bytes = 1024;
+    row.count = 512;
+    sweep.rows.push_back(row);
     const std::vector<NcclCall> calls = nccl_calls(request, sweep);
     REQUIRE(calls.size() == 1);
     CHECK(calls[0].size_bytes == 1024);

@@ -28,6 +28,18 @@ node:
     - {from: "gpu[0-3]", to: "gpu[1-3,0]", type: nvlink4, lanes: 1}
 )";
 
+NcclHop hop(int from_rank, int to_rank, int from_dev, int to_dev, Transport transport,
+            PathClass path) {
+  NcclHop h;
+  h.from_rank = from_rank;
+  h.to_rank = to_rank;
+  h.from_dev = from_dev;
+  h.to_dev = to_dev;
+  h.transport = transport;
+  h.path = path;
+  return h;
+}
+
 bool has(const std::vector<std::string>& lines, const std::string& line) {
   return std::find(lines.begin(), lines.end(), line) != lines.end();
 }
@@ -96,15 +108,13 @@ TEST_SUITE("report") {
     }
     NcclRingChannel ch;
     ch.ranks = {0, 1, 2, 3};
-    NcclHop pxn{.from_rank = 1, .to_rank = 2, .from_dev = 1, .to_dev = 0,
-                .transport = Transport::kNet, .path = PathClass::kNet};
+    NcclHop pxn = hop(1, 2, 1, 0, Transport::kNet, PathClass::kNet);
     pxn.proxy_rank = 0;
     pxn.send_net_dev = 0;
     pxn.recv_net_dev = 0;
     pxn.send_gdr = true;
     pxn.recv_gdr = true;
-    NcclHop direct{.from_rank = 3, .to_rank = 0, .from_dev = 1, .to_dev = 0,
-                   .transport = Transport::kNet, .path = PathClass::kNet};
+    NcclHop direct = hop(3, 0, 1, 0, Transport::kNet, PathClass::kNet);
     direct.send_net_dev = 1;
     direct.recv_net_dev = 0;
     direct.send_gdr = false;
@@ -140,10 +150,8 @@ TEST_SUITE("report") {
     NcclRingChannel ch;
     ch.id = 1;
     ch.ranks = {0, 1};
-    ch.hops = {{.from_rank = 0, .to_rank = 1, .from_dev = 0, .to_dev = 1,
-                .transport = Transport::kShm, .path = PathClass::kSys},
-               {.from_rank = 1, .to_rank = 0, .from_dev = 1, .to_dev = 0,
-                .transport = Transport::kShm, .path = PathClass::kSys}};
+    ch.hops = {hop(0, 1, 0, 1, Transport::kShm, PathClass::kSys),
+               hop(1, 0, 1, 0, Transport::kShm, PathClass::kSys)};
     info.channels = {ch};
     const std::vector<std::string> lines = render_nccl_debug(info, "coll");
     CHECK(has(lines, "linksim:0:0 [0] NCCL INFO Channel 01 : 0[0] -> 1[1] via SHM/direct/direct"));
