@@ -26,6 +26,7 @@ struct TriedPair {
 /// The fastest allowed pair for `q` (q.algorithm / q.protocol restrict the candidates).
 /// `tried`, when given, receives every pair considered. Throws ConfigError for an algorithm
 /// the collective cannot use here, or when no allowed pair is eligible.
-Choice choose(const CommGraph& g, const CollectiveQuery& q, std::vector<TriedPair>* tried = nullptr);
+Choice choose(const CommGraph& g, const CollectiveQuery& q,
+              std::vector<TriedPair>* tried = nullptr);
 
 }  // namespace linksim::detail

@@ -10,7 +10,8 @@ NcclCall plan_call(const PlanComm& c, const DataType& type, int type_index) {
   NcclCall call;
   call.op = c.collective;
   call.size_bytes = c.bytes;
-  call.count = round_message_size(c.collective, c.bytes, type, static_cast<int>(c.group.size())).count;
+  const int ranks = static_cast<int>(c.group.size());
+  call.count = round_message_size(c.collective, c.bytes, type, ranks).count;
   call.datatype = type_index;
   return call;
 }
@@ -21,7 +22,8 @@ std::vector<NcclDebugGroup> plan_nccl_debug(const Topology& topology, const Plan
                                             const PlanResult& result) {
   const DataType type = parse_data_type(request.dtype).value_or(kFloat);
   const auto types = data_types();
-  const int type_index = static_cast<int>(std::find(types.begin(), types.end(), type) - types.begin());
+  const auto found = std::find(types.begin(), types.end(), type);
+  const int type_index = static_cast<int>(found - types.begin());
   struct Group {
     const PlanComm* first;
     std::vector<NcclCall> calls;

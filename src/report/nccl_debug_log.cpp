@@ -42,7 +42,8 @@ class Log {
   explicit Log(const NcclDebugInfo& info) : info_(info) {}
   template <typename... Args>
   void line(int rank, fmt::format_string<Args...> format, Args&&... args) {
-    lines_.push_back(nccl_log_prefix(info_, rank) + fmt::format(format, std::forward<Args>(args)...));
+    lines_.push_back(nccl_log_prefix(info_, rank) +
+                     fmt::format(format, std::forward<Args>(args)...));
   }
   std::vector<std::string> take() { return std::move(lines_); }
 

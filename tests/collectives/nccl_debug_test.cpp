@@ -245,7 +245,9 @@ TEST_SUITE("nccl_debug") {
     Topology t = load("dgx-h100.yaml");
     Communicator comm(t, t.gpus());
     std::vector<NcclCall> calls;
-    for (double s = 8; s < 8.0 * 1073741824.0; s *= 16) calls.push_back(call(CollectiveOp::kAllReduce, s));
+    for (double s = 8; s < 8.0 * 1073741824.0; s *= 16) {
+      calls.push_back(call(CollectiveOp::kAllReduce, s));
+    }
     calls.push_back(call(CollectiveOp::kAllReduce, 8.0 * 1073741824.0));
     const NcclDebugInfo info = comm.nccl_debug(calls);
     REQUIRE(info.calls.size() == calls.size());
