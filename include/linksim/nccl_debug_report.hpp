@@ -19,7 +19,7 @@ namespace linksim {
 std::string nccl_log_prefix(const NcclDebugInfo& info, int rank);
 
 /// Every line, prefixed, without newlines: the communicator's init (`comm` names it in the
-/// slot of NCCL's comm pointer: "coll", "tp", ...), ring channels, ring graph, per-rank rings
+/// slot of NCCL's comm pointer: the topology's name, "tp (gpu0-3)", ...), ring channels, ring graph, per-rank rings
 /// and trees, the tuner's table, every hop's transport, then one block per call with the
 /// tuner's estimates and choice. `first_op_count` numbers the calls (NCCL's opCount).
 std::vector<std::string> render_nccl_debug(const NcclDebugInfo& info, std::string_view comm,

@@ -123,7 +123,8 @@ Prediction predict(CollectiveOp op, const CollArgs& a, const std::string& topo_f
   const Communicator comm(topology, select_gpus(topology, a.gpus), options);
   const CollectiveSweep sweep = run_sweep(comm, request);
   if (a.nccl_debug) {
-    write_nccl_log(render_nccl_debug(comm.nccl_debug(nccl_calls(request, sweep)), "coll"));
+    const NcclDebugInfo info = comm.nccl_debug(nccl_calls(request, sweep));
+    write_nccl_log(render_nccl_debug(info, topology.name()));
   }
   Prediction p{to_collective_report(sweep, topology), {}};
   p.preamble.min_bytes = request.sizes_bytes.front();

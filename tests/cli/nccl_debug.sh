@@ -49,6 +49,8 @@ check_rings() {  # check_rings <name> <ranks>
 # DGX H100: every hop P2P over NVLink.
 coll_log h100 allreduce --topo "$topo/dgx-h100.yaml" -b 8 -e 1G -f 8 --json
 check_prefix h100
+grep -q 'NCCL INFO comm dgx-h100 rank 7 nRanks 8 nNodes 1 localRanks 8 localRank 7 MNNVL 0$' \
+  "$tmp/h100.log" || fail "dgx-h100: no init line for rank 7"
 check_rings h100 8
 [[ $(vias "$tmp/h100.log" | awk '{print $3}' | sort -u) == "P2P/CUMEM" ]] ||
   fail "dgx-h100: expected every hop via P2P/CUMEM, got: $(vias "$tmp/h100.log")"

@@ -130,6 +130,18 @@ TEST_SUITE("nccl_debug") {
     CHECK(info.ring_graph.type_intra == "SYS");
   }
 
+  TEST_CASE("nccl_debug: NCCL_P2P_DISABLE sends every PCIe pair through host memory") {
+    Topology t = load("pcie-8gpu.yaml");
+    CommOptions options;
+    options.p2p_disable = true;
+    Communicator comm(t, t.gpus(), options);
+    const NcclDebugInfo info = comm.nccl_debug({});
+    check_rings(info);
+    for (const NcclRingChannel& ch : info.channels) {
+      for (const NcclHop& hop : ch.hops) CHECK(hop.transport == Transport::kShm);
+    }
+  }
+
   TEST_CASE("nccl_debug: on dual-4090 (no P2P) every hop is SHM") {
     Topology t = load("dual-4090.yaml");
     Communicator comm(t, t.gpus());
