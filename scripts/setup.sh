@@ -3,7 +3,7 @@
 # Non-interactive and idempotent; a no-op (under a second) when everything is present.
 set -euo pipefail
 packages=(g++ cmake ninja-build pkg-config libyaml-cpp-dev doctest-dev libfmt-dev
-  libboost-graph-dev libcli11-dev nlohmann-json3-dev libpugixml-dev libbenchmark-dev
+  libboost-graph-dev libcli11-dev nlohmann-json3-dev libpugixml-dev libbenchmark-dev libspdlog-dev
   chromium)  # chromium: the HTML report's browser test (tests/cli/html_report.sh), ~2 min
 missing=()
 for p in "${packages[@]}"; do

@@ -118,6 +118,9 @@ struct CollectiveResult {
   std::vector<LinkUsage> link_usage;
 };
 
+struct NcclCall;
+struct NcclDebugInfo;
+
 /// A communicator: an ordered set of GPU ranks on a topology, with NCCL's per-communicator
 /// set-up done once (rings, trees, NVLS availability, link efficiencies), after which each
 /// query costs microseconds (analytic) or one simulation (flow).
@@ -132,6 +135,11 @@ class Communicator {
   /// Throws ConfigError for an algorithm or protocol the collective or machine cannot use
   /// (e.g. nvls without reduction-capable NVSwitches), naming what is available.
   CollectiveResult run(const CollectiveQuery& query) const;
+
+  /// What NCCL_DEBUG=INFO would report for this communicator and these calls: channels,
+  /// trees, the tuner's table and its choice per call (include/linksim/nccl_debug.hpp).
+  /// Throws ConfigError as run() does.
+  NcclDebugInfo nccl_debug(const std::vector<NcclCall>& calls) const;
 
   int rank_count() const;
   int node_count() const;  ///< servers spanned by the ranks

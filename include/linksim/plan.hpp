@@ -62,6 +62,7 @@ struct PlanComm {
   double exposed_s = 0;     ///< the part of time_s not hidden behind computation
   std::string bottleneck;   ///< the link that bounds one call
   std::string gpus;         ///< the GPUs of the timed group, "gpu0-3" or "host0:gpu0, host1:gpu0..."
+  std::vector<DeviceId> group;  ///< the timed group's GPUs, in rank order
 };
 
 /// Compute of one step on the slowest pipeline stage, seconds, and what it was built from.

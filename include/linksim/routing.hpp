@@ -49,6 +49,9 @@ struct Route {
   double bw_Bps = 0;                 ///< bottleneck: min over paths of (min link bw / share)
   double latency_s = 0;              ///< sum of link latencies along the longest path
   LinkId bottleneck;                 ///< the link that sets bw_Bps
+  /// PXN (between servers): the GPU of the source's server that takes the data over NVLink
+  /// and sends it through its own NIC; nullopt when the source's own NIC sends.
+  std::optional<DeviceId> proxy;
   /// "NV18", "PIX", "SYS", "NET"...: the nvidia-smi cell text for this pair.
   std::string label() const;
 };

@@ -7,9 +7,12 @@
 
 #include "cli/cli_common.hpp"
 #include "cli/command_table.hpp"
+#include "cli/nccl_debug_log.hpp"
 #include "linksim/collectives.hpp"
 #include "linksim/error.hpp"
 #include "linksim/gpu_selection.hpp"
+#include "linksim/nccl_debug.hpp"
+#include "linksim/nccl_debug_report.hpp"
 #include "linksim/nccl_tests.hpp"
 #include "linksim/report.hpp"
 #include "linksim/units.hpp"
@@ -30,6 +33,7 @@ struct CollArgs {
   int gpus_per_thread = 1;
   bool json = false, csv = false;
   std::string format = "text";
+  bool nccl_debug = false;
 };
 
 enum class Format { kText, kJson, kCsv, kNcclTests };
@@ -117,7 +121,12 @@ Prediction predict(CollectiveOp op, const CollArgs& a, const std::string& topo_f
   const CommOptions options = comm_options(a);
   const SweepRequest request = sweep_request(op, a);
   const Communicator comm(topology, select_gpus(topology, a.gpus), options);
-  Prediction p{to_collective_report(run_sweep(comm, request), topology), {}};
+  const CollectiveSweep sweep = run_sweep(comm, request);
+  if (a.nccl_debug) {
+    const NcclDebugInfo info = comm.nccl_debug(nccl_calls(request, sweep));
+    write_nccl_log(render_nccl_debug(info, topology.name()));
+  }
+  Prediction p{to_collective_report(sweep, topology), {}};
   p.preamble.min_bytes = request.sizes_bytes.front();
   p.preamble.max_bytes = a.size.empty() ? size_arg(a.max_size, "-e") : request.sizes_bytes.back();
   p.preamble.step_factor = a.factor;
@@ -187,6 +196,7 @@ void add_op(CLI::App& coll, const CollectiveName& name) {
   c->add_flag("--csv", args->csv, "Print CSV")->excludes(json);
   c->add_option("--format", args->format,
                 "text|json|csv|nccl-tests (nccl-tests: its own log format, for its parsers)");
+  c->add_flag("--nccl-debug", args->nccl_debug, kNcclDebugHelp);
   const CollectiveOp op = name.op;
   c->callback([op, args] { run(op, *args); });
 }

@@ -10,9 +10,11 @@
 #include <vector>
 
 #include "cli/command_table.hpp"
+#include "cli/nccl_debug_log.hpp"
 #include "linksim/error.hpp"
 #include "linksim/gpu_selection.hpp"
 #include "linksim/model.hpp"
+#include "linksim/nccl_debug_report.hpp"
 #include "linksim/plan.hpp"
 #include "linksim/plan_report.hpp"
 #include "linksim/topology_yaml.hpp"
@@ -34,7 +36,7 @@ struct PlanArgs {
   GpuSelection gpus;
   std::optional<double> gemm_efficiency, hbm_efficiency;
   std::optional<int> baseline;
-  bool search = false, sensitivity = false, json = false;
+  bool search = false, sensitivity = false, json = false, nccl_debug = false;
   std::string p2p = "on", nvls = "on", sim = "analytic";
 };
 
@@ -154,6 +156,9 @@ void run(const PlanArgs& a) {
   if (a.search && a.sensitivity) {
     throw ConfigError("--search and --sensitivity: expected one of them, got both");
   }
+  if (a.search && a.nccl_debug) {
+    throw ConfigError("--search and --nccl-debug: expected one of them, got both");
+  }
   PlanRequest request = to_request(a);
   const Topology topology = topology_arg(a);
   if (a.search) {
@@ -162,6 +167,7 @@ void run(const PlanArgs& a) {
     return;
   }
   const PlanResult result = plan(topology, request);
+  if (a.nccl_debug) write_nccl_log(render_nccl_debug(plan_nccl_debug(topology, request, result)));
   if (a.sensitivity) {
     request.compute_baseline = false;  // the rows compare step times, not speedups
     const std::vector<SensitivityRow> rows = sensitivity(topology, request, kSensitivityFactor);
@@ -227,6 +233,7 @@ void add_plan(CLI::App& app) {
   c->add_option("--nvls", a->nvls, "on|off; off = NCCL_NVLS_ENABLE=0");
   c->add_option("--sim", a->sim, "analytic (closed form, default) or flow (simulated)");
   c->add_flag("--json", a->json, "Print JSON (docs/cli.md#linksim-plan)");
+  c->add_flag("--nccl-debug", a->nccl_debug, kNcclDebugHelp);
   c->callback([a] { run(*a); });
 }
 

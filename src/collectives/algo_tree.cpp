@@ -41,12 +41,10 @@ CostModel tree_model(const CommGraph& g, Protocol p) {
 // complementary binary trees, each carrying half the data (NCCL's double binary tree).
 FlowOutcome tree_flows(const CommGraph& g, const CostModel& m, double bytes) {
   Lowering low(g, m.link_scale, m.latency_s + m.fill_s);
-  const RingPlan& plan = g.ring();
   const int nodes = g.node_count();
-  std::vector<std::vector<int>> chain(nodes);
-  const int ppn = static_cast<int>(plan.rings.front().size()) / nodes;
+  const std::vector<std::vector<int>> chain = tree_chains(g);
+  const int ppn = static_cast<int>(chain.front().size());
   for (int k = 0; k < nodes; ++k) {
-    for (int i = 0; i < ppn; ++i) chain[k].push_back(plan.rings.front()[k * ppn + i]);
     for (int i = 0; i + 1 < ppn; ++i) {
       low.send(chain[k][i + 1], chain[k][i], bytes);  // reduce towards the head
       low.send(chain[k][i], chain[k][i + 1], bytes);  // broadcast back

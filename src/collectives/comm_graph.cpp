@@ -94,7 +94,9 @@ Route CommGraph::compute_route(DeviceId src, DeviceId dst) const {
   if (proxy == src) return router_.route(src, dst);
   Route hand_over = router_.route(src, proxy);
   if (hand_over.cls != PathClass::kNvlink) return router_.route(src, dst);
-  return concatenate(hand_over, router_.route(proxy, dst));
+  Route joined = concatenate(hand_over, router_.route(proxy, dst));
+  joined.proxy = proxy;
+  return joined;
 }
 
 const Route& CommGraph::route(int from_rank, int to_rank) const {

@@ -27,6 +27,17 @@ int btree_parent(int r, int n) {
   return up < n ? up : (r ^ low);
 }
 
+std::vector<std::vector<int>> tree_chains(const CommGraph& g) {
+  const std::vector<int>& ring = g.ring().rings.front();
+  const int nodes = g.node_count();
+  const int ppn = static_cast<int>(ring.size()) / nodes;
+  std::vector<std::vector<int>> chain(nodes);
+  for (int k = 0; k < nodes; ++k) {
+    for (int i = 0; i < ppn; ++i) chain[k].push_back(ring[k * ppn + i]);
+  }
+  return chain;
+}
+
 void check_size(double transfers, CollectiveOp op) {
   if (transfers > kMaxTransfers) {
     throw ConfigError(fmt::format("flow mode would need {:.0f} transfers for {}; the limit is "

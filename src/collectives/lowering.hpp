@@ -93,6 +93,10 @@ void check_size(double transfers, CollectiveOp op);
 /// NCCL's binary tree over n servers (graph/trees.cc, ncclGetBtree); -1 for the root.
 int btree_parent(int r, int n);
 
+/// The tree's chain inside each server: the first ring's order within that server, its first
+/// rank the head that joins the servers' trees (NCCL's treeIntra). By server, ranks.
+std::vector<std::vector<int>> tree_chains(const CommGraph& g);
+
 // Calls edge(child, parent) for every edge of NCCL's double binary tree: the tree above and
 // its mirror image (server r plays n - 1 - r), each carrying half of the data.
 template <typename Edge>

@@ -432,6 +432,7 @@ PlanResult StepBuilder::build() {
       c.protocol = t.protocol;
       c.bottleneck = t.bottleneck;
       c.gpus = describe_gpus(timer_.topology(), i.group);
+      c.group = i.group;
       out.comms.push_back(c);
       same = out.comms.end() - 1;
     }

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "collectives/tuner.hpp"
+
+#include <algorithm>
+#include <fmt/core.h>
+#include <limits>
+#include <string>
+
+#include "linksim/error.hpp"
+
+namespace linksim::detail {
+namespace {
+
+constexpr Protocol kProtocols[] = {Protocol::kLL, Protocol::kLL128, Protocol::kSimple};
+
+std::string join_algorithms(const std::vector<Algorithm>& algos) {
+  std::string out;
+  for (Algorithm a : algos) out += (out.empty() ? "" : ", ") + std::string(to_string(a));
+  return out;
+}
+
+}  // namespace
+
+Choice choose(const CommGraph& g, const CollectiveQuery& q, std::vector<TriedPair>* tried) {
+  const auto candidates = candidate_algorithms(g, q.op);
+  if (q.algorithm != Algorithm::kAuto &&
+      std::find(candidates.begin(), candidates.end(), q.algorithm) == candidates.end()) {
+    throw ConfigError(fmt::format("algorithm '{}' is not available for {} on these {} GPUs; "
+                                  "expected one of: auto, {}",
+                                  to_string(q.algorithm), to_string(q.op), g.ranks().size(),
+                                  join_algorithms(candidates)));
+  }
+  Choice best;
+  double best_time = std::numeric_limits<double>::infinity();
+  std::string last_reason;
+  for (Algorithm a : candidates) {
+    if (q.algorithm != Algorithm::kAuto && a != q.algorithm) continue;
+    for (Protocol p : kProtocols) {
+      if (q.protocol != Protocol::kAuto && p != q.protocol) continue;
+      CostModel m = cost_model(g, q.op, a, p, q.size_bytes);
+      if (tried != nullptr) tried->push_back({a, p, m});
+      if (!m.eligible) {
+        last_reason = m.why_not;
+        continue;
+      }
+      const double t = m.time_s(q.size_bytes);
+      if (t < best_time) {
+        best_time = t;
+        best = {a, p, m};
+      }
+    }
+  }
+  if (best_time == std::numeric_limits<double>::infinity()) {
+    throw ConfigError(fmt::format("protocol '{}' cannot be used with algorithm '{}' here: {}",
+                                  to_string(q.protocol), to_string(q.algorithm), last_reason));
+  }
+  return best;
+}
+
+}  // namespace linksim::detail

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: Apache-2.0
+// render_nccl_debug: exact NCCL log lines for a small communicator whose rings, transports and
+// tuner estimates are derived by hand, and for hand-built NET hops (GDR, PXN).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "linksim/collectives.hpp"
+#include "linksim/nccl_debug.hpp"
+#include "linksim/nccl_debug_report.hpp"
+#include "linksim/topology_yaml.hpp"
+
+using namespace linksim;
+
+namespace {
+
+// Four H100s in an NVLink ring (as collectives_test.cpp): rings 0 1 2 3 and 0 3 2 1 of
+// 20.6 GB/s each, 41.2 GB/s per rank, default_channels(41.2 GB/s) = 2 channels.
+const char* kRing4 = R"(
+name: ring4
+node:
+  devices:
+    - {name: cpu0, kind: cpu}
+    - {name: "gpu[0-3]", kind: gpu, model: h100-sxm}
+  links:
+    - {from: "gpu[0-3]", to: cpu0, type: pcie5, width: 16}
+    - {from: "gpu[0-3]", to: "gpu[1-3,0]", type: nvlink4, lanes: 1}
+)";
+
+NcclHop hop(int from_rank, int to_rank, int from_dev, int to_dev, Transport transport,
+            PathClass path) {
+  NcclHop h;
+  h.from_rank = from_rank;
+  h.to_rank = to_rank;
+  h.from_dev = from_dev;
+  h.to_dev = to_dev;
+  h.transport = transport;
+  h.path = path;
+  return h;
+}
+
+bool has(const std::vector<std::string>& lines, const std::string& line) {
+  return std::find(lines.begin(), lines.end(), line) != lines.end();
+}
+
+}  // namespace
+
+TEST_SUITE("report") {
+  TEST_CASE("nccl debug log: rings, trees, transports, table and choice of a 4-GPU ring") {
+    Topology t = parse_topology(kRing4, "input");
+    Communicator comm(t, t.gpus());
+    NcclCall call;
+    call.size_bytes = 65536;
+    call.count = 16384;
+    const std::vector<std::string> lines = render_nccl_debug(comm.nccl_debug({call}), "coll");
+    CAPTURE(lines.size());
+    CHECK(lines.front() ==
+          "linksim:0:0 [0] NCCL INFO comm coll rank 0 nRanks 4 nNodes 1 localRanks 4 localRank 0 "
+          "MNNVL 0");
+    CHECK(has(lines, "linksim:0:0 [0] NCCL INFO Channel 00/02 :   0   1   2   3"));
+    CHECK(has(lines, "linksim:0:0 [0] NCCL INFO Channel 01/02 :   0   3   2   1"));
+    CHECK(has(lines, "linksim:0:0 [0] NCCL INFO Pattern 4, crossNic 0, nChannels 2, "
+                     "bw 20.600000/20.600000, type NVL/PIX, sameChannels 1"));
+    CHECK(has(lines, "linksim:0:1 [1] NCCL INFO Ring 00 : 0 -> 1 -> 2"));
+    CHECK(has(lines, "linksim:0:1 [1] NCCL INFO Ring 01 : 2 -> 1 -> 0"));
+    // One server: both trees are the chain 0 -> 1 -> 2 -> 3 (down/down/down->rank->up).
+    CHECK(has(lines, "linksim:0:1 [1] NCCL INFO Trees [0] 2/-1/-1->1->0 [1] 2/-1/-1->1->0"));
+    CHECK(has(lines, "linksim:0:0 [0] NCCL INFO Trees [0] 1/-1/-1->0->-1 [1] 1/-1/-1->0->-1"));
+    CHECK(has(lines, "linksim:0:1 [1] NCCL INFO Channel 00/0 : 1[1] -> 2[2] via P2P/CUMEM"));
+    CHECK(has(lines, "linksim:0:1 [1] NCCL INFO Channel 01/0 : 1[1] -> 0[0] via P2P/CUMEM"));
+    CHECK(has(lines, "linksim:0:3 [3] NCCL INFO Connected all rings, use ring PXN 0 GDR 0"));
+    // tuning.cc's table: " %7s/%6s |" headers, "%8.1f/%6.1f |" cells, latency us / algbw GB/s.
+    // Ring LL 10.2 us at 20.6 / 1.5 = 13.7; LL128 25.4 us at 0.92 x 41.2 / 1.5 = 25.3; Simple
+    // 28.8 us at 41.2 / 1.5 = 27.5. Tree and NVLS are not available on one NVSwitch-less server.
+    const std::string off = "     0.0/   0.0 |";
+    CHECK(has(lines, "linksim:0:0 [0] NCCL INFO Latency/AlgBw |    Tree/    LL |    Tree/ LL128 |"
+                     "    Tree/Simple |    Ring/    LL |    Ring/ LL128 |    Ring/Simple |"
+                     "    NVLS/    LL |    NVLS/ LL128 |    NVLS/Simple |"
+                     " NVLSTree/    LL | NVLSTree/ LL128 | NVLSTree/Simple |"));
+    CHECK(has(lines, "linksim:0:0 [0] NCCL INFO     AllReduce |" + off + off + off +
+                         "    10.2/  13.7 |    25.4/  25.3 |    28.8/  27.5 |" + off + off + off +
+                         off + off + off));
+    // 64 KiB AllReduce: each rank sends 1.5 x 65536 = 98304 bytes. LL: 10.2 + 98304 / 20.6e3
+    // = 14.972 us; LL128: 25.4 + 98304 / 37.904e3 = 27.993; Simple: 28.8 + 98304 / 41.2e3 =
+    // 31.186. LL wins.
+    const std::vector<std::string> tail(lines.end() - 4, lines.end());
+    CHECK(tail[0] == "linksim:0:0 [0] NCCL INFO AllReduce: opCount 0 count 16384 datatype 7 op 0 "
+                     "root 0 [nranks=4]");
+    CHECK(tail[1] == "linksim:0:0 [0] NCCL INFO AllReduce: 65536 Bytes estimates (us): "
+                     "Ring/LL 14.972 Ring/LL128 27.993 Ring/Simple 31.186");
+    CHECK(tail[2] == "linksim:0:0 [0] NCCL INFO AllReduce: 65536 Bytes -> algorithm Ring "
+                     "protocol LL nchannels 2 time 14.972 us");
+    CHECK(tail[3] == "linksim:0:0 [0] NCCL INFO 65536 Bytes -> Algo 1 proto 0 time 14.972039");
+  }
+
+  TEST_CASE("nccl debug log: NET hops name the NIC, GPUDirect RDMA and the PXN proxy") {
+    NcclDebugInfo info;
+    info.ranks = 4;
+    info.nodes = 2;
+    info.devs = {0, 1, 0, 1};
+    info.servers = {0, 0, 1, 1};
+    info.gdr = {true, true, true, false};
+    info.ring_pxn = true;
+    info.trees.resize(2);
+    for (NcclTree& tree : info.trees) {
+      for (int r = 0; r < 4; ++r) tree.nodes.push_back({.rank = r});
+    }
+    NcclRingChannel ch;
+    ch.ranks = {0, 1, 2, 3};
+    NcclHop pxn = hop(1, 2, 1, 0, Transport::kNet, PathClass::kNet);
+    pxn.proxy_rank = 0;
+    pxn.send_net_dev = 0;
+    pxn.recv_net_dev = 0;
+    pxn.send_gdr = true;
+    pxn.recv_gdr = true;
+    NcclHop direct = hop(3, 0, 1, 0, Transport::kNet, PathClass::kNet);
+    direct.send_net_dev = 1;
+    direct.recv_net_dev = 0;
+    direct.send_gdr = false;
+    direct.recv_gdr = true;
+    ch.hops = {pxn, direct};
+    info.channels = {ch};
+    const std::vector<std::string> lines = render_nccl_debug(info, "dp");
+    CHECK(has(lines, "linksim:0:1 [1] NCCL INFO Channel 00/0 : 1[1] -> 2[0] [send] via "
+                     "NET/IB/0(0)/GDRDMA"));
+    CHECK(has(lines, "linksim:1:2 [0] NCCL INFO Channel 00/0 : 1[1] -> 2[0] [receive] via "
+                     "NET/IB/0/GDRDMA"));
+    CHECK(has(lines, "linksim:1:3 [1] NCCL INFO Channel 00/0 : 3[1] -> 0[0] [send] via NET/IB/1"));
+    CHECK(has(lines, "linksim:0:0 [0] NCCL INFO Channel 00/0 : 3[1] -> 0[0] [receive] via "
+                     "NET/IB/0/GDRDMA"));
+    CHECK(has(lines, "linksim:1:3 [1] NCCL INFO Connected all rings, use ring PXN 1 GDR 0"));
+    CHECK(has(lines, "linksim:0:0 [0] NCCL INFO comm dp rank 0 nRanks 4 nNodes 2 localRanks 2 "
+                     "localRank 0 MNNVL 0"));
+    CHECK(has(lines, "linksim:1:3 [1] NCCL INFO comm dp rank 3 nRanks 4 nNodes 2 localRanks 2 "
+                     "localRank 1 MNNVL 0"));
+  }
+
+  TEST_CASE("nccl debug log: SHM hops print NCCL's SHM line") {
+    NcclDebugInfo info;
+    info.ranks = 2;
+    info.nodes = 1;
+    info.devs = {0, 1};
+    info.servers = {0, 0};
+    info.gdr = {false, false};
+    info.trees.resize(2);
+    for (NcclTree& tree : info.trees) {
+      for (int r = 0; r < 2; ++r) tree.nodes.push_back({.rank = r});
+    }
+    NcclRingChannel ch;
+    ch.id = 1;
+    ch.ranks = {0, 1};
+    ch.hops = {hop(0, 1, 0, 1, Transport::kShm, PathClass::kSys),
+               hop(1, 0, 1, 0, Transport::kShm, PathClass::kSys)};
+    info.channels = {ch};
+    const std::vector<std::string> lines = render_nccl_debug(info, "coll");
+    CHECK(has(lines, "linksim:0:0 [0] NCCL INFO Channel 01 : 0[0] -> 1[1] via SHM/direct/direct"));
+    CHECK(has(lines, "linksim:0:1 [1] NCCL INFO Channel 01 : 1[1] -> 0[0] via SHM/direct/direct"));
+  }
+}
