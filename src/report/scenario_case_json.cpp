@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // One scenario case as a JSON document, and the run's manifest (field names are a contract:
 // docs/scenario-format.md#outputs).
+#include <cmath>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -47,6 +48,25 @@ Json collective_json(const CollectiveCaseSpec& spec, const CollectiveCaseResult&
       {"nvls", spec.comm.nvls_enable},
       {"rows", std::move(rows)},
   };
+}
+
+// What the machine picture needs (docs/scenario-format.md#outputs): the machine as loaded
+// (absolute file path, so a merge from another directory finds it, and `set:` values) and [link id, utilisation] for every directed link that carried
+// data, utilisation rounded to 4 decimals (a hundredth of a percent).
+Json link_usage_json(const ScenarioCase& c, const CollectiveCaseResult& result) {
+  Json set = Json::object();
+  for (const auto& [name, value] : c.overrides) set[name] = value;
+  Json links = Json::array();
+  for (const LinkUsage& u : result.link_usage) {
+    const double utilization = std::round(u.utilization * 1e4) / 1e4;
+    if (utilization > 0) links.push_back(Json::array({u.link.value, utilization}));
+  }
+  return Json{{"size_bytes", count_value(result.link_usage_size_bytes)},
+              {"mode", std::string(to_string(result.link_usage_mode))},
+              {"topology_file",
+               std::filesystem::absolute(c.topology_file).lexically_normal().string()},
+              {"set", std::move(set)},
+              {"links", std::move(links)}};
 }
 
 Json layout_json(const ParallelLayout& l) {
@@ -150,7 +170,10 @@ std::string render_case_json(const ScenarioCase& c, const CaseResult& r) {
       {"status", r.error.empty() ? "ok" : "error"},
       {"error", r.error},
   };
-  if (r.collective && c.collective) doc["collective"] = collective_json(*c.collective, *r.collective);
+  if (r.collective && c.collective) {
+    doc["collective"] = collective_json(*c.collective, *r.collective);
+    if (!r.collective->link_usage.empty()) doc["link_usage"] = link_usage_json(c, *r.collective);
+  }
   if (r.plan && r.plan->plan) doc["plan"] = plan_json(*r.plan->plan);
   if (r.plan && c.plan && c.plan->search) doc["search"] = ranking_json(r.plan->ranking);
   return doc.dump(2) + "\n";
