@@ -3,10 +3,10 @@
 // helpers its chart families share.
 #include "report/scenario_charts.hpp"
 
-#include <algorithm>
-#include <optional>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <optional>
 #include <set>
 
 #include "linksim/collectives.hpp"

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // render_scenario_html: report.html of a scenario run, from its documents and charts alone
 // (docs/scenario-format.md#report-html).
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <fmt/format.h>
-
 #include <set>
 
 #include "linksim/charts.hpp"

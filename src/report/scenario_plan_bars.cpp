@@ -2,12 +2,12 @@
 // Per plan study, one bar per case: the step time by part (compute, exposed communication by
 // kind, pipeline bubble) and the memory per GPU against its capacity
 // (docs/scenario-format.md#charts).
-#include <algorithm>
-#include <utility>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
+#include <utility>
 
 #include "linksim/charts.hpp"
 #include "linksim/units.hpp"

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Step time, tokens/s and speedup against GPU count for plan studies whose cases differ in
 // size, each with the ideal line of linear scaling (docs/scenario-format.md#charts).
-#include <algorithm>
-#include <optional>
-#include <vector>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
+#include <vector>
 
 #include "linksim/charts.hpp"
 #include "report/scenario_charts.hpp"
