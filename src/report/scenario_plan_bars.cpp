@@ -48,7 +48,6 @@ ScenarioChart step_chart(const CaseGroup& group) {
   for (const std::string& kind : kinds) bars.segment_names.push_back("exposed " + kind + " comm");
   bars.segment_names.push_back("other exposed comm");
   bars.segment_names.push_back("pipeline bubble");
-  bool other_used = false;
   for (const ScenarioJson* doc : cases) {
     const ScenarioJson& plan = (*doc)["plan"];
     const ScenarioJson& breakdown = plan["breakdown"];
@@ -67,15 +66,17 @@ ScenarioChart step_chart(const CaseGroup& group) {
     const double rest_s = breakdown["exposed_comm_s"].get<double>() - by_kind_s;
     const bool visible = rest_s > 1e-6 * plan["step_time_s"].get<double>();
     values.push_back(visible ? rest_s : 0);
-    other_used |= visible;
     values.push_back(breakdown["bubble_s"].get<double>());
     bars.bar_labels.push_back(case_label(*doc));
     bars.values.push_back(std::move(values));
   }
-  if (!other_used) {
-    const size_t other = bars.segment_names.size() - 2;
-    bars.segment_names.erase(bars.segment_names.begin() + static_cast<long>(other));
-    for (std::vector<double>& values : bars.values) values.erase(values.begin() + static_cast<long>(other));
+  // Segments that are zero in every bar (no bubble without a pipeline) only crowd the legend.
+  for (size_t j = bars.segment_names.size(); j-- > 1;) {
+    bool used = false;
+    for (const std::vector<double>& values : bars.values) used |= values[j] > 0;
+    if (used) continue;
+    bars.segment_names.erase(bars.segment_names.begin() + static_cast<long>(j));
+    for (std::vector<double>& values : bars.values) values.erase(values.begin() + static_cast<long>(j));
   }
   std::string caption =
       "Each bar is one case; segments add up to the step time: compute, the communication "

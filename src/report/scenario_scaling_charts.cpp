@@ -82,49 +82,60 @@ std::vector<ScalingSeries> scaling_series(const CaseGroup& group) {
   return series;
 }
 
-enum class Measure { kStepTime, kTokens, kSpeedup };
+// kSpeedup is the planner's own (against its baseline); without one, kRelativeSpeedup is the
+// tokens/s of a case over those of its series' smallest case.
+enum class Measure { kStepTime, kTokens, kSpeedup, kRelativeSpeedup };
 
-double value_of(const ScenarioJson& doc, Measure measure) {
+double value_of(const ScenarioJson& doc, const ScenarioJson& first, Measure measure) {
   const ScenarioJson& plan = doc["plan"];
   switch (measure) {
     case Measure::kStepTime: return plan["step_time_s"].get<double>();
     case Measure::kTokens: return plan["tokens_per_s"].get<double>();
-    case Measure::kSpeedup: return plan["speedup"].is_number() ? plan["speedup"].get<double>() : 0;
+    case Measure::kSpeedup: return plan["speedup"].get<double>();
+    case Measure::kRelativeSpeedup:
+      return plan["tokens_per_s"].get<double>() / first["plan"]["tokens_per_s"].get<double>();
   }
   return 0;
 }
 
 // Linear scaling from the first point: step time falls as 1/GPUs, tokens/s grows with GPUs;
-// the ideal speedup is GPUs / baseline GPUs = speedup / scaling efficiency.
+// the planner's ideal speedup is GPUs / baseline GPUs = speedup / scaling efficiency.
 std::optional<double> ideal_of(const ScenarioJson& doc, const ScenarioJson& first, Measure measure) {
   const double gpus = doc["gpus"].get<double>();
   const double gpus0 = first["gpus"].get<double>();
-  if (measure == Measure::kSpeedup) {
-    const ScenarioJson& plan = doc["plan"];
-    if (!plan["scaling_efficiency"].is_number() || !(plan["scaling_efficiency"].get<double>() > 0)) {
-      return std::nullopt;
+  switch (measure) {
+    case Measure::kSpeedup: {
+      const ScenarioJson& plan = doc["plan"];
+      if (!plan["scaling_efficiency"].is_number() || !(plan["scaling_efficiency"].get<double>() > 0)) {
+        return std::nullopt;
+      }
+      return plan["speedup"].get<double>() / plan["scaling_efficiency"].get<double>();
     }
-    return plan["speedup"].get<double>() / plan["scaling_efficiency"].get<double>();
+    case Measure::kRelativeSpeedup: return gpus / gpus0;
+    case Measure::kStepTime: return value_of(first, first, measure) * gpus0 / gpus;
+    case Measure::kTokens: return value_of(first, first, measure) * gpus / gpus0;
   }
-  const double y0 = value_of(first, measure);
-  return measure == Measure::kStepTime ? y0 * gpus0 / gpus : y0 * gpus / gpus0;
+  return std::nullopt;
 }
 
 ScenarioChart scaling_chart(const CaseGroup& group, const std::vector<ScalingSeries>& all,
                             Measure measure) {
-  static constexpr const char* kName[] = {"step time", "tokens/s", "speedup"};
-  static constexpr const char* kFile[] = {"step-time", "tokens", "speedup"};
+  static constexpr const char* kName[] = {"step time", "tokens/s", "speedup", "speedup"};
+  static constexpr const char* kFile[] = {"step-time", "tokens", "speedup", "speedup"};
   const int m = static_cast<int>(measure);
+  const bool relative = measure == Measure::kRelativeSpeedup;
   LineChart chart;
   chart.title = fmt::format("{} against GPU count ({})", kName[m], group.study);
   chart.x = {"GPUs", AxisScale::kLog2, AxisUnit::kNumber, {}, {}};
-  chart.y = {kName[m], measure == Measure::kStepTime ? AxisScale::kLog10 : AxisScale::kLinear,
+  chart.y = {relative ? "speedup over the smallest case" : kName[m],
+             measure == Measure::kStepTime ? AxisScale::kLog10 : AxisScale::kLinear,
              measure == Measure::kStepTime ? AxisUnit::kSeconds : AxisUnit::kNumber, {}, {}};
   const std::vector<size_t> chosen = spread_choice(all.size(), kMaxChartSeries);
   for (size_t i : chosen) {
     ChartSeries series{all[i].name, {}};
     for (const ScenarioJson* doc : all[i].cases) {
-      series.points.push_back({(*doc)["gpus"].get<double>(), value_of(*doc, measure)});
+      series.points.push_back(
+          {(*doc)["gpus"].get<double>(), value_of(*doc, *all[i].cases.front(), measure)});
     }
     chart.series.push_back(std::move(series));
   }
@@ -139,9 +150,13 @@ ScenarioChart scaling_chart(const CaseGroup& group, const std::vector<ScalingSer
   std::string caption = fmt::format(
       "One line per {}; dashed: linear scaling {} of '{}'.",
       all.size() > 1 ? "machine and setting" : "machine",
-      measure == Measure::kSpeedup ? "against the baseline" : "from the first point",
+      measure == Measure::kSpeedup ? "against the planner's baseline" : "from the first point",
       reference.name);
   if (measure == Measure::kStepTime) caption += " Step time on a log scale.";
+  if (relative) {
+    caption += " The planner gave no speedup (its baseline does not fit or was not asked for), "
+               "so each line is tokens/s over that of its smallest case.";
+  }
   const std::string note = left_out_note(chart.series.size(), all.size());
   if (!note.empty()) caption += " " + note;
   return {fmt::format("{}-{}", kFile[m], chart_file_part(group.study)),
@@ -167,7 +182,8 @@ std::vector<ScenarioChart> plan_scaling_charts(const std::vector<ScenarioJson>& 
     if (series.empty()) continue;
     charts.push_back(scaling_chart(group, series, Measure::kStepTime));
     charts.push_back(scaling_chart(group, series, Measure::kTokens));
-    if (has_speedup(series)) charts.push_back(scaling_chart(group, series, Measure::kSpeedup));
+    charts.push_back(scaling_chart(
+        group, series, has_speedup(series) ? Measure::kSpeedup : Measure::kRelativeSpeedup));
   }
   return charts;
 }
