@@ -166,8 +166,12 @@ std::vector<std::pair<std::string, std::string>> assumptions(const std::vector<J
       if (list.size() > before) ++per_study[study];
     }
   }
-  list.emplace_back("link utilisation (machine pictures)",
-                    "at the largest size of each machine's last case in a collective study");
+  for (const Json& doc : cases) {
+    if (!json_field(doc, "link_usage").is_object()) continue;
+    list.emplace_back("link utilisation (machine pictures)",
+                      "at the largest size of each machine's last case in a collective study");
+    break;
+  }
   return list;
 }
 

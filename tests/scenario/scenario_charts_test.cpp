@@ -210,6 +210,37 @@ collectives:
   CHECK(charts[1].file_stem == "machine-ch-dual-4090");
 }
 
+TEST_CASE("scenario charts: a machine that no longer matches its link usage is an error") {
+  const Scenario s = parse_inline("machines: [{topology: dual-4090.yaml}]\n"
+                                  "collectives: [{ops: allreduce, sizes: [1M]}]\n");
+  const CaseResult result = run_scenario(s, {}).front();
+  const std::string doc = render_case_json(s.cases[0], result);
+  const std::string manifest = render_manifest(s);
+  REQUIRE(render_scenario_charts(manifest, {doc}).size() == 2);
+  const auto error_of = [&](const std::string& changed) -> std::string {
+    try {
+      render_scenario_charts(manifest, {changed});
+    } catch (const ConfigError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  // A link id past the machine's links: the first entry of "links" becomes link 9999.
+  std::string bad_link = doc;
+  const size_t links = bad_link.find("\"links\": [");
+  REQUIRE(links != std::string::npos);
+  const size_t first_id = bad_link.find_first_of("0123456789", links);
+  const size_t id_end = bad_link.find_first_not_of("0123456789", first_id);
+  bad_link.replace(first_id, id_end - first_id, "9999");
+  CHECK(error_of(bad_link).find("case \"coll-allreduce/dual-4090\": link 9999 of its link_usage "
+                                "is not in its machine") != std::string::npos);
+  // A topology file that is gone.
+  std::string gone = doc;
+  const std::string file = "/topologies/dual-4090.yaml";
+  gone.replace(gone.find(file), file.size(), "/topologies/no-such-machine.yaml");
+  CHECK(error_of(gone).find("the machine of case \"coll-allreduce/dual-4090\"") != std::string::npos);
+}
+
 TEST_CASE("scenario charts: the evenly spread choice keeps both ends and never repeats") {
   CHECK(detail::spread_choice(3, 12) == std::vector<size_t>{0, 1, 2});
   CHECK(detail::spread_choice(0, 12).empty());
