@@ -50,9 +50,10 @@ Json collective_json(const CollectiveCaseSpec& spec, const CollectiveCaseResult&
   };
 }
 
-// What the machine picture needs (docs/scenario-format.md#outputs): the machine as loaded
-// (absolute file path, so a merge from another directory finds it, and `set:` values) and [link id, utilisation] for every directed link that carried
-// data, utilisation rounded to 4 decimals (a hundredth of a percent).
+// What the machine picture needs (docs/scenario-format.md#link-usage): the machine as loaded
+// (absolute file path, so a merge from another directory finds it, and `set:` values) and
+// [link id, utilisation] for every directed link that carried data, utilisation rounded to 4
+// decimals (a hundredth of a percent).
 Json link_usage_json(const ScenarioCase& c, const CollectiveCaseResult& result) {
   Json set = Json::object();
   for (const auto& [name, value] : c.overrides) set[name] = value;
@@ -67,6 +68,23 @@ Json link_usage_json(const ScenarioCase& c, const CollectiveCaseResult& result) 
                std::filesystem::absolute(c.topology_file).lexically_normal().string()},
               {"set", std::move(set)},
               {"links", std::move(links)}};
+}
+
+// The document as dump(2) writes it, but with one line per link_usage entry ("[12, 0.5]")
+// instead of four: a 64-server machine has thousands of them.
+std::string with_compact_links(Json doc) {
+  const Json links = std::move(doc["link_usage"]["links"]);
+  const std::string placeholder = "\"(links)\"";
+  doc["link_usage"]["links"] = "(links)";
+  std::string text = doc.dump(2) + "\n";
+  std::string lines;
+  for (const Json& entry : links) {
+    lines += lines.empty() ? "[\n" : ",\n";
+    lines += "      [" + entry[0].dump() + ", " + entry[1].dump() + "]";
+  }
+  lines += lines.empty() ? "[]" : "\n    ]";
+  text.replace(text.rfind(placeholder), placeholder.size(), lines);  // links is the last field
+  return text;
 }
 
 Json layout_json(const ParallelLayout& l) {
@@ -174,6 +192,7 @@ std::string render_case_json(const ScenarioCase& c, const CaseResult& r) {
     doc["collective"] = collective_json(*c.collective, *r.collective);
     if (!r.collective->link_usage.empty()) doc["link_usage"] = link_usage_json(c, *r.collective);
   }
+  if (doc.contains("link_usage")) return with_compact_links(doc);
   if (r.plan && r.plan->plan) doc["plan"] = plan_json(*r.plan->plan);
   if (r.plan && c.plan && c.plan->search) doc["search"] = ranking_json(r.plan->ranking);
   return doc.dump(2) + "\n";
