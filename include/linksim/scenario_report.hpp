@@ -48,15 +48,17 @@ struct ScenarioChart {
 ///    study has a baseline) speedup against GPUs, each with the ideal linear-scaling line;
 ///  - per plan study, the step time by part (compute, exposed communication by kind, bubble)
 ///    and the memory per GPU against its capacity, one bar per case;
+///  - per layout search (at most 4), its 12 best layouts by part of the step;
 ///  - per machine of a collective study, its links coloured by their utilisation in the
 ///    study's last case (the documents' link_usage; its topology is loaded again).
+/// A chart with nothing to draw (every case on one GPU) is left out.
 /// Charts hold at most kMaxChartSeries lines or kMaxChartBars bars (an evenly spread choice
 /// when there are more, said in the caption). Failed cases are left out. Throws ConfigError
 /// for a document that is not one, or a machine whose topology no longer loads.
 std::vector<ScenarioChart> render_scenario_charts(std::string_view manifest,
                                                   const std::vector<std::string>& case_documents);
 inline constexpr int kMaxChartSeries = 12;
-inline constexpr int kMaxChartBars = 24;
+inline constexpr int kMaxChartBars = 16;
 /// Rows of each table of report.html; the rest are in results.csv.
 inline constexpr int kMaxHtmlTableRows = 200;
 

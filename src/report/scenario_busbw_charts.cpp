@@ -61,7 +61,9 @@ ScenarioChart busbw_chart(const CaseGroup& group) {
 std::vector<ScenarioChart> busbw_charts(const std::vector<ScenarioJson>& cases) {
   std::vector<ScenarioChart> charts;
   for (const CaseGroup& group : group_cases(cases, collective_key)) {
-    charts.push_back(busbw_chart(group));
+    bool drawable = false;
+    for (const ScenarioJson* doc : group.cases) drawable |= !busbw_series(*doc).points.empty();
+    if (drawable) charts.push_back(busbw_chart(group));  // not when every case is one GPU
   }
   return charts;
 }

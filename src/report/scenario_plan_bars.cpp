@@ -130,13 +130,56 @@ ScenarioChart memory_chart(const CaseGroup& group) {
           caption, svg_stacked_bars(bars)};
 }
 
+// Bars of a layout search's chart: its best layouts (the labels are long).
+constexpr size_t kMaxRankingBars = 12;
+
+// A layout search: its best layouts, in rank order, by part of the step.
+ScenarioChart ranking_chart(const ScenarioJson& doc) {
+  StackedBars bars;
+  bars.title = fmt::format("Step time of the best layouts ({})", doc["id"].get<std::string>());
+  bars.value_axis = {"step time", AxisScale::kLinear, AxisUnit::kSeconds, {}, {}};
+  bars.segment_names = {"compute", "exposed communication", "pipeline bubble"};
+  const ScenarioJson& ranking = doc["search"];
+  const size_t shown = std::min(ranking.size(), kMaxRankingBars);
+  for (size_t i = 0; i < shown; ++i) {
+    const ScenarioJson& c = ranking[i];
+    const ScenarioJson& l = c["layout"];
+    bars.bar_labels.push_back(fmt::format("#{} tp{} pp{} dp{} mb{}{}", c["rank"].get<int>(),
+                                          l["tp"].get<int>(), l["pp"].get<int>(), l["dp"].get<int>(),
+                                          l["micro_batch"].get<int>(), c["fits"].get<bool>() ? "" : " (no fit)"));
+    const ScenarioJson& b = c["breakdown"];
+    bars.values.push_back({b["compute_s"].get<double>(), b["exposed_comm_s"].get<double>(),
+                           b["bubble_s"].get<double>()});
+  }
+  std::string caption = "Each bar is one layout of the search, best first (the ranking puts "
+                        "layouts that fit first, then the most tokens/s); segments add up to "
+                        "the step time.";
+  if (shown < ranking.size()) {
+    caption += fmt::format(" The best {} of {} layouts; all are in results.csv.", shown, ranking.size());
+  }
+  return {"ranking-" + chart_file_part(doc["id"].get<std::string>()),
+          fmt::format("Layout search: {}", doc["id"].get<std::string>()), caption,
+          svg_stacked_bars(bars)};
+}
+
 }  // namespace
+
+// Layout searches drawn at most; the rest are in the tables.
+constexpr size_t kMaxRankingCharts = 4;
 
 std::vector<ScenarioChart> plan_bar_charts(const std::vector<ScenarioJson>& cases) {
   std::vector<ScenarioChart> charts;
   for (const CaseGroup& group : group_cases(cases, plan_key)) {
     charts.push_back(step_chart(group));
     charts.push_back(memory_chart(group));
+  }
+  std::vector<const ScenarioJson*> searches;
+  for (const ScenarioJson& doc : cases) {
+    const ScenarioJson search = json_field(doc, "search");
+    if (case_ok(doc) && search.is_array() && !search.empty()) searches.push_back(&doc);
+  }
+  for (size_t i : spread_choice(searches.size(), kMaxRankingCharts)) {
+    charts.push_back(ranking_chart(*searches[i]));
   }
   return charts;
 }

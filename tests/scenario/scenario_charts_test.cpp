@@ -3,6 +3,7 @@
 // same bytes whatever --jobs and for shards merged, bounded charts, and a page that names its
 // command and assumptions but no time.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <filesystem>
 #include <fstream>
@@ -239,6 +240,28 @@ TEST_CASE("scenario charts: a machine that no longer matches its link usage is a
   const std::string file = "/topologies/dual-4090.yaml";
   gone.replace(gone.find(file), file.size(), "/topologies/no-such-machine.yaml");
   CHECK(error_of(gone).find("the machine of case \"coll-allreduce/dual-4090\"") != std::string::npos);
+}
+
+TEST_CASE("scenario charts: a layout search draws its 12 best layouts; one GPU draws no curve") {
+  const Scenario s = parse_inline(R"(machines: [{topology: dgx-h100.yaml}]
+collectives: [{name: one, ops: allreduce, sizes: [1M, 1G], g: 1}]
+plans: [{name: best, model: llama3.1-8b, mode: train, tp: search, global_batch: 64}]
+)");
+  const std::vector<CaseResult> results = run_scenario(s, {});
+  REQUIRE(results.size() == 2);
+  REQUIRE(results[1].plan->ranking.size() > 12);
+  std::vector<std::string> documents;
+  for (size_t i = 0; i < results.size(); ++i) documents.push_back(render_case_json(s.cases[i], results[i]));
+  const std::vector<ScenarioChart> charts = render_scenario_charts(render_manifest(s), documents);
+  // A single rank moves no data: busbw 0 cannot be drawn, and there is no link to colour.
+  REQUIRE(charts.size() == 1);
+  CHECK(charts[0].file_stem == "ranking-best-dgx-h100");
+  CHECK(count(charts[0].svg, "<g class=\"bar\"") == 12);
+  CHECK(charts[0].svg.find("data-bar=\"#1 tp") != std::string::npos);
+  CHECK(charts[0].svg.find("data-bar=\"#12 tp") != std::string::npos);
+  CHECK(charts[0].svg.find("data-bar=\"#13 tp") == std::string::npos);
+  CHECK(charts[0].caption.find(fmt::format("The best 12 of {} layouts", results[1].plan->ranking.size())) !=
+        std::string::npos);
 }
 
 TEST_CASE("scenario charts: the evenly spread choice keeps both ends and never repeats") {
