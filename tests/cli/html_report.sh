@@ -85,8 +85,9 @@ check_page() {
 
 check_page "$report" sample-report
 
-# A scenario run's report: busbw curves, scaling with the ideal line, step parts, memory and
-# three machine pictures (one from the flow simulation's link usage).
+# A scenario run's report: busbw curves, scaling with the ideal line, step parts, memory, a
+# layout search's ranking and three machine pictures (two from the flow simulation's link
+# usage).
 scenario_dir="$out/scenario-report"
 rm -rf "$scenario_dir"
 mkdir -p "$scenario_dir"
@@ -114,10 +115,11 @@ plans:
     global_batch: 64
     seq: 2048
     baseline_gpus: 8
+  - {name: best, machines: [dgx-h100], model: llama3.1-8b, mode: train, tp: search, global_batch: 64}
 YAML
 "$cli" run "$scenario_dir/mixed.yaml" --out "$scenario_dir/out" --format html \
   > "$out/scenario-report.log" 2>&1 || fail "linksim run failed: $(cat "$out/scenario-report.log")"
 [ -s "$scenario_dir/out/report.html" ] || fail "the scenario run wrote no report.html"
-grep -q 'data-chart-count="9"' "$scenario_dir/out/report.html" ||
-  fail "the scenario report does not hold its 9 charts"
+grep -q 'data-chart-count="10"' "$scenario_dir/out/report.html" ||
+  fail "the scenario report does not hold its 10 charts"
 check_page "$scenario_dir/out/report.html" scenario-report
