@@ -65,6 +65,9 @@ struct ScenarioCase {
   SourceLocation machine_where;  ///< the machine entry (topology load errors point here)
   std::optional<CollectiveCaseSpec> collective;
   std::optional<PlanCaseSpec> plan;
+  /// Keep the per-link usage of the largest size (CollectiveCaseResult::link_usage): set on
+  /// the last case of each (collective study, machine), whose machine the reports draw.
+  bool record_link_usage = false;
 };
 
 /// A question the scenario answers in a sentence from the numbers of its cases
@@ -102,6 +105,12 @@ Scenario parse_scenario(const std::string& text, const std::string& filename,
 /// The rows of a collective case, as `linksim coll` prints them.
 struct CollectiveCaseResult {
   CollectiveReport report;
+  /// With ScenarioCase::record_link_usage: what each directed link carried at the largest
+  /// size (CollectiveResult::link_usage). When the case's mode leaves it empty (analytic
+  /// mode for non-ring algorithms), it comes from the same query in flow mode.
+  std::vector<LinkUsage> link_usage;
+  double link_usage_size_bytes = 0;
+  SimMode link_usage_mode = SimMode::kAnalytic;
 };
 
 struct PlanCaseResult {

@@ -38,6 +38,52 @@ std::string render_results_table(std::string_view manifest,
 std::string render_answers(std::string_view manifest,
                            const std::vector<std::string>& case_documents);
 
+/// One chart of a scenario run, as DIR/charts/<file_stem>.svg and a figure of report.html.
+struct ScenarioChart {
+  std::string file_stem;  ///< unique, file-system-safe: "busbw-allreduce-allreduce"
+  std::string title;
+  std::string caption;    ///< how to read it, and what was left out to keep it readable
+  std::string svg;        ///< one <svg> element (include/linksim/charts.hpp)
+};
+
+/// The charts of a run, built from its manifest and case documents alone (never by running
+/// cases), so a resumed or merged run draws the same bytes as a single one
+/// (docs/scenario-format.md#charts):
+///  - per collective study and operation, busbw against message size, one line per case;
+///  - per plan study whose cases differ in GPU count, step time, tokens/s and (when the
+///    study has a baseline) speedup against GPUs, each with the ideal linear-scaling line;
+///  - per plan study, the step time by part (compute, exposed communication by kind, bubble)
+///    and the memory per GPU against its capacity, one bar per case;
+///  - per layout search (at most 4), its 12 best layouts by part of the step;
+///  - per machine of a collective study, its links coloured by their utilisation in the
+///    study's last case (the documents' link_usage; its topology is loaded again).
+/// A chart with nothing to draw (every case on one GPU) is left out.
+/// Charts hold at most kMaxChartSeries lines or kMaxChartBars bars (an evenly spread choice
+/// when there are more, said in the caption). Failed cases are left out. Throws ConfigError
+/// for a document that is not one, or a machine whose topology no longer loads.
+std::vector<ScenarioChart> render_scenario_charts(std::string_view manifest,
+                                                  const std::vector<std::string>& case_documents);
+inline constexpr int kMaxChartSeries = 12;
+inline constexpr int kMaxChartBars = 16;
+/// Rows of each table of report.html; the rest are in results.csv.
+inline constexpr int kMaxHtmlTableRows = 200;
+
+/// What report.html states besides the results.
+struct ScenarioReportInfo {
+  std::string command;  ///< the command line that reproduces the report
+  std::string version;  ///< linksim's version
+};
+
+/// DIR/report.html: one self-contained page (render_html_report) with a summary, `charts`,
+/// tables of the collective, plan, search and failed cases, the assumptions the results rest
+/// on (NCCL switches, algorithm, protocol and mode of collective studies, the planner's
+/// assumptions, the catalog GPUs) and the command. It states no time, so the same documents
+/// give the same bytes.
+std::string render_scenario_html(std::string_view manifest,
+                                 const std::vector<std::string>& case_documents,
+                                 const std::vector<ScenarioChart>& charts,
+                                 const ScenarioReportInfo& info);
+
 struct RunDirectoryOptions {
   std::string out_dir = "linksim-out";
   int jobs = 1;
@@ -46,6 +92,8 @@ struct RunDirectoryOptions {
   bool resume = false;
   bool write_csv = true;
   bool write_json = true;
+  bool write_svg = false;    ///< DIR/charts/<chart>.svg (render_scenario_charts)
+  bool write_html = false;   ///< DIR/report.html (render_scenario_html)
   std::string command_line;  ///< recorded in run-info.json
   std::string version;       ///< recorded in run-info.json
   /// Called after each finished case with (done, total) of this run; from worker threads,
@@ -64,8 +112,11 @@ struct RunDirectoryOutcome {
 };
 
 /// Runs the shard's cases into `options.out_dir`: DIR/cases/<file_stem>.json per case as it
-/// finishes, then DIR/manifest.json, DIR/results.csv, DIR/results.json and DIR/run-info.json
-/// (the only file with a time in it). Every file is written to "<name>.tmp" and renamed.
+/// finishes, then DIR/manifest.json, DIR/results.csv, DIR/results.json, DIR/charts/*.svg,
+/// DIR/report.html and DIR/run-info.json (the only file with a time in it). Every file is
+/// written to "<name>.tmp" and renamed. report.html's command is
+/// "linksim run <scenario file> --format html", for a merge too (the file named in the first
+/// shard's run-info.json), so merged and single runs give the same page.
 RunDirectoryOutcome run_to_directory(const Scenario& scenario, const RunDirectoryOptions& options);
 
 /// Joins shard directories into `options.out_dir` (cases, manifest, results) so that its data

@@ -17,7 +17,7 @@ namespace linksim::cli {
 namespace {
 
 struct Formats {
-  bool table = false, csv = false, json = false;
+  bool table = false, csv = false, json = false, svg = false, html = false;
 };
 
 Formats parse_formats(const std::vector<std::string>& names, const char* flag) {
@@ -28,7 +28,9 @@ Formats parse_formats(const std::vector<std::string>& names, const char* flag) {
       if (name == "table") formats.table = true;
       else if (name == "csv") formats.csv = true;
       else if (name == "json") formats.json = true;
-      else throw ConfigError(fmt::format("{}: expected table, csv or json, got \"{}\"", flag, name));
+      else if (name == "svg") formats.svg = true;
+      else if (name == "html") formats.html = true;
+      else throw ConfigError(fmt::format("{}: expected table, csv, json, svg or html, got \"{}\"", flag, name));
     }
   }
   return formats;
@@ -75,6 +77,8 @@ void run(const RunArgs& a) {
   options.resume = a.resume;
   options.write_csv = formats.csv;
   options.write_json = formats.json;
+  options.write_svg = formats.svg;
+  options.write_html = formats.html;
   options.version = LINKSIM_VERSION;
   std::vector<std::string> words = {"linksim", "run", a.scenario, "--out", options.out_dir,
                                     "--shard", a.shard};
@@ -99,6 +103,8 @@ void merge(const MergeArgs& a) {
   options.out_dir = a.out;
   options.write_csv = formats.csv;
   options.write_json = formats.json;
+  options.write_svg = formats.svg;
+  options.write_html = formats.html;
   options.version = LINKSIM_VERSION;
   std::vector<std::string> words = {"linksim", "merge"};
   words.insert(words.end(), a.dirs.begin(), a.dirs.end());
@@ -116,7 +122,7 @@ const CommandRegistrar kRun{"", "run", [](CLI::App& app) {
   c->add_option("--jobs,-j", args->jobs, "Worker threads (default: all cores)");
   c->add_option("--shard", args->shard, "Run cases with index mod N == I (0-based), as I/N");
   c->add_flag("--resume", args->resume, "Skip cases whose result is already in --out");
-  c->add_option("--format", args->formats, "table,csv,json (default: the scenario's report.formats)");
+  c->add_option("--format", args->formats, "table,csv,json,svg,html (default: the scenario's report.formats, else table,csv,json)");
   c->add_option("--max-cases", args->max_cases, "Refuse scenarios expanding to more cases (default 10000)");
   c->add_flag("--list", args->list, "Print the cases (index and id) without running them");
   c->callback([args] { run(*args); });
@@ -127,7 +133,7 @@ const CommandRegistrar kMerge{"", "merge", [](CLI::App& app) {
   CLI::App* c = app.add_subcommand("merge", "Join the output directories of shards into one");
   c->add_option("dirs", args->dirs, "Shard output directories")->required();
   c->add_option("--out", args->out, "Merged output directory")->required();
-  c->add_option("--format", args->formats, "table,csv,json (default: all)");
+  c->add_option("--format", args->formats, "table,csv,json,svg,html (default: table,csv,json)");
   c->callback([args] { merge(*args); });
 }};
 

@@ -63,11 +63,37 @@ std::string utc_now() {
   return text;
 }
 
-// Writes the manifest, the data files and run-info.json; fills the outcome's table.
+// DIR/charts/*.svg and DIR/report.html. The page's command names the scenario file, never
+// the output directory or the shard, so a merged run's page equals a single run's.
+void write_pictures(const fs::path& dir, const std::string& manifest,
+                    const std::vector<std::string>& documents, const RunDirectoryOptions& options,
+                    const std::string& scenario_file) {
+  if (!options.write_svg && !options.write_html) return;
+  const std::vector<ScenarioChart> charts = render_scenario_charts(manifest, documents);
+  if (options.write_svg) {
+    make_directory(dir / "charts");
+    for (const ScenarioChart& chart : charts) {
+      write_file_atomically((dir / "charts" / (chart.file_stem + ".svg")).string(), chart.svg);
+    }
+  }
+  if (options.write_html) {
+    ScenarioReportInfo info;
+    const std::string file = !scenario_file.empty()
+                                 ? scenario_file
+                                 : Json::parse(manifest).value("scenario", "scenario") + ".yaml";
+    info.command = fmt::format("linksim run {} --format html", file);
+    info.version = options.version;
+    write_file_atomically((dir / "report.html").string(),
+                          render_scenario_html(manifest, documents, charts, info));
+  }
+}
+
+// Writes the manifest, the data files, the charts and run-info.json; fills the outcome's table.
 void write_outputs(const fs::path& dir, const std::string& manifest,
                    const std::vector<std::string>& documents, const RunDirectoryOptions& options,
                    RunDirectoryOutcome& outcome, const Json& run_fields) {
   write_file_atomically((dir / "manifest.json").string(), manifest);
+  write_pictures(dir, manifest, documents, options, run_fields.value("scenario_file", ""));
   if (options.write_csv) {
     write_file_atomically((dir / "results.csv").string(), render_results_csv(manifest, documents));
   }
@@ -235,7 +261,15 @@ RunDirectoryOutcome merge_directories(const std::vector<std::string>& dirs,
   outcome.cases_selected = static_cast<int>(documents.size());
   outcome.cases_skipped = outcome.cases_selected;
   outcome.cases_failed = count_failed(documents);
-  Json run_fields{{"merged_from", dirs}};
+  // The scenario file as the shards' runs named it, for the report's command.
+  std::string scenario_file;
+  if (std::optional<std::string> info = read_file(fs::path(dirs.front()) / "run-info.json")) {
+    try {
+      scenario_file = Json::parse(*info).value("scenario_file", "");
+    } catch (const Json::exception&) {
+    }
+  }
+  Json run_fields{{"merged_from", dirs}, {"scenario_file", scenario_file}};
   write_outputs(out, manifest, documents, options, outcome, run_fields);
   return outcome;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // One scenario case as a JSON document, and the run's manifest (field names are a contract:
 // docs/scenario-format.md#outputs).
+#include <cmath>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -47,6 +48,43 @@ Json collective_json(const CollectiveCaseSpec& spec, const CollectiveCaseResult&
       {"nvls", spec.comm.nvls_enable},
       {"rows", std::move(rows)},
   };
+}
+
+// What the machine picture needs (docs/scenario-format.md#link-usage): the machine as loaded
+// (absolute file path, so a merge from another directory finds it, and `set:` values) and
+// [link id, utilisation] for every directed link that carried data, utilisation rounded to 4
+// decimals (a hundredth of a percent).
+Json link_usage_json(const ScenarioCase& c, const CollectiveCaseResult& result) {
+  Json set = Json::object();
+  for (const auto& [name, value] : c.overrides) set[name] = value;
+  Json links = Json::array();
+  for (const LinkUsage& u : result.link_usage) {
+    const double utilization = std::round(u.utilization * 1e4) / 1e4;
+    if (utilization > 0) links.push_back(Json::array({u.link.value, utilization}));
+  }
+  return Json{{"size_bytes", count_value(result.link_usage_size_bytes)},
+              {"mode", std::string(to_string(result.link_usage_mode))},
+              {"topology_file",
+               std::filesystem::absolute(c.topology_file).lexically_normal().string()},
+              {"set", std::move(set)},
+              {"links", std::move(links)}};
+}
+
+// The document as dump(2) writes it, but with one line per link_usage entry ("[12, 0.5]")
+// instead of four: a 64-server machine has thousands of them.
+std::string with_compact_links(Json doc) {
+  const Json links = std::move(doc["link_usage"]["links"]);
+  const std::string placeholder = "\"(links)\"";
+  doc["link_usage"]["links"] = "(links)";
+  std::string text = doc.dump(2) + "\n";
+  std::string lines;
+  for (const Json& entry : links) {
+    lines += lines.empty() ? "[\n" : ",\n";
+    lines += "      [" + entry[0].dump() + ", " + entry[1].dump() + "]";
+  }
+  lines += lines.empty() ? "[]" : "\n    ]";
+  text.replace(text.rfind(placeholder), placeholder.size(), lines);  // links is the last field
+  return text;
 }
 
 Json layout_json(const ParallelLayout& l) {
@@ -150,7 +188,11 @@ std::string render_case_json(const ScenarioCase& c, const CaseResult& r) {
       {"status", r.error.empty() ? "ok" : "error"},
       {"error", r.error},
   };
-  if (r.collective && c.collective) doc["collective"] = collective_json(*c.collective, *r.collective);
+  if (r.collective && c.collective) {
+    doc["collective"] = collective_json(*c.collective, *r.collective);
+    if (!r.collective->link_usage.empty()) doc["link_usage"] = link_usage_json(c, *r.collective);
+  }
+  if (doc.contains("link_usage")) return with_compact_links(doc);
   if (r.plan && r.plan->plan) doc["plan"] = plan_json(*r.plan->plan);
   if (r.plan && c.plan && c.plan->search) doc["search"] = ranking_json(r.plan->ranking);
   return doc.dump(2) + "\n";

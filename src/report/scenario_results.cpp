@@ -12,6 +12,7 @@
 #include "linksim/scenario_report.hpp"
 #include "linksim/units.hpp"
 #include "report/data_format.hpp"
+#include "report/scenario_documents.hpp"
 #include "report/text_lines.hpp"
 
 namespace linksim {
@@ -21,24 +22,11 @@ using Json = nlohmann::ordered_json;
 using report_data::csv_field;
 
 Json parse_document(std::string_view text, std::string_view what) {
-  try {
-    return Json::parse(text);
-  } catch (const Json::exception& e) {
-    throw ConfigError(fmt::format("{} is not a linksim scenario document: {}", what, e.what()));
-  }
+  return detail::parse_scenario_document(text, what);
 }
 
 std::vector<Json> parse_cases(const std::vector<std::string>& documents) {
-  std::vector<Json> cases;
-  cases.reserve(documents.size());
-  for (const std::string& text : documents) {
-    Json doc = parse_document(text, "a case file");
-    if (!doc.is_object() || !doc.contains("id") || !doc.contains("index")) {
-      throw ConfigError("a case file is not a linksim case document (no id or index)");
-    }
-    cases.push_back(std::move(doc));
-  }
-  return cases;
+  return detail::parse_case_documents(documents);
 }
 
 // A JSON value as one CSV cell: integers as integers, numbers with 10 significant digits,
@@ -54,11 +42,7 @@ std::string cell(const Json& value) {
   }
 }
 
-Json field(const Json& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  auto it = object.find(key);
-  return it == object.end() ? Json(nullptr) : *it;
-}
+Json field(const Json& object, const char* key) { return detail::json_field(object, key); }
 
 const std::vector<std::string> kLeadColumns = {"case_id", "case_index", "study", "kind",
                                                "machine", "topology"};
@@ -249,6 +233,7 @@ std::string render_results_json(std::string_view manifest_text,
   Json cases = Json::array();
   for (Json& doc : parse_cases(case_documents)) {
     doc.erase("fingerprint");
+    doc.erase("link_usage");  // an input of the machine picture, not a result
     cases.push_back(std::move(doc));
   }
   Json out{{"scenario", manifest["scenario"]},

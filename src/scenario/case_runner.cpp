@@ -14,8 +14,26 @@ bool sized_per_block(CollectiveOp op) {
          op == CollectiveOp::kAllToAll;
 }
 
+// The link usage of the largest size, from the flow simulation when the case's own mode
+// does not give one (analytic mode outside ring algorithms).
+void record_link_usage(const Communicator& comm, CollectiveQuery query, CollectiveResult r,
+                       CollectiveCaseResult& out) {
+  out.link_usage_size_bytes = query.size_bytes;
+  out.link_usage_mode = query.mode;
+  if (r.link_usage.empty() && query.mode == SimMode::kAnalytic) {
+    query.mode = SimMode::kFlow;
+    try {
+      r = comm.run(query);
+      out.link_usage_mode = SimMode::kFlow;
+    } catch (const ConfigError&) {
+      return;  // no picture for this machine; the case's own answer stands
+    }
+  }
+  out.link_usage = std::move(r.link_usage);
+}
+
 CollectiveCaseResult run_collective(const CollectiveCaseSpec& spec, const Topology& topology,
-                                    CaseResult& result) {
+                                    bool keep_link_usage, CaseResult& result) {
   std::vector<DeviceId> ranks = select_gpus(topology, spec.gpus);
   result.gpus = static_cast<int>(ranks.size());
   result.gpu_model = topology.gpu_model(ranks.front()).key;
@@ -38,6 +56,7 @@ CollectiveCaseResult run_collective(const CollectiveCaseSpec& spec, const Topolo
                        spec.op == CollectiveOp::kReduceScatter ||
                        spec.op == CollectiveOp::kReduce || spec.op == CollectiveOp::kSendRecv;
   const int blocks = sized_per_block(spec.op) ? comm.rank_count() : 1;
+  size_t rows_left = spec.sizes_bytes.size();
   for (double requested : spec.sizes_bytes) {
     const double count = std::floor(requested / spec.type_bytes / blocks);
     query.size_bytes = count * spec.type_bytes * blocks;
@@ -55,6 +74,9 @@ CollectiveCaseResult run_collective(const CollectiveCaseSpec& spec, const Topolo
     row.protocol = std::string(to_string(r.protocol));
     row.bottleneck = describe_bottleneck(r, topology);
     report.rows.push_back(std::move(row));
+    if (keep_link_usage && --rows_left == 0) {
+      record_link_usage(comm, query, std::move(r), out);
+    }
   }
   return out;
 }
@@ -79,7 +101,8 @@ CaseResult run_case(const ScenarioCase& scenario_case, const Topology& topology)
   CaseResult result;
   try {
     if (scenario_case.collective) {
-      result.collective = run_collective(*scenario_case.collective, topology, result);
+      result.collective = run_collective(*scenario_case.collective, topology,
+                                         scenario_case.record_link_usage, result);
     } else if (scenario_case.plan) {
       result.plan = run_plan(*scenario_case.plan, topology, result);
     }

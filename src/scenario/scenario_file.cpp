@@ -320,13 +320,24 @@ void expand(const std::vector<Study>& studies, Scenario& scenario) {
   }
 }
 
+// The reports draw each machine of a collective study once, with the link usage of its last
+// case (for a swept machine, the last and usually largest value).
+void mark_link_usage_cases(Scenario& scenario) {
+  std::set<std::string> seen;
+  for (auto it = scenario.cases.rbegin(); it != scenario.cases.rend(); ++it) {
+    if (it->collective && seen.insert(it->study + "\n" + it->machine).second) {
+      it->record_link_usage = true;
+    }
+  }
+}
+
 void read_report(const YamlValue& report, Scenario& scenario) {
   report.check_keys({"title", "formats"});
   if (auto title = report.find("title")) scenario.title = title->text();
   if (auto formats = report.find("formats")) {
     for (const YamlValue& item : formats->scalar_or_items()) {
       scenario.formats.push_back(
-          detail::choice_value(item, {"table", "csv", "json"}));
+          detail::choice_value(item, {"table", "csv", "json", "svg", "html"}));
     }
     if (scenario.formats.empty()) formats->fail("expected at least one format, got an empty list");
   }
@@ -353,6 +364,7 @@ Scenario parse_scenario(const std::string& text, const std::string& filename,
   const std::vector<Study> studies = read_studies(root, machines);
   check_case_limit(studies, options.max_cases);
   expand(studies, scenario);
+  mark_link_usage_cases(scenario);
   if (auto questions = root.find("questions")) {
     std::vector<std::pair<std::string, std::string>> kinds;
     for (const Study& study : studies) kinds.emplace_back(study.name, study.kind);

@@ -49,13 +49,26 @@ cases=$("$cli" run "$src/scenarios/allreduce-four-machines.yaml" --list)
 
 # --- the same data whatever --jobs; stderr quiet in a pipe ---
 scenario=$src/scenarios/allreduce-four-machines.yaml
-out1=$("$cli" run "$scenario" --out "$work/j1" --jobs 1 2>"$work/j1.err")
+all=table,csv,json,svg,html
+out1=$("$cli" run "$scenario" --out "$work/j1" --jobs 1 --format $all 2>"$work/j1.err")
 [[ $? -eq 0 ]] || fail "run --jobs 1 failed: $(cat "$work/j1.err")"
-"$cli" run "$scenario" --out "$work/j2" --jobs 2 >/dev/null 2>&1 || fail "run --jobs 2 failed"
+"$cli" run "$scenario" --out "$work/j2" --jobs 2 --format $all >/dev/null 2>&1 || fail "run --jobs 2 failed"
 [[ ! -s $work/j1.err ]] || fail "stderr not quiet without a terminal: $(cat "$work/j1.err")"
-for f in results.csv results.json manifest.json; do
+for f in results.csv results.json manifest.json report.html; do
   cmp -s "$work/j1/$f" "$work/j2/$f" || fail "$f differs between --jobs 1 and --jobs 2"
 done
+# One busbw chart and a picture of each of the four machines.
+charts=$(cd "$work/j1/charts" 2>/dev/null && LC_ALL=C ls | tr '\n' ' ')
+[[ $charts == "busbw-allreduce-allreduce.svg machine-allreduce-dgx-h100-ib-2nodes.svg machine-allreduce-dgx-h100.svg machine-allreduce-dual-4090.svg machine-allreduce-pcie-8gpu.svg " ]] ||
+  fail "charts: got '$charts'"
+diff -r "$work/j1/charts" "$work/j2/charts" >/dev/null || fail "charts differ between --jobs 1 and --jobs 2"
+grep -q 'data-chart-count="5"' "$work/j1/report.html" || fail "report.html does not hold 5 charts"
+grep -q "<pre><code>linksim run $scenario --format html</code></pre>" "$work/j1/report.html" ||
+  fail "report.html does not give the command that reproduces it"
+! grep -qi 'generated' "$work/j1/report.html" || fail "report.html states a generation time"
+err=$("$cli" run "$scenario" --out "$work/bad-format" --format csv,pdf 2>&1 >/dev/null)
+[[ $? -eq 2 && $err == 'linksim: error: --format: expected table, csv, json, svg or html, got "pdf"' ]] ||
+  fail "bad format: got '$err'"
 [[ $(tail -n 1 <<<"$out1") == "# 4 cases: 4 run, 0 reused, 0 failed; results in $work/j1/" ]] ||
   fail "summary line: '$(tail -n 1 <<<"$out1")'"
 grep -q '^allreduce/dual-4090 ' <<<"$out1" || fail "summary has no line for allreduce/dual-4090"
@@ -68,10 +81,11 @@ grep -q '^allreduce/dual-4090 ' <<<"$out1" || fail "summary has no line for allr
 "$cli" run "$scenario" --out "$work/s0" --shard 0/2 --format csv,json >/dev/null || fail "shard 0/2"
 "$cli" run "$scenario" --out "$work/s1" --shard 1/2 --format csv,json >/dev/null || fail "shard 1/2"
 [[ $(ls "$work/s0/cases" | wc -l) -eq 2 ]] || fail "shard 0/2 ran $(ls "$work/s0/cases" | wc -l) cases"
-"$cli" merge "$work/s0" "$work/s1" --out "$work/merged" >/dev/null || fail "merge failed"
-for f in results.csv results.json; do
+(cd "$work" && "$cli" merge s0 s1 --out merged --format csv,json,svg,html >/dev/null) || fail "merge failed"
+for f in results.csv results.json report.html; do
   cmp -s "$work/j1/$f" "$work/merged/$f" || fail "merged $f differs from a single run's"
 done
+diff -r "$work/j1/charts" "$work/merged/charts" >/dev/null || fail "merged charts differ from a single run's"
 err=$("$cli" merge "$work/s0" --out "$work/partial" 2>&1 >/dev/null)
 [[ $? -eq 2 && $err == 'linksim: error: merge: 2 of 4 cases are in none of the directories (first: "allreduce/pcie-8gpu"); run the missing shards, or `linksim run --resume` into one of them' ]] ||
   fail "partial merge: got '$err'"
@@ -87,11 +101,19 @@ grep -q '"cases_run": 1' "$work/j1/run-info.json" || fail "run-info.json has no 
 [[ -z $(find "$work" -name '*.tmp') ]] || fail "temporary files left: $(find "$work" -name '*.tmp')"
 
 # --- the 1000-case sweep runs and is complete ---
-out=$("$cli" run "$src/scenarios/sweep-1000.yaml" --out "$work/sweep" --format table)
+out=$("$cli" run "$src/scenarios/sweep-1000.yaml" --out "$work/sweep" --format table,html)
 [[ $? -eq 0 ]] || fail "sweep-1000 failed"
 [[ $(tail -n 1 <<<"$out") == "# 1000 cases: 1000 run, 0 reused, "*" failed; results in $work/sweep/" ]] ||
   fail "sweep-1000: '$(tail -n 1 <<<"$out")'"
-[[ ! -e $work/sweep/results.csv ]] || fail "--format table wrote results.csv"
+[[ ! -e $work/sweep/results.csv ]] || fail "--format table,html wrote results.csv"
+[[ ! -e $work/sweep/charts ]] || fail "--format table,html wrote charts/"
+# A bounded page: five busbw charts of at most 12 curves, one machine, tables of 200 rows.
+html_bytes=$(wc -c <"$work/sweep/report.html")
+[[ $html_bytes -lt 3000000 ]] || fail "sweep-1000 report.html is $html_bytes bytes"
+grep -q 'data-chart-count="6"' "$work/sweep/report.html" || fail "sweep-1000 report.html does not hold 6 charts"
+grep -q '12 of [0-9]* cases shown' "$work/sweep/report.html" || fail "sweep-1000 charts do not say what they leave out"
+grep -q '(first 200 of [0-9]* cases; all are in results.csv)' "$work/sweep/report.html" ||
+  fail "sweep-1000 tables are not bounded"
 
 if [[ $failures -gt 0 ]]; then
   echo "$failures failure(s)"

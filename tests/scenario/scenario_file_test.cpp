@@ -125,7 +125,7 @@ TEST_CASE("scenario: malformed files give one positioned error naming what was e
       {"no studies", "machines: [{topology: dgx-h100.yaml}]\n", 1, 1,
        "expected collectives: or plans:, found neither"},
       {"bad format", "machines: [{topology: dgx-h100.yaml}]\ncollectives: [{ops: allreduce, sizes: [1M]}]\nreport: {formats: [csv, pdf]}\n",
-       3, 25, "expected one of table, csv, json, got \"pdf\""},
+       3, 25, "expected one of table, csv, json, svg, html, got \"pdf\""},
       {"bad on/off", "machines: [{topology: dgx-h100.yaml}]\ncollectives: [{ops: allreduce, sizes: [1M], p2p: [on, maybe]}]\n",
        2, 55, "expected on or off, got \"maybe\""},
   };

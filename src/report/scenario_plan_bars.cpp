@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: Apache-2.0
+// Per plan study, one bar per case: the step time by part (compute, exposed communication by
+// kind, pipeline bubble) and the memory per GPU against its capacity
+// (docs/scenario-format.md#charts).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <utility>
+
+#include "linksim/charts.hpp"
+#include "linksim/units.hpp"
+#include "report/scenario_charts.hpp"
+
+namespace linksim::detail {
+namespace {
+
+std::string plan_key(const ScenarioJson& doc) {
+  return case_ok(doc) && json_field(doc, "plan").is_object() ? doc["study"].get<std::string>() : "";
+}
+
+std::vector<const ScenarioJson*> chosen_cases(const CaseGroup& group) {
+  std::vector<const ScenarioJson*> chosen;
+  for (size_t i : spread_choice(group.cases.size(), kMaxChartBars)) chosen.push_back(group.cases[i]);
+  return chosen;
+}
+
+// Communication kinds in order of first appearance ("tp", "pp", "dp", ...).
+std::vector<std::string> comm_kinds(const std::vector<const ScenarioJson*>& cases) {
+  std::vector<std::string> kinds;
+  for (const ScenarioJson* doc : cases) {
+    for (const ScenarioJson& comm : (*doc)["plan"]["comms"]) {
+      const std::string kind = comm["kind"].get<std::string>();
+      if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
+    }
+  }
+  return kinds;
+}
+
+ScenarioChart step_chart(const CaseGroup& group) {
+  const std::vector<const ScenarioJson*> cases = chosen_cases(group);
+  const std::vector<std::string> kinds = comm_kinds(cases);
+  StackedBars bars;
+  bars.title = fmt::format("Step time by part ({})", group.study);
+  bars.value_axis = {"step time", AxisScale::kLinear, AxisUnit::kSeconds, {}, {}};
+  bars.segment_names.push_back("compute");
+  for (const std::string& kind : kinds) bars.segment_names.push_back("exposed " + kind + " comm");
+  bars.segment_names.push_back("other exposed comm");
+  bars.segment_names.push_back("pipeline bubble");
+  for (const ScenarioJson* doc : cases) {
+    const ScenarioJson& plan = (*doc)["plan"];
+    const ScenarioJson& breakdown = plan["breakdown"];
+    std::vector<double> values = {breakdown["compute_s"].get<double>()};
+    double by_kind_s = 0;
+    for (const std::string& kind : kinds) {
+      double exposed_s = 0;
+      for (const ScenarioJson& comm : plan["comms"]) {
+        if (comm["kind"] == kind) exposed_s += comm["exposed_s"].get<double>();
+      }
+      values.push_back(exposed_s);
+      by_kind_s += exposed_s;
+    }
+    // The breakdown is the step's truth; what the per-kind list does not account for (the
+    // rounding of the documents, at most) is drawn as its own segment rather than dropped.
+    const double rest_s = breakdown["exposed_comm_s"].get<double>() - by_kind_s;
+    const bool visible = rest_s > 1e-6 * plan["step_time_s"].get<double>();
+    values.push_back(visible ? rest_s : 0);
+    values.push_back(breakdown["bubble_s"].get<double>());
+    bars.bar_labels.push_back(case_label(*doc));
+    bars.values.push_back(std::move(values));
+  }
+  // Segments that are zero in every bar (no bubble without a pipeline) only crowd the legend.
+  for (size_t j = bars.segment_names.size(); j-- > 1;) {
+    bool used = false;
+    for (const std::vector<double>& values : bars.values) used |= values[j] > 0;
+    if (used) continue;
+    bars.segment_names.erase(bars.segment_names.begin() + static_cast<long>(j));
+    for (std::vector<double>& values : bars.values) values.erase(values.begin() + static_cast<long>(j));
+  }
+  std::string caption =
+      "Each bar is one case; segments add up to the step time: compute, the communication "
+      "not hidden behind compute by kind (tp tensor, pp pipeline, dp data parallel, ...), "
+      "and the pipeline bubble.";
+  const std::string note = left_out_note(cases.size(), group.cases.size());
+  if (!note.empty()) caption += " " + note;
+  return {"step-parts-" + chart_file_part(group.study),
+          fmt::format("Step time by part: {}", group.study), caption, svg_stacked_bars(bars)};
+}
+
+ScenarioChart memory_chart(const CaseGroup& group) {
+  static constexpr std::pair<const char*, const char*> kParts[] = {
+      {"weights_GB", "weights"},       {"gradients_GB", "gradients"},
+      {"optimizer_GB", "optimizer states"}, {"activations_GB", "activations"},
+      {"kv_cache_GB", "KV cache"},     {"workspace_GB", "workspace"}};
+  const std::vector<const ScenarioJson*> cases = chosen_cases(group);
+  StackedBars bars;
+  bars.title = fmt::format("Memory per GPU ({})", group.study);
+  bars.value_axis = {"memory per GPU", AxisScale::kLinear, AxisUnit::kGB, {}, {}};
+  std::vector<const char*> keys;
+  for (const auto& [key, name] : kParts) {
+    bool used = false;
+    for (const ScenarioJson* doc : cases) used |= (*doc)["plan"]["memory"][key].get<double>() > 0;
+    if (!used) continue;
+    keys.push_back(key);
+    bars.segment_names.push_back(name);
+  }
+  std::set<double> capacities;
+  std::set<std::string> models;
+  for (const ScenarioJson* doc : cases) {
+    const ScenarioJson& memory = (*doc)["plan"]["memory"];
+    std::vector<double> values;
+    for (const char* key : keys) values.push_back(memory[key].get<double>() * kGB);
+    bars.bar_labels.push_back(case_label(*doc));
+    bars.values.push_back(std::move(values));
+    capacities.insert(memory["capacity_GB"].get<double>());
+    models.insert((*doc)["gpu_model"].get<std::string>());
+  }
+  std::string caption = "Each bar is one case's memory per GPU by part.";
+  if (capacities.size() == 1 && *capacities.begin() > 0) {
+    bars.capacity = *capacities.begin() * kGB;
+    bars.capacity_label = fmt::format("{} capacity", fmt::join(models, ", "));
+    caption += " The dashed red rule is the GPU's memory; a bar above it does not fit.";
+  } else {
+    caption += " The cases run on GPUs of different capacities; see the plan table.";
+  }
+  const std::string note = left_out_note(cases.size(), group.cases.size());
+  if (!note.empty()) caption += " " + note;
+  return {"memory-" + chart_file_part(group.study), fmt::format("Memory per GPU: {}", group.study),
+          caption, svg_stacked_bars(bars)};
+}
+
+// Bars of a layout search's chart: its best layouts (the labels are long).
+constexpr size_t kMaxRankingBars = 12;
+
+// A layout search: its best layouts, in rank order, by part of the step.
+ScenarioChart ranking_chart(const ScenarioJson& doc) {
+  StackedBars bars;
+  bars.title = fmt::format("Step time of the best layouts ({})", doc["id"].get<std::string>());
+  bars.value_axis = {"step time", AxisScale::kLinear, AxisUnit::kSeconds, {}, {}};
+  bars.segment_names = {"compute", "exposed communication", "pipeline bubble"};
+  const ScenarioJson& ranking = doc["search"];
+  const size_t shown = std::min(ranking.size(), kMaxRankingBars);
+  for (size_t i = 0; i < shown; ++i) {
+    const ScenarioJson& c = ranking[i];
+    const ScenarioJson& l = c["layout"];
+    bars.bar_labels.push_back(fmt::format("#{} tp{} pp{} dp{} mb{}{}", c["rank"].get<int>(),
+                                          l["tp"].get<int>(), l["pp"].get<int>(), l["dp"].get<int>(),
+                                          l["micro_batch"].get<int>(), c["fits"].get<bool>() ? "" : " (no fit)"));
+    const ScenarioJson& b = c["breakdown"];
+    bars.values.push_back({b["compute_s"].get<double>(), b["exposed_comm_s"].get<double>(),
+                           b["bubble_s"].get<double>()});
+  }
+  std::string caption = "Each bar is one layout of the search, best first (the ranking puts "
+                        "layouts that fit first, then the most tokens/s); segments add up to "
+                        "the step time.";
+  if (shown < ranking.size()) {
+    caption += fmt::format(" The best {} of {} layouts; all are in results.csv.", shown, ranking.size());
+  }
+  return {"ranking-" + chart_file_part(doc["id"].get<std::string>()),
+          fmt::format("Layout search: {}", doc["id"].get<std::string>()), caption,
+          svg_stacked_bars(bars)};
+}
+
+}  // namespace
+
+// Layout searches drawn at most; the rest are in the tables.
+constexpr size_t kMaxRankingCharts = 4;
+
+std::vector<ScenarioChart> plan_bar_charts(const std::vector<ScenarioJson>& cases) {
+  std::vector<ScenarioChart> charts;
+  for (const CaseGroup& group : group_cases(cases, plan_key)) {
+    charts.push_back(step_chart(group));
+    charts.push_back(memory_chart(group));
+  }
+  std::vector<const ScenarioJson*> searches;
+  for (const ScenarioJson& doc : cases) {
+    const ScenarioJson search = json_field(doc, "search");
+    if (case_ok(doc) && search.is_array() && !search.empty()) searches.push_back(&doc);
+  }
+  for (size_t i : spread_choice(searches.size(), kMaxRankingCharts)) {
+    charts.push_back(ranking_chart(*searches[i]));
+  }
+  return charts;
+}
+
+}  // namespace linksim::detail

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: Apache-2.0
+// Step time, tokens/s and speedup against GPU count for plan studies whose cases differ in
+// size, each with the ideal line of linear scaling (docs/scenario-format.md#charts).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <vector>
+
+#include "linksim/charts.hpp"
+#include "report/scenario_charts.hpp"
+
+namespace linksim::detail {
+namespace {
+
+std::string plan_key(const ScenarioJson& doc) {
+  return case_ok(doc) && json_field(doc, "plan").is_object() ? doc["study"].get<std::string>() : "";
+}
+
+std::string parameter_text(const ScenarioJson& doc, const std::string& key) {
+  const ScenarioJson value = json_field(json_field(doc, "parameters"), key.c_str());
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+// The parameters that set the GPU count: a key is one when two cases alike in every other
+// parameter (and machine) but this one use different numbers of GPUs.
+std::set<std::string> size_parameters(const CaseGroup& group) {
+  std::set<std::string> keys;
+  for (const ScenarioJson* doc : group.cases) {
+    for (const auto& item : (*doc)["parameters"].items()) keys.insert(item.key());
+  }
+  std::set<std::string> sizing;
+  for (const std::string& key : keys) {
+    std::map<std::string, std::set<int>> gpus_of_rest;
+    for (const ScenarioJson* doc : group.cases) {
+      std::string rest = (*doc)["machine"].get<std::string>();
+      for (const auto& item : (*doc)["parameters"].items()) {
+        if (item.key() != key) rest += "|" + item.key() + "=" + parameter_text(*doc, item.key());
+      }
+      gpus_of_rest[rest].insert((*doc)["gpus"].get<int>());
+    }
+    for (const auto& [rest, gpus] : gpus_of_rest) {
+      if (gpus.size() > 1) sizing.insert(key);
+    }
+  }
+  return sizing;
+}
+
+struct ScalingSeries {
+  std::string name;
+  std::vector<const ScenarioJson*> cases;  ///< ascending GPU count, one case per count
+};
+
+// One series per machine and value of the parameters that do not set the size.
+std::vector<ScalingSeries> scaling_series(const CaseGroup& group) {
+  const std::set<std::string> sizing = size_parameters(group);
+  std::vector<ScalingSeries> series;
+  for (const ScenarioJson* doc : group.cases) {
+    std::vector<std::string> words = {(*doc)["machine"].get<std::string>()};
+    for (const auto& item : (*doc)["parameters"].items()) {
+      if (!sizing.count(item.key())) words.push_back(item.key() + "=" + parameter_text(*doc, item.key()));
+    }
+    const std::string name = fmt::format("{}", fmt::join(words, " "));
+    ScalingSeries* s = nullptr;
+    for (ScalingSeries& candidate : series) {
+      if (candidate.name == name) s = &candidate;
+    }
+    if (s == nullptr) s = &series.emplace_back(ScalingSeries{name, {}});
+    const int gpus = (*doc)["gpus"].get<int>();
+    bool present = false;
+    for (const ScenarioJson* other : s->cases) present |= (*other)["gpus"].get<int>() == gpus;
+    if (!present) s->cases.push_back(doc);
+  }
+  for (ScalingSeries& s : series) {
+    std::stable_sort(s.cases.begin(), s.cases.end(), [](const ScenarioJson* a, const ScenarioJson* b) {
+      return (*a)["gpus"].get<int>() < (*b)["gpus"].get<int>();
+    });
+  }
+  std::erase_if(series, [](const ScalingSeries& s) { return s.cases.size() < 2; });
+  return series;
+}
+
+// kSpeedup is the planner's own (against its baseline); without one, kRelativeSpeedup is the
+// tokens/s of a case over those of its series' smallest case.
+enum class Measure { kStepTime, kTokens, kSpeedup, kRelativeSpeedup };
+
+double value_of(const ScenarioJson& doc, const ScenarioJson& first, Measure measure) {
+  const ScenarioJson& plan = doc["plan"];
+  switch (measure) {
+    case Measure::kStepTime: return plan["step_time_s"].get<double>();
+    case Measure::kTokens: return plan["tokens_per_s"].get<double>();
+    case Measure::kSpeedup: return plan["speedup"].get<double>();
+    case Measure::kRelativeSpeedup:
+      return plan["tokens_per_s"].get<double>() / first["plan"]["tokens_per_s"].get<double>();
+  }
+  return 0;
+}
+
+// Linear scaling from the first point: step time falls as 1/GPUs, tokens/s grows with GPUs;
+// the planner's ideal speedup is GPUs / baseline GPUs = speedup / scaling efficiency.
+std::optional<double> ideal_of(const ScenarioJson& doc, const ScenarioJson& first, Measure measure) {
+  const double gpus = doc["gpus"].get<double>();
+  const double gpus0 = first["gpus"].get<double>();
+  switch (measure) {
+    case Measure::kSpeedup: {
+      const ScenarioJson& plan = doc["plan"];
+      if (!plan["scaling_efficiency"].is_number() || !(plan["scaling_efficiency"].get<double>() > 0)) {
+        return std::nullopt;
+      }
+      return plan["speedup"].get<double>() / plan["scaling_efficiency"].get<double>();
+    }
+    case Measure::kRelativeSpeedup: return gpus / gpus0;
+    case Measure::kStepTime: return value_of(first, first, measure) * gpus0 / gpus;
+    case Measure::kTokens: return value_of(first, first, measure) * gpus / gpus0;
+  }
+  return std::nullopt;
+}
+
+ScenarioChart scaling_chart(const CaseGroup& group, const std::vector<ScalingSeries>& all,
+                            Measure measure) {
+  static constexpr const char* kName[] = {"step time", "tokens/s", "speedup", "speedup"};
+  static constexpr const char* kFile[] = {"step-time", "tokens", "speedup", "speedup"};
+  const int m = static_cast<int>(measure);
+  const bool relative = measure == Measure::kRelativeSpeedup;
+  LineChart chart;
+  chart.title = fmt::format("{} against GPU count ({})", kName[m], group.study);
+  chart.x = {"GPUs", AxisScale::kLog2, AxisUnit::kNumber, {}, {}};
+  chart.y = {relative ? "speedup over the smallest case" : kName[m],
+             measure == Measure::kStepTime ? AxisScale::kLog10 : AxisScale::kLinear,
+             measure == Measure::kStepTime ? AxisUnit::kSeconds : AxisUnit::kNumber, {}, {}};
+  const std::vector<size_t> chosen = spread_choice(all.size(), kMaxChartSeries);
+  for (size_t i : chosen) {
+    ChartSeries series{all[i].name, {}};
+    for (const ScenarioJson* doc : all[i].cases) {
+      series.points.push_back(
+          {(*doc)["gpus"].get<double>(), value_of(*doc, *all[i].cases.front(), measure)});
+    }
+    chart.series.push_back(std::move(series));
+  }
+  const ScalingSeries& reference = all[chosen.front()];
+  ChartSeries ideal{"ideal (linear scaling)", {}};
+  for (const ScenarioJson* doc : reference.cases) {
+    if (auto y = ideal_of(*doc, *reference.cases.front(), measure)) {
+      ideal.points.push_back({(*doc)["gpus"].get<double>(), *y});
+    }
+  }
+  if (!ideal.points.empty()) chart.ideal = std::move(ideal);
+  std::string caption = fmt::format(
+      "One line per {}; dashed: linear scaling {} of '{}'.",
+      all.size() > 1 ? "machine and setting" : "machine",
+      measure == Measure::kSpeedup ? "against the planner's baseline" : "from the first point",
+      reference.name);
+  if (measure == Measure::kStepTime) caption += " Step time on a log scale.";
+  if (relative) {
+    caption += " The planner gave no speedup (its baseline does not fit or was not asked for), "
+               "so each line is tokens/s over that of its smallest case.";
+  }
+  const std::string note = left_out_note(chart.series.size(), all.size());
+  if (!note.empty()) caption += " " + note;
+  return {fmt::format("{}-{}", kFile[m], chart_file_part(group.study)),
+          fmt::format("{}: {}", kName[m], group.study), caption, svg_line_chart(chart)};
+}
+
+bool has_speedup(const std::vector<ScalingSeries>& all) {
+  for (const ScalingSeries& s : all) {
+    for (const ScenarioJson* doc : s.cases) {
+      const ScenarioJson& plan = (*doc)["plan"];
+      if (!plan["speedup"].is_number() || !(plan["speedup"].get<double>() > 0)) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<ScenarioChart> plan_scaling_charts(const std::vector<ScenarioJson>& cases) {
+  std::vector<ScenarioChart> charts;
+  for (const CaseGroup& group : group_cases(cases, plan_key)) {
+    const std::vector<ScalingSeries> series = scaling_series(group);
+    if (series.empty()) continue;
+    charts.push_back(scaling_chart(group, series, Measure::kStepTime));
+    charts.push_back(scaling_chart(group, series, Measure::kTokens));
+    charts.push_back(scaling_chart(
+        group, series, has_speedup(series) ? Measure::kSpeedup : Measure::kRelativeSpeedup));
+  }
+  return charts;
+}
+
+}  // namespace linksim::detail
