@@ -118,6 +118,8 @@ struct CollectiveResult {
   std::vector<LinkUsage> link_usage;
 };
 
+struct CollectiveExplanation;  // include/linksim/explain.hpp
+
 /// A communicator: an ordered set of GPU ranks on a topology, with NCCL's per-communicator
 /// set-up done once (rings, trees, NVLS availability, link efficiencies), after which each
 /// query costs microseconds (analytic) or one simulation (flow).
@@ -139,6 +141,9 @@ class Communicator {
   const Topology& topology() const;
 
  private:
+  /// The derivation of run()'s answer (include/linksim/explain.hpp) reads the set-up.
+  friend CollectiveExplanation explain_collective(const Communicator& comm,
+                                                  const CollectiveQuery& query);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -7,69 +7,15 @@
 
 #include "collectives/analytic.hpp"
 #include "collectives/comm_graph.hpp"
+#include "collectives/communicator_impl.hpp"
 #include "collectives/flow_lowering.hpp"
+#include "collectives/tuner.hpp"
 #include "linksim/collectives.hpp"
 #include "linksim/error.hpp"
 
 namespace linksim {
 
-struct Communicator::Impl {
-  Impl(const Topology& topology, std::vector<DeviceId> ranks, const CommOptions& options)
-      : graph(topology, std::move(ranks), options) {}
-  detail::CommGraph graph;  // holds a mutex: built in place, never moved
-};
-
 namespace {
-
-constexpr Protocol kProtocols[] = {Protocol::kLL, Protocol::kLL128, Protocol::kSimple};
-
-std::string join_algorithms(const std::vector<Algorithm>& algos) {
-  std::string out;
-  for (Algorithm a : algos) out += (out.empty() ? "" : ", ") + std::string(to_string(a));
-  return out;
-}
-
-struct Choice {
-  Algorithm algo = Algorithm::kRing;
-  Protocol proto = Protocol::kSimple;
-  detail::CostModel model;
-};
-
-// NCCL's tuner: among the allowed (algorithm, protocol) pairs, the one with the least time.
-Choice choose(const detail::CommGraph& g, const CollectiveQuery& q) {
-  const auto candidates = detail::candidate_algorithms(g, q.op);
-  if (q.algorithm != Algorithm::kAuto &&
-      std::find(candidates.begin(), candidates.end(), q.algorithm) == candidates.end()) {
-    throw ConfigError(fmt::format("algorithm '{}' is not available for {} on these {} GPUs; "
-                                  "expected one of: auto, {}",
-                                  to_string(q.algorithm), to_string(q.op), g.ranks().size(),
-                                  join_algorithms(candidates)));
-  }
-  Choice best;
-  double best_time = std::numeric_limits<double>::infinity();
-  std::string last_reason;
-  for (Algorithm a : candidates) {
-    if (q.algorithm != Algorithm::kAuto && a != q.algorithm) continue;
-    for (Protocol p : kProtocols) {
-      if (q.protocol != Protocol::kAuto && p != q.protocol) continue;
-      detail::CostModel m = detail::cost_model(g, q.op, a, p, q.size_bytes);
-      if (!m.eligible) {
-        last_reason = m.why_not;
-        continue;
-      }
-      const double t = m.time_s(q.size_bytes);
-      if (t < best_time) {
-        best_time = t;
-        best = {a, p, m};
-      }
-    }
-  }
-  if (best_time == std::numeric_limits<double>::infinity()) {
-    throw ConfigError(fmt::format("protocol '{}' cannot be used with algorithm '{}' here: {}",
-                                  to_string(q.protocol), to_string(q.algorithm), last_reason));
-  }
-  return best;
-}
 
 bool ring_collective(CollectiveOp op) {
   return op == CollectiveOp::kAllReduce || op == CollectiveOp::kAllGather ||
@@ -114,7 +60,7 @@ CollectiveResult Communicator::run(const CollectiveQuery& query) const {
     throw ConfigError(fmt::format("root rank {} does not exist; expected 0..{}", query.root,
                                   rank_count() - 1));
   }
-  Choice c = choose(g, query);
+  detail::Choice c = detail::choose(g, query);
   CollectiveResult r;
   r.algorithm = c.algo;
   r.protocol = c.proto;

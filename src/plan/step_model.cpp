@@ -356,6 +356,7 @@ PlanResult StepBuilder::build() {
     out.breakdown.exposed_comm_s = m * (cost.fwd.exposed_comm_s + cost.bwd.exposed_comm_s) +
                                    pp_exposed_s + dp_exposed_s;
     out.breakdown.bubble_s = bubble;
+    out.breakdown.microbatch_s = f + b;
   } else {
     // One batch passes every stage in turn: the stages' times add up.
     out.breakdown.compute_s = sum_fwd.compute.total();
@@ -389,6 +390,8 @@ PlanResult StepBuilder::build() {
   out.compute.hbm_efficiency = rates_.hbm_efficiency;
   out.compute.peak_flops = rates_.peak_flops;
   out.compute.hbm_Bps = rates_.hbm_Bps;
+  out.compute.flops = step_compute.flops;
+  out.compute.memory_bytes = step_compute.memory_bytes;
 
   // Communications table, merged by kind, phase, collective and size.
   for (const CommItem& i : items) {

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: Apache-2.0
+// The state behind a Communicator, shared by its queries (communicator.cpp) and its
+// explanations (explain_collective.cpp).
+#pragma once
+
+#include "collectives/comm_graph.hpp"
+#include "linksim/collectives.hpp"
+
+namespace linksim {
+
+struct Communicator::Impl {
+  Impl(const Topology& topology, std::vector<DeviceId> ranks, const CommOptions& options)
+      : graph(topology, std::move(ranks), options) {}
+  detail::CommGraph graph;  // holds a mutex: built in place, never moved
+};
+
+}  // namespace linksim
