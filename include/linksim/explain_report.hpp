@@ -31,7 +31,7 @@ std::string render_explain_json(const CollectiveExplanation& explanation, const 
 std::string render_plan_explain_text(const PlanExplanation& explanation);
 
 /// {model, topology, mode, gpus, step_time_s, exposed_fraction, compute_speedup_bound,
-///  comm_free_speedup, ideal_speedup_bound, speedup, steps [...as above]}; infinities as null.
+///  comm_free_speedup, speedup_comm_hidden, speedup, steps [...as above]}; infinities as null.
 std::string render_plan_explain_json(const PlanExplanation& explanation);
 
 }  // namespace linksim

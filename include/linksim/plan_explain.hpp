@@ -23,9 +23,10 @@ struct PlanExplanation {
   double compute_speedup_bound = 0;
   /// The step's speedup if the exposed communication vanished: step / (step - exposed).
   double comm_free_speedup = 0;
-  /// speedup over the baseline x comm_free_speedup: what this layout could reach over its
-  /// baseline with communication fully hidden; nullopt without a baseline.
-  std::optional<double> ideal_speedup_bound;
+  /// speedup over the baseline x comm_free_speedup: what this layout would reach over its
+  /// baseline with its communication fully hidden (above linear scaling when the baseline
+  /// itself pays exposed communication); nullopt without a baseline.
+  std::optional<double> speedup_comm_hidden;
 };
 
 /// Plans `request` on `topology` (as plan() does) and explains the result.

@@ -34,7 +34,7 @@ double ring_latency_us(const CommGraph& g, CollectiveOp op, Protocol p, CostTrac
                count_term("steps", steps,
                           op == CollectiveOp::kAllReduce ? fmt::format("2(n-1), n = {}", n)
                                                          : fmt::format("n-1, n = {}", n)),
-               count_term("inter", inter, fmt::format("steps that cross servers ({} servers)", nodes)),
+               count_term("inter", inter, fmt::format("steps that cross servers ({} server{})", nodes, nodes == 1 ? "" : "s")),
                us_term("lat_intra", intra,
                        nodes > 1 ? fmt::format("max(hwLat[{}][Ring][{}], netOverhead)", hop, to_string(p))
                                  : fmt::format("NCCL tuning.cc hwLat[{}][Ring][{}]", hop, to_string(p))),

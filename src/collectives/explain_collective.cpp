@@ -5,7 +5,6 @@
 #include <fmt/core.h>
 
 #include "collectives/communicator_impl.hpp"
-#include "collectives/explain_terms.hpp"
 #include "collectives/tuner.hpp"
 #include "common/check.hpp"
 #include "linksim/error.hpp"
@@ -56,8 +55,8 @@ void add_semantics_steps(const CollectiveExplanation& e, std::vector<ExplainStep
                {"n", double(e.ranks), "", "ranks"},
                {"factor", e.bus_factor, "", "nccl-tests doc/PERFORMANCE.md"}};
   bus.result = {"busbw", e.analytic.busbw_Bps, "B/s", ""};
-  bus.notes.push_back("busbw is comparable with a link's rate: what each rank's busiest link "
-                      "carries per second, whatever the collective");
+  bus.notes.push_back("busbw is comparable across collectives and with the links' rate: the "
+                      "factor turns algbw into the rate a rank's busiest link moves data at");
   steps.push_back(bus);
 }
 

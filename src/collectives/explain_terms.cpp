@@ -35,6 +35,31 @@ std::string catalog_source(const Topology& t, const Link& link) {
                      link.bw_Bps / std::max(1, link.lanes) / 1e9);
 }
 
+int rank_of(const CommGraph& g, DeviceId gpu) {
+  for (size_t r = 0; r < g.ranks().size(); ++r) {
+    if (g.ranks()[r] == gpu) return static_cast<int>(r);
+  }
+  return -1;
+}
+
+// The slowest PCIe leg and the SMP link of a host-staged route: what route_rate_cap scales.
+void add_staging_link_terms(const CommGraph& g, const Bottleneck& b, std::vector<ExplainTerm>& terms) {
+  const int from = rank_of(g, b.from), to = rank_of(g, b.to);
+  if (from < 0 || to < 0) return;
+  const Topology& t = g.topology();
+  const Link* pcie = nullptr;
+  const Link* smp = nullptr;
+  for (const Path& path : g.route(from, to).paths) {
+    for (LinkId id : path.links) {
+      const Link& link = t.link(id);
+      if (link.family == LinkFamily::kPcie && (pcie == nullptr || link.bw_Bps < pcie->bw_Bps)) pcie = &link;
+      if (link.family == LinkFamily::kSmp && (smp == nullptr || link.bw_Bps < smp->bw_Bps)) smp = &link;
+    }
+  }
+  if (pcie != nullptr) terms.push_back({"C_pcie", pcie->bw_Bps, "B/s", catalog_source(t, *pcie)});
+  if (smp != nullptr) terms.push_back({"C_smp", smp->bw_Bps, "B/s", catalog_source(t, *smp)});
+}
+
 }  // namespace
 
 ExplainTerm us_term(std::string symbol, double us, std::string source) {
@@ -67,6 +92,7 @@ void add_bottleneck_terms(const CommGraph& g, const Bottleneck& b, std::vector<E
       break;
     }
     case BottleneckKind::kHostStaging:
+      add_staging_link_terms(g, b, terms);
       terms.push_back(count_term("eff_shm", kShmPcieEfficiency,
                                  "host-staged copy: 4.0 of 15.75 GB/s on a PCIe leg (calibration 35-37)"));
       if (b.crosses_socket) {

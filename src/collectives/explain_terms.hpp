@@ -22,7 +22,8 @@ ExplainTerm rate_term(std::string symbol, double Bps, std::string source);
 
 /// The terms behind a bottleneck: for a link, its catalog entry, raw rate, efficiency and
 /// effective capacity (and, with `ring_load`, the share of each rank's bytes the rings put on
-/// it); for host staging, NVLS or the servers' NICs, the rate that binds.
+/// it); for host staging, the route's slowest PCIe leg and SMP link with the staging
+/// efficiencies; for NVLS or the servers' NICs, the rate that binds.
 void add_bottleneck_terms(const CommGraph& graph, const Bottleneck& bottleneck,
                           std::vector<ExplainTerm>& terms, bool ring_load = false);
 

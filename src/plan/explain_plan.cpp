@@ -130,7 +130,7 @@ PlanExplanation explain_plan(const Topology& topology, const PlanRequest& reques
   e.exposed_fraction = step_s > 0 ? exposed_s / step_s : 0;
   e.compute_speedup_bound = exposed_s > 0 ? step_s / exposed_s : inf;
   e.comm_free_speedup = step_s > exposed_s ? step_s / (step_s - exposed_s) : inf;
-  if (p.speedup) e.ideal_speedup_bound = *p.speedup * e.comm_free_speedup;
+  if (p.speedup) e.speedup_comm_hidden = *p.speedup * e.comm_free_speedup;
 
   ExplainStep amdahl;
   amdahl.title = "Amdahl bound";
@@ -142,12 +142,12 @@ PlanExplanation explain_plan(const Topology& topology, const PlanRequest& reques
                   {"1/f", e.compute_speedup_bound, "", "the exposed communication stays"},
                   {"1/(1-f)", e.comm_free_speedup, "", "compute, bubble and launches stay"}};
   if (p.speedup) {
-    amdahl.formula += "; over the baseline: <= speedup x 1 / (1 - f)";
+    amdahl.formula += "; over the baseline with communication hidden: speedup x 1 / (1 - f)";
     amdahl.terms.push_back({"speedup", *p.speedup, "",
                             fmt::format("tokens/s over the baseline ({})", p.baseline)});
     amdahl.terms.push_back({"linear", double(p.gpus) / p.baseline_gpus.value_or(p.gpus), "",
                             "GPUs / baseline GPUs"});
-    amdahl.result = {"bound", *e.ideal_speedup_bound, "", ""};
+    amdahl.result = {"speedup_hidden", *e.speedup_comm_hidden, "", ""};
   } else {
     amdahl.result = {"1/f", e.compute_speedup_bound, "", ""};
   }

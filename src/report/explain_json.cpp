@@ -73,7 +73,7 @@ std::string render_plan_explain_json(const PlanExplanation& e) {
   j["exposed_fraction"] = rounded(e.exposed_fraction);
   j["compute_speedup_bound"] = rounded(e.compute_speedup_bound);
   j["comm_free_speedup"] = rounded(e.comm_free_speedup);
-  j["ideal_speedup_bound"] = rounded(e.ideal_speedup_bound);
+  j["speedup_comm_hidden"] = rounded(e.speedup_comm_hidden);
   j["speedup"] = rounded(e.plan.speedup);
   j["steps"] = steps_json(e.steps);
   return j.dump(2) + "\n";

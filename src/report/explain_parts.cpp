@@ -22,9 +22,10 @@ std::string value_text(double v, const std::string& unit) {
   }
   if (unit == "B/s") return fmt::format("{:.6g} GB/s", v / kGB);
   if (unit == "bytes") {
-    const std::string exact = std::floor(v) == v ? fmt::format("{:.0f} bytes", v)
-                                                 : fmt::format("{:.6g} bytes", v);
-    return v >= 1024 ? fmt::format("{} ({})", exact, format_size(v)) : exact;
+    // Whole bytes as they are; a share of a message (a link's part of it) to the byte.
+    const std::string bytes = std::floor(v) == v || v >= 1024 ? fmt::format("{:.0f} bytes", v)
+                                                              : fmt::format("{:.6g} bytes", v);
+    return v >= 1024 ? fmt::format("{} ({})", bytes, format_size(v)) : bytes;
   }
   if (unit == "FLOP/s") return fmt::format("{:.6g} TFLOP/s", v / 1e12);
   if (unit == "FLOP") return fmt::format("{:.6g} TFLOP", v / 1e12);
