@@ -82,13 +82,19 @@ CostModel alltoall_model(const CommGraph& g, Protocol p, CostTrace* trace) {
 
 // A point-to-point send over NVLink runs on more channels as it grows (docs/model.md#p2p):
 // 2^floor(log2(S / 16 MiB)) channels, between 4 and 32, each about one NVLink's rate.
+int p2p_channels(double bytes) {
+  const double ratio = bytes / kP2pBytesPerChannelStep;
+  return ratio < 1 ? kP2pMinChannels
+                   : std::clamp(1 << static_cast<int>(std::floor(std::log2(ratio))),
+                                kP2pMinChannels, kP2pMaxChannels);
+}
+
+// One P2P channel: about one NVLink at NCCL's per-link rate, bytes/s.
+double p2p_channel_Bps(const CommGraph& g) { return nvlink_efficiency(g.min_sm(), 25e9) * 25e9; }
+
 double p2p_channel_cap_Bps(const CommGraph& g, const Route& route, double bytes) {
   if (route.cls != PathClass::kNvlink) return std::numeric_limits<double>::infinity();
-  const double ratio = bytes / kP2pBytesPerChannelStep;
-  const int channels = ratio < 1 ? kP2pMinChannels
-                                 : std::clamp(1 << static_cast<int>(std::floor(std::log2(ratio))),
-                                              kP2pMinChannels, kP2pMaxChannels);
-  return channels * nvlink_efficiency(g.min_sm(), 25e9) * 25e9;
+  return p2p_channels(bytes) * p2p_channel_Bps(g);
 }
 
 // nccl-tests' sendrecv: rank i sends its buffer to rank i+1 while receiving from i-1.
@@ -120,9 +126,13 @@ CostModel sendrecv_model(const CommGraph& g, Protocol p, double size_bytes, Cost
   if (trace != nullptr) {
     add_bottleneck_terms(g, m.bottleneck, trace->bandwidth.terms);
     if (m.bottleneck.kind == BottleneckKind::kP2pChannels) {
+      trace->bandwidth.terms.push_back(count_term(
+          "channels_p2p", p2p_channels(size_bytes), "2^floor(log2(S / 16 MiB)), 4..32"));
+      trace->bandwidth.terms.push_back(rate_term(
+          "B_channel", p2p_channel_Bps(g), "one NVLink at NCCL topo.h's per-link rate"));
       trace->bandwidth.notes.push_back(
-          "a send over NVLink runs on 2^floor(log2(S / 16 MiB)) channels, 4..32, each about one "
-          "NVLink (calibration 57)");
+          "T_pattern = channels_p2p x B_channel: a send over NVLink runs on few channels while "
+          "it is small (calibration 57)");
     }
   }
   return m;

@@ -175,6 +175,25 @@ TEST_SUITE("explain") {
     CHECK(names_catalog);
   }
 
+  TEST_CASE("explain coll: a SendRecv over NVLink runs on 2^floor(log2(S / 16 MiB)) channels") {
+    // H100: one channel ~ one NVLink at NCCL's 20.6 GB/s. 32 MiB: 2^1 = 2, raised to the
+    // minimum of 4 channels, 4 x 20.6 = 82.4 GB/s; 128 MiB: 2^3 = 8 channels, 164.8 GB/s.
+    const Topology t = load("dgx-h100");
+    const Communicator comm(t, t.gpus());
+    struct Case { double bytes, channels, rate_GBps; };
+    for (const Case& c : {Case{33554432, 4, 82.4}, Case{134217728, 8, 164.8}}) {
+      CAPTURE(c.bytes);
+      const CollectiveExplanation e = explain_collective(
+          comm, query(CollectiveOp::kSendRecv, c.bytes, Algorithm::kAuto, Protocol::kSimple));
+      const ExplainStep& bw = step(e.steps, "bandwidth term");
+      CHECK(term(bw, "channels_p2p") == c.channels);
+      CHECK(term(bw, "B_channel") == doctest::Approx(20.6e9));
+      CHECK(term(bw, "T_pattern") == doctest::Approx(c.rate_GBps * 1e9));
+      CHECK(bw.result.value == doctest::Approx(c.rate_GBps * 1e9));
+      CHECK(e.analytic.bottleneck.kind == BottleneckKind::kP2pChannels);
+    }
+  }
+
   TEST_CASE("explain coll: host staging on a dual RTX 4090, and why LL128 is not a candidate") {
     const Topology t = load("dual-4090");
     const Communicator comm(t, t.gpus());
