@@ -55,8 +55,10 @@ struct CollectiveExplanation {
   /// The closed form: identical to Communicator::run with SimMode::kAnalytic.
   CollectiveResult analytic;
   /// The flow simulation of the same query: identical to Communicator::run with
-  /// SimMode::kFlow; nullopt when nothing moves (size 0 or one rank).
+  /// SimMode::kFlow; nullopt when nothing moves (size 0 or one rank) or the simulation would
+  /// be too large (flow_skipped says why).
   std::optional<CollectiveResult> flow;
+  std::string flow_skipped;  ///< why `flow` is empty, a plain sentence; "" when simulated
   /// The derivation: tuner, nccl-tests semantics, latency term, bandwidth term, closed form,
   /// flow simulation; each step's result is the number the prediction used.
   std::vector<ExplainStep> steps;

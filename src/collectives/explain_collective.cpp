@@ -131,13 +131,20 @@ CollectiveExplanation explain_collective(const Communicator& comm, const Collect
   e.steps.push_back(closed_form_step(model, query, closed_s));
   add_semantics_steps(e, e.steps);
 
-  if (query.size_bytes > 0 && e.ranks > 1) {
-    CollectiveQuery flow_query = query;
-    flow_query.mode = SimMode::kFlow;
-    e.flow = comm.run(flow_query);
-    e.steps.push_back(flow_step(e));
-    e.steps.push_back(difference_step(e));
+  if (!(query.size_bytes > 0 && e.ranks > 1)) {
+    e.flow_skipped = "nothing moves (one rank or an empty message)";
+    return e;
   }
+  CollectiveQuery flow_query = query;
+  flow_query.mode = SimMode::kFlow;
+  try {
+    e.flow = comm.run(flow_query);
+  } catch (const ConfigError& error) {
+    e.flow_skipped = error.message();  // too many transfers to simulate; the closed form stands
+    return e;
+  }
+  e.steps.push_back(flow_step(e));
+  e.steps.push_back(difference_step(e));
   return e;
 }
 

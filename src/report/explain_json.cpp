@@ -44,6 +44,7 @@ std::string render_explain_json(const CollectiveExplanation& e, const Topology& 
   j["bus_factor"] = rounded(e.bus_factor);
   j["analytic"] = prediction_json(e.analytic, topology);
   j["flow"] = e.flow ? prediction_json(*e.flow, topology) : nlohmann::ordered_json(nullptr);
+  if (!e.flow) j["flow_skipped"] = e.flow_skipped;
   j["candidates"] = nlohmann::ordered_json::array();
   for (const TunerCandidate& c : e.candidates) {
     nlohmann::ordered_json cj;

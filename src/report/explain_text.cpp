@@ -68,7 +68,7 @@ std::string bound_sentence(const CollectiveExplanation& e, const TunerCandidate&
 }
 
 std::string flow_sentence(const CollectiveExplanation& e, const Topology& topology) {
-  if (!e.flow) return "No flow simulation: nothing moves (one rank or an empty message).";
+  if (!e.flow) return "No flow simulation: " + e.flow_skipped + ".";
   const double t_closed = e.analytic.time_s, t_flow = e.flow->time_s;
   const double rel = t_closed > 0 ? (t_flow - t_closed) / t_closed : 0;
   std::string verdict;

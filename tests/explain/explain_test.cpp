@@ -221,6 +221,7 @@ TEST_SUITE("explain") {
     const Communicator one(t, {t.gpus().front()});
     const CollectiveExplanation e = explain_collective(one, query(CollectiveOp::kAllReduce, 1024));
     CHECK_FALSE(e.flow.has_value());
+    CHECK(e.flow_skipped == "nothing moves (one rank or an empty message)");
     CHECK(e.analytic.time_s == coll_time_s(one, CollectiveOp::kAllReduce, 1024, SimMode::kAnalytic));
   }
 
