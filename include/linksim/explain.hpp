@@ -26,7 +26,7 @@ struct ExplainStep {
   std::string title;    ///< "latency term", "bandwidth term", ...
   std::string formula;  ///< "alpha = base + (steps - inter) x lat_intra + inter x lat_net"
   std::vector<ExplainTerm> terms;
-  ExplainTerm result;   ///< the left-hand side and its value
+  ExplainTerm result;              ///< the left-hand side and its value
   std::vector<std::string> notes;  ///< plain sentences: why a choice, what a cap did
 };
 
@@ -35,12 +35,12 @@ struct TunerCandidate {
   Algorithm algorithm = Algorithm::kRing;
   Protocol protocol = Protocol::kSimple;
   bool eligible = false;
-  std::string why_not;   ///< when !eligible
-  double latency_s = 0;  ///< alpha: NCCL's base + per-step latencies (+ launch overhead)
-  double fill_s = 0;     ///< pipeline fill
-  double wire_factor = 0;///< bytes over the bottleneck per byte of size
-  double bw_Bps = 0;     ///< B: the steady-state rate
-  double time_s = 0;     ///< alpha + fill + wire_factor x S / B
+  std::string why_not;     ///< when !eligible
+  double latency_s = 0;    ///< alpha: NCCL's base + per-step latencies (+ launch overhead)
+  double fill_s = 0;       ///< pipeline fill
+  double wire_factor = 0;  ///< bytes over the bottleneck per byte of size
+  double bw_Bps = 0;       ///< B: the steady-state rate
+  double time_s = 0;       ///< alpha + fill + wire_factor x S / B
   bool chosen = false;
 };
 
@@ -49,8 +49,8 @@ struct CollectiveExplanation {
   CollectiveOp op = CollectiveOp::kAllReduce;
   int ranks = 0;
   int nodes = 0;
-  double size_bytes = 0;    ///< as CollectiveQuery::size_bytes (nccl-tests' size column)
-  double bus_factor = 1;    ///< nccl-tests' busbw factor for op and ranks
+  double size_bytes = 0;  ///< as CollectiveQuery::size_bytes (nccl-tests' size column)
+  double bus_factor = 1;  ///< nccl-tests' busbw factor for op and ranks
   std::vector<TunerCandidate> candidates;  ///< in the tuner's order
   /// The closed form: identical to Communicator::run with SimMode::kAnalytic.
   CollectiveResult analytic;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Renderings of explanations (include/linksim/explain.hpp, plan_explain.hpp): the derivation as a teacher
-// writes it on the board, and the same as JSON. Rendering only: every number comes from the
+// Renderings of explanations (include/linksim/explain.hpp, plan_explain.hpp): the derivation as a
+// teacher writes it on the board, and the same as JSON. Rendering only: every number comes from the
 // explanation; the renderers convert units and put the numbers in sentences.
 #pragma once
 

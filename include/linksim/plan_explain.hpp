@@ -25,7 +25,8 @@ struct PlanExplanation {
   double comm_free_speedup = 0;
   /// speedup over the baseline x comm_free_speedup: what this layout would reach over its
   /// baseline with its communication fully hidden (above linear scaling when the baseline
-  /// itself pays exposed communication); nullopt without a baseline.
+  /// itself pays exposed communication); nullopt without a baseline, or when the baseline is
+  /// this plan itself.
   std::optional<double> speedup_comm_hidden;
 };
 

@@ -2,8 +2,9 @@
 // `linksim explain coll OP` and `linksim explain plan`: the derivation behind what `coll` and
 // `plan` print for the same flags (include/linksim/explain.hpp), rendered by
 // include/linksim/explain_report.hpp.
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
 #include <memory>
 
 #include "cli/coll_args.hpp"
@@ -53,15 +54,16 @@ void run_coll(const ExplainCollArgs& a) {
   query.size_bytes =
       round_message_size(op, requested_bytes, request.type, comm.rank_count()).size_bytes;
   const CollectiveExplanation e = explain_collective(comm, query);
-  fmt::print("{}", a.coll.json ? render_explain_json(e, topology) : render_explain_text(e, topology));
+  fmt::print("{}",
+             a.coll.json ? render_explain_json(e, topology) : render_explain_text(e, topology));
 }
 
 void run_plan(const PlanArgs& a) {
   if (a.search || a.sensitivity) {
-    throw ConfigError(fmt::format("{}: expected one plan to explain; run `linksim plan {}` for "
-                                  "the table",
-                                  a.search ? "--search" : "--sensitivity",
-                                  a.search ? "--search" : "--sensitivity"));
+    throw ConfigError(fmt::format(
+        "{}: expected one plan to explain; run `linksim plan {}` for "
+        "the table",
+        a.search ? "--search" : "--sensitivity", a.search ? "--search" : "--sensitivity"));
   }
   const PlanRequest request = to_request(a);
   const Topology topology = topology_arg(a);
@@ -76,9 +78,11 @@ void add_explain(CLI::App& app) {
 
   auto coll = std::make_shared<ExplainCollArgs>();
   CLI::App* c = explain->add_subcommand(
-      "coll", "The closed form of a collective, number by number, and what the flow simulation adds");
-  c->add_option("op", coll->op, "allreduce, allgather, reducescatter, broadcast, reduce, "
-                                "alltoall, sendrecv (nccl-tests' spellings too)")
+      "coll",
+      "The closed form of a collective, number by number, and what the flow simulation adds");
+  c->add_option("op", coll->op,
+                "allreduce, allgather, reducescatter, broadcast, reduce, "
+                "alltoall, sendrecv (nccl-tests' spellings too)")
       ->required();
   add_machine_options(*c, coll->coll);
   c->add_option("--size", coll->coll.size, "The message size, as coll's --size (K/M/G suffixes)");

@@ -2,8 +2,9 @@
 // Flags shared by `coll` and `explain coll`.
 #include "cli/coll_args.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
 
 #include "cli/cli_common.hpp"
 #include "linksim/error.hpp"
@@ -70,8 +71,8 @@ void add_nccl_options(CLI::App& c, CollArgs& a) {
 double size_arg(const std::string& text, const char* flag) {
   auto v = parse_size_bytes(text);
   if (!v) {
-    throw ConfigError(fmt::format("{}: expected a size such as 8, 64K, 1M or 8G, got \"{}\"",
-                                  flag, text));
+    throw ConfigError(
+        fmt::format("{}: expected a size such as 8, 64K, 1M or 8G, got \"{}\"", flag, text));
   }
   return *v;
 }
@@ -89,8 +90,8 @@ SweepRequest sweep_options(CollectiveOp op, const CollArgs& a) {
   SweepRequest request;
   request.op = op;
   request.type = parse_choice(parse_data_type(a.dtype), a.dtype, "--dtype", data_type_choices());
-  request.redop = parse_choice(parse_reduction_op(a.redop), a.redop, "--op",
-                               "sum, prod, max, min, avg");
+  request.redop =
+      parse_choice(parse_reduction_op(a.redop), a.redop, "--op", "sum, prod, max, min, avg");
   request.root = a.root;
   request.algorithm = parse_choice(parse_algorithm(a.algo), a.algo, "--algo",
                                    "auto, ring, tree, nvls, nvls_tree, direct");

@@ -2,8 +2,9 @@
 // Flags shared by `plan` and `explain plan`.
 #include "cli/plan_args.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
 
 #include "linksim/error.hpp"
 #include "linksim/model.hpp"
@@ -35,7 +36,8 @@ PlanMode mode_arg(const std::optional<std::string>& text) {
   if (*text == "train") return PlanMode::kTrain;
   if (*text == "prefill") return PlanMode::kPrefill;
   if (*text == "decode") return PlanMode::kDecode;
-  throw ConfigError(fmt::format("--mode: expected one of train, prefill, decode, got \"{}\"", *text));
+  throw ConfigError(
+      fmt::format("--mode: expected one of train, prefill, decode, got \"{}\"", *text));
 }
 
 Recompute recompute_arg(const std::string& text) {
@@ -94,9 +96,9 @@ PlanRequest to_request(const PlanArgs& a) {
   r.kv_len = positive_or(a.kv_len, "--kv-len", r.kv_len);
   r.dtype = choice_arg(a.dtype, "--dtype", {"bf16", "fp16", "fp8"}, "bf16, fp16, fp8");
   if (a.weight_dtype) {
-    r.weight_dtype = choice_arg(*a.weight_dtype, "--weight-dtype",
-                                {"int4", "int8", "fp8", "bf16", "fp16"},
-                                "int4, int8, fp8, bf16, fp16");
+    r.weight_dtype =
+        choice_arg(*a.weight_dtype, "--weight-dtype", {"int4", "int8", "fp8", "bf16", "fp16"},
+                   "int4, int8, fp8, bf16, fp16");
   }
   r.recompute = recompute_arg(a.recompute);
   r.tp_overlap_async =

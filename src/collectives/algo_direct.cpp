@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-
 #include <fmt/core.h>
 
 #include "collectives/algorithm.hpp"
@@ -24,8 +23,10 @@ double direct_latency_s(const CommGraph& g, Protocol p, CostTrace* trace) {
     const char* cls = hop == HopClass::kNet ? "NET" : hop == HopClass::kNvlink ? "NVLINK" : "PCI";
     trace->latency.formula = "alpha = base + lat_hop";
     trace->latency.terms = {
-        us_term("base", kLat.base_ring[i], fmt::format("NCCL tuning.cc baseLat[Ring][{}]", to_string(p))),
-        us_term("lat_hop", hw, fmt::format("NCCL tuning.cc hwLat[{}][Ring][{}]", cls, to_string(p)))};
+        us_term("base", kLat.base_ring[i],
+                fmt::format("NCCL tuning.cc baseLat[Ring][{}]", to_string(p))),
+        us_term("lat_hop", hw,
+                fmt::format("NCCL tuning.cc hwLat[{}][Ring][{}]", cls, to_string(p)))};
   }
   return (kLat.base_ring[i] + hw) * kUs;
 }
@@ -39,8 +40,9 @@ double direct_protocol_scale(Protocol p, double throughput_Bps, CostTrace* trace
         rate_term("T_pattern", throughput_Bps,
                   "every stream of the pattern at once over the effective link capacities"),
         count_term("eff_proto", scale,
-                   p == Protocol::kLL ? "NCCL LL: 4 data bytes per 8-byte line"
-                   : p == Protocol::kLL128 ? "NCCL tuning.cc LL128 factor 0.92" : "Simple: 1")};
+                   p == Protocol::kLL      ? "NCCL LL: 4 data bytes per 8-byte line"
+                   : p == Protocol::kLL128 ? "NCCL tuning.cc LL128 factor 0.92"
+                                           : "Simple: 1")};
   }
   return scale;
 }
@@ -126,10 +128,10 @@ CostModel sendrecv_model(const CommGraph& g, Protocol p, double size_bytes, Cost
   if (trace != nullptr) {
     add_bottleneck_terms(g, m.bottleneck, trace->bandwidth.terms);
     if (m.bottleneck.kind == BottleneckKind::kP2pChannels) {
-      trace->bandwidth.terms.push_back(count_term(
-          "channels_p2p", p2p_channels(size_bytes), "2^floor(log2(S / 16 MiB)), 4..32"));
-      trace->bandwidth.terms.push_back(rate_term(
-          "B_channel", p2p_channel_Bps(g), "one NVLink at NCCL topo.h's per-link rate"));
+      trace->bandwidth.terms.push_back(
+          count_term("channels_p2p", p2p_channels(size_bytes), "2^floor(log2(S / 16 MiB)), 4..32"));
+      trace->bandwidth.terms.push_back(
+          rate_term("B_channel", p2p_channel_Bps(g), "one NVLink at NCCL topo.h's per-link rate"));
       trace->bandwidth.notes.push_back(
           "T_pattern = channels_p2p x B_channel: a send over NVLink runs on few channels while "
           "it is small (calibration 57)");

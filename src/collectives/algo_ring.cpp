@@ -2,7 +2,6 @@
 // Ring: NCCL's pipelined rings (docs/model.md#rings). Runs every collective but AllToAll and
 // SendRecv; Broadcast and Reduce run it as a chain from (to) the root.
 #include <algorithm>
-
 #include <fmt/core.h>
 
 #include "collectives/algorithm.hpp"
@@ -29,17 +28,20 @@ double ring_latency_us(const CommGraph& g, CollectiveOp op, Protocol p, CostTrac
     const char* hop = g.ring().intra_class == HopClass::kNvlink ? "NVLINK" : "PCI";
     ExplainStep& s = trace->latency;
     s.formula = "alpha = base + (steps - inter) x lat_intra + inter x lat_net";
-    s.terms = {us_term("base", kLat.base_ring[i],
-                       fmt::format("NCCL tuning.cc baseLat[Ring][{}]", to_string(p))),
-               count_term("steps", steps,
-                          op == CollectiveOp::kAllReduce ? fmt::format("2(n-1), n = {}", n)
-                                                         : fmt::format("n-1, n = {}", n)),
-               count_term("inter", inter, fmt::format("steps that cross servers ({} server{})", nodes, nodes == 1 ? "" : "s")),
-               us_term("lat_intra", intra,
-                       nodes > 1 ? fmt::format("max(hwLat[{}][Ring][{}], netOverhead)", hop, to_string(p))
-                                 : fmt::format("NCCL tuning.cc hwLat[{}][Ring][{}]", hop, to_string(p))),
-               us_term("lat_net", kLat.hw_net_ring[i],
-                       fmt::format("NCCL tuning.cc hwLat[NET][Ring][{}]", to_string(p)))};
+    s.terms = {
+        us_term("base", kLat.base_ring[i],
+                fmt::format("NCCL tuning.cc baseLat[Ring][{}]", to_string(p))),
+        count_term("steps", steps,
+                   op == CollectiveOp::kAllReduce ? fmt::format("2(n-1), n = {}", n)
+                                                  : fmt::format("n-1, n = {}", n)),
+        count_term(
+            "inter", inter,
+            fmt::format("steps that cross servers ({} server{})", nodes, nodes == 1 ? "" : "s")),
+        us_term("lat_intra", intra,
+                nodes > 1 ? fmt::format("max(hwLat[{}][Ring][{}], netOverhead)", hop, to_string(p))
+                          : fmt::format("NCCL tuning.cc hwLat[{}][Ring][{}]", hop, to_string(p))),
+        us_term("lat_net", kLat.hw_net_ring[i],
+                fmt::format("NCCL tuning.cc hwLat[NET][Ring][{}]", to_string(p)))};
   }
   return kLat.base_ring[i] + (steps - inter) * intra + inter * kLat.hw_net_ring[i];
 }
@@ -55,9 +57,9 @@ double ring_protocol_bw(const CommGraph& g, Protocol p, double bw_Bps, int chann
                                  fmt::format("{} ring(s) over the effective link capacities, bytes "
                                              "each rank sends per second (docs/model.md#rings)",
                                              g.ring().rings.size())));
-    s->terms.push_back(count_term("channels", channels,
-                                  g.options().channels > 0 ? "--channels"
-                                                           : "one per ~20 GB/s of ring rate, 2..32"));
+    s->terms.push_back(count_term(
+        "channels", channels,
+        g.options().channels > 0 ? "--channels" : "one per ~20 GB/s of ring rate, 2..32"));
   }
   if (p == Protocol::kLL) {
     double cap = (g.node_count() > 1 ? caps.ll_max_multi_node_GBps : caps.ll_max_single_node_GBps);
@@ -90,7 +92,8 @@ CostModel ring_model(const CommGraph& g, CollectiveOp op, Protocol p, CostTrace*
   m.bw_Bps = ring_protocol_bw(g, p, g.ring().throughput_Bps, m.channels, trace);
   m.link_scale = m.bw_Bps / g.ring().throughput_Bps;
   m.bottleneck = g.ring().bottleneck;
-  if (trace != nullptr) add_bottleneck_terms(g, m.bottleneck, trace->bandwidth.terms, /*ring_load=*/true);
+  if (trace != nullptr)
+    add_bottleneck_terms(g, m.bottleneck, trace->bandwidth.terms, /*ring_load=*/true);
   return m;
 }
 

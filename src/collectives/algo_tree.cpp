@@ -3,7 +3,6 @@
 // servers; docs/model.md#algorithms).
 #include <algorithm>
 #include <cmath>
-
 #include <fmt/core.h>
 
 #include "collectives/algorithm.hpp"
@@ -23,11 +22,14 @@ double tree_latency_us(const CommGraph& g, Protocol p, CostTrace* trace) {
     const char* hop = g.ring().intra_class == HopClass::kNvlink ? "NVLINK" : "PCI";
     trace->latency.formula = "alpha = base + 2 x ((ppn - 1) x lat_intra + log2(nodes) x lat_net)";
     trace->latency.terms = {
-        us_term("base", kLat.base_tree[i], fmt::format("NCCL tuning.cc baseLat[Tree][{}]", to_string(p))),
+        us_term("base", kLat.base_tree[i],
+                fmt::format("NCCL tuning.cc baseLat[Tree][{}]", to_string(p))),
         count_term("ppn", ppn, "GPUs per server in the communicator"),
-        us_term("lat_intra", intra, fmt::format("NCCL tuning.cc hwLat[{}][Tree][{}]", hop, to_string(p))),
+        us_term("lat_intra", intra,
+                fmt::format("NCCL tuning.cc hwLat[{}][Tree][{}]", hop, to_string(p))),
         count_term("nodes", nodes, "servers spanned"),
-        us_term("lat_net", kLat.hw_net_tree[i], fmt::format("NCCL tuning.cc hwLat[NET][Tree][{}]", to_string(p)))};
+        us_term("lat_net", kLat.hw_net_tree[i],
+                fmt::format("NCCL tuning.cc hwLat[NET][Tree][{}]", to_string(p)))};
   }
   return kLat.base_tree[i] +
          2.0 * ((ppn - 1) * intra + std::log2(static_cast<double>(nodes)) * kLat.hw_net_tree[i]);
@@ -50,7 +52,8 @@ CostModel tree_model(const CommGraph& g, Protocol p, CostTrace* trace) {
   if (trace != nullptr) {
     ExplainStep& s = trace->bandwidth;
     s.formula = "B = min(T_intra, B_inter) x eff_tree x 1/2";
-    if (p == Protocol::kLL) s.formula = "B = min(min(T_intra, B_inter) x eff_tree x 1/2 / 3.8, cap_LL)";
+    if (p == Protocol::kLL)
+      s.formula = "B = min(min(T_intra, B_inter) x eff_tree x 1/2 / 3.8, cap_LL)";
     if (p == Protocol::kLL128) s.formula += " x 120/128";
     s.terms = {rate_term("T_intra", intra, "one server's ring rate (docs/model.md#rings)"),
                rate_term("B_inter", inter, "the server's distinct NICs, x 0.96 each"),

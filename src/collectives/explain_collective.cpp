@@ -15,19 +15,21 @@ namespace {
 
 std::string bus_factor_formula(CollectiveOp op) {
   switch (op) {
-    case CollectiveOp::kAllReduce: return "factor = 2(n-1)/n";
+    case CollectiveOp::kAllReduce:
+      return "factor = 2(n-1)/n";
     case CollectiveOp::kAllGather:
     case CollectiveOp::kReduceScatter:
-    case CollectiveOp::kAllToAll: return "factor = (n-1)/n";
+    case CollectiveOp::kAllToAll:
+      return "factor = (n-1)/n";
     case CollectiveOp::kBroadcast:
     case CollectiveOp::kReduce:
-    case CollectiveOp::kSendRecv: return "factor = 1";
+    case CollectiveOp::kSendRecv:
+      return "factor = 1";
   }
   return "";
 }
 
-ExplainStep closed_form_step(const detail::CostModel& m, const CollectiveQuery& q,
-                             double time_s) {
+ExplainStep closed_form_step(const detail::CostModel& m, const CollectiveQuery& q, double time_s) {
   ExplainStep s;
   s.title = "closed form";
   s.formula = "t = alpha + fill + w x S / B";
@@ -55,8 +57,9 @@ void add_semantics_steps(const CollectiveExplanation& e, std::vector<ExplainStep
                {"n", double(e.ranks), "", "ranks"},
                {"factor", e.bus_factor, "", "nccl-tests doc/PERFORMANCE.md"}};
   bus.result = {"busbw", e.analytic.busbw_Bps, "B/s", ""};
-  bus.notes.push_back("busbw is comparable across collectives and with the links' rate: the "
-                      "factor turns algbw into the rate a rank's busiest link moves data at");
+  bus.notes.push_back(
+      "busbw is comparable across collectives and with the links' rate: the "
+      "factor turns algbw into the rate a rank's busiest link moves data at");
   steps.push_back(bus);
 }
 
@@ -70,8 +73,9 @@ const LinkUsage* usage_of(const CollectiveResult& r, LinkId link) {
 ExplainStep flow_step(const CollectiveExplanation& e) {
   ExplainStep s;
   s.title = "flow simulation";
-  s.formula = "every transfer of the algorithm at once, max-min fair shares of every directed "
-              "link, the same alpha and fill";
+  s.formula =
+      "every transfer of the algorithm at once, max-min fair shares of every directed "
+      "link, the same alpha and fill";
   const CollectiveResult& f = *e.flow;
   s.terms = {{"t_closed", e.analytic.time_s, "s", "the closed form"}};
   if (f.bottleneck.kind == BottleneckKind::kLink) {
@@ -119,7 +123,8 @@ CollectiveExplanation explain_collective(const Communicator& comm, const Collect
 
   ExplainStep tuner;
   tuner.title = "algorithm and protocol";
-  tuner.formula = "t(algo, proto) = alpha + fill + w x S / B for every candidate; NCCL runs the least";
+  tuner.formula =
+      "t(algo, proto) = alpha + fill + w x S / B for every candidate; NCCL runs the least";
   tuner.terms = {{"S", query.size_bytes, "bytes", "--size"},
                  {"n", double(e.ranks), "", fmt::format("ranks on {} server(s)", e.nodes)}};
   tuner.result = {"t", closed_s, "s", ""};

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "collectives/explain_terms.hpp"
 
-#include <algorithm>
 #include <fmt/core.h>
+
+#include <algorithm>
 
 #include "collectives/link_efficiency.hpp"
 #include "collectives/model_params.hpp"
@@ -14,10 +15,13 @@ std::string efficiency_source(const Link& link) {
   switch (link.family) {
     case LinkFamily::kNvlink:
       return "NCCL topo.h per-NVLink rate over the raw lane rate, by GPU architecture";
-    case LinkFamily::kPcie: return "PCIe DMA measured at ~0.8 of the raw rate (reference links.yaml)";
-    case LinkFamily::kNetwork: return "NDR/HDR measured at 0.96 of the line rate (calibration 66, 71)";
+    case LinkFamily::kPcie:
+      return "PCIe DMA measured at ~0.8 of the raw rate (reference links.yaml)";
+    case LinkFamily::kNetwork:
+      return "NDR/HDR measured at 0.96 of the line rate (calibration 66, 71)";
     case LinkFamily::kC2c:
-    case LinkFamily::kSmp: return "NCCL's NVLink-like factor for C2C and SMP links";
+    case LinkFamily::kSmp:
+      return "NCCL's NVLink-like factor for C2C and SMP links";
   }
   return "";
 }
@@ -43,7 +47,8 @@ int rank_of(const CommGraph& g, DeviceId gpu) {
 }
 
 // The slowest PCIe leg and the SMP link of a host-staged route: what route_rate_cap scales.
-void add_staging_link_terms(const CommGraph& g, const Bottleneck& b, std::vector<ExplainTerm>& terms) {
+void add_staging_link_terms(const CommGraph& g, const Bottleneck& b,
+                            std::vector<ExplainTerm>& terms) {
   const int from = rank_of(g, b.from), to = rank_of(g, b.to);
   if (from < 0 || to < 0) return;
   const Topology& t = g.topology();
@@ -52,8 +57,10 @@ void add_staging_link_terms(const CommGraph& g, const Bottleneck& b, std::vector
   for (const Path& path : g.route(from, to).paths) {
     for (LinkId id : path.links) {
       const Link& link = t.link(id);
-      if (link.family == LinkFamily::kPcie && (pcie == nullptr || link.bw_Bps < pcie->bw_Bps)) pcie = &link;
-      if (link.family == LinkFamily::kSmp && (smp == nullptr || link.bw_Bps < smp->bw_Bps)) smp = &link;
+      if (link.family == LinkFamily::kPcie && (pcie == nullptr || link.bw_Bps < pcie->bw_Bps))
+        pcie = &link;
+      if (link.family == LinkFamily::kSmp && (smp == nullptr || link.bw_Bps < smp->bw_Bps))
+        smp = &link;
     }
   }
   if (pcie != nullptr) terms.push_back({"C_pcie", pcie->bw_Bps, "B/s", catalog_source(t, *pcie)});
@@ -85,19 +92,21 @@ void add_bottleneck_terms(const CommGraph& g, const Bottleneck& b, std::vector<E
       terms.push_back(rate_term("C_eff", g.capacities()[b.link.value], "C_raw x eff_link"));
       for (const auto& [id, load] : g.ring().link_loads) {
         if (ring_load && id == b.link) {
-          terms.push_back(count_term("load", load,
-                                     "bytes this link carries per byte each rank sends (all rings)"));
+          terms.push_back(count_term(
+              "load", load, "bytes this link carries per byte each rank sends (all rings)"));
         }
       }
       break;
     }
     case BottleneckKind::kHostStaging:
       add_staging_link_terms(g, b, terms);
-      terms.push_back(count_term("eff_shm", kShmPcieEfficiency,
-                                 "host-staged copy: 4.0 of 15.75 GB/s on a PCIe leg (calibration 35-37)"));
+      terms.push_back(
+          count_term("eff_shm", kShmPcieEfficiency,
+                     "host-staged copy: 4.0 of 15.75 GB/s on a PCIe leg (calibration 35-37)"));
       if (b.crosses_socket) {
-        terms.push_back(count_term("eff_shm_smp", kShmSmpEfficiency,
-                                   "host-staged copy across sockets: 1.44 of 62.4 GB/s (calibration 06)"));
+        terms.push_back(
+            count_term("eff_shm_smp", kShmSmpEfficiency,
+                       "host-staged copy across sockets: 1.44 of 62.4 GB/s (calibration 06)"));
       }
       break;
     case BottleneckKind::kNvls:
@@ -106,12 +115,14 @@ void add_bottleneck_terms(const CommGraph& g, const Bottleneck& b, std::vector<E
       break;
     case BottleneckKind::kServerNics:
       if (b.rate_Bps > 0) {
-        terms.push_back(rate_term("B_nics", b.rate_Bps,
-                                  "the distinct NICs of a server, each x 0.96 (network efficiency)"));
+        terms.push_back(
+            rate_term("B_nics", b.rate_Bps,
+                      "the distinct NICs of a server, each x 0.96 (network efficiency)"));
       }
       break;
     case BottleneckKind::kP2pChannels:
-    case BottleneckKind::kNone: break;
+    case BottleneckKind::kNone:
+      break;
   }
 }
 

@@ -2,8 +2,9 @@
 // NCCL's tuner (NCCL src/graph/tuning.cc, ncclTopoGetAlgoTime): the least predicted time.
 #include "collectives/tuner.hpp"
 
-#include <algorithm>
 #include <fmt/core.h>
+
+#include <algorithm>
 #include <limits>
 #include <string>
 
@@ -22,14 +23,15 @@ std::string join_algorithms(const std::vector<Algorithm>& algos) {
 
 }  // namespace
 
-Choice choose(const CommGraph& g, const CollectiveQuery& q, std::vector<TunerCandidate>* considered) {
+Choice choose(const CommGraph& g, const CollectiveQuery& q,
+              std::vector<TunerCandidate>* considered) {
   const auto candidates = candidate_algorithms(g, q.op);
   if (q.algorithm != Algorithm::kAuto &&
       std::find(candidates.begin(), candidates.end(), q.algorithm) == candidates.end()) {
-    throw ConfigError(fmt::format("algorithm '{}' is not available for {} on these {} GPUs; "
-                                  "expected one of: auto, {}",
-                                  to_string(q.algorithm), to_string(q.op), g.ranks().size(),
-                                  join_algorithms(candidates)));
+    throw ConfigError(fmt::format(
+        "algorithm '{}' is not available for {} on these {} GPUs; "
+        "expected one of: auto, {}",
+        to_string(q.algorithm), to_string(q.op), g.ranks().size(), join_algorithms(candidates)));
   }
   Choice best;
   double best_time = std::numeric_limits<double>::infinity();

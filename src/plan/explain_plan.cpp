@@ -3,6 +3,7 @@
 // (PlanResult), then the communication/compute ratio and the Amdahl bounds they imply
 // (docs/explain.md#plan).
 #include <fmt/core.h>
+
 #include <limits>
 
 #include "linksim/plan_explain.hpp"
@@ -17,7 +18,8 @@ std::string gpu_source(const Topology& topology, const PlanResult& p) {
                      p.dtype == "fp8" ? "FP8" : "BF16");
 }
 
-void add_compute_steps(const Topology& topology, const PlanResult& p, std::vector<ExplainStep>& steps) {
+void add_compute_steps(const Topology& topology, const PlanResult& p,
+                       std::vector<ExplainStep>& steps) {
   const PlanCompute& c = p.compute;
   ExplainStep gemm;
   gemm.title = "compute: GEMMs and attention";
@@ -69,7 +71,8 @@ void add_comm_steps(const PlanResult& p, std::vector<ExplainStep>& steps) {
                {"exposed", c.exposed_s, "s", "not hidden (docs/planner.md#communication)"}};
     s.result = {"time", c.time_s, "s", ""};
     steps.push_back(s);
-    sum.terms.push_back({c.kind + " " + c.phase, c.exposed_s, "s", std::string(to_string(c.collective))});
+    sum.terms.push_back(
+        {c.kind + " " + c.phase, c.exposed_s, "s", std::string(to_string(c.collective))});
   }
   sum.result = {"exposed", p.breakdown.exposed_comm_s, "s", ""};
   steps.push_back(sum);
@@ -83,8 +86,9 @@ ExplainStep bubble_step(const PlanResult& p) {
     s.formula = "bubble = 0: one batch passes the stages in turn (their times add up)";
   } else {
     const double m = l.micro_batches();
-    s.formula = "bubble = (p - 1) / v x t_mb; fraction (p - 1) / (m x v + p - 1) of the step's "
-                "pipeline time";
+    s.formula =
+        "bubble = (p - 1) / v x t_mb; fraction (p - 1) / (m x v + p - 1) of the step's "
+        "pipeline time";
     s.terms = {{"p", double(l.pp), "", "--pp"},
                {"v", double(l.vpp), "", "--vpp (interleaved 1F1B)"},
                {"m", m, "", "micro-batches per pipeline: global batch / (micro-batch x dp)"},
@@ -130,23 +134,26 @@ PlanExplanation explain_plan(const Topology& topology, const PlanRequest& reques
   e.exposed_fraction = step_s > 0 ? exposed_s / step_s : 0;
   e.compute_speedup_bound = exposed_s > 0 ? step_s / exposed_s : inf;
   e.comm_free_speedup = step_s > exposed_s ? step_s / (step_s - exposed_s) : inf;
-  if (p.speedup) e.speedup_comm_hidden = *p.speedup * e.comm_free_speedup;
+  // A baseline that is this very plan (the model fits no fewer GPUs) adds nothing.
+  const bool own_baseline = p.baseline_gpus.value_or(p.gpus) == p.gpus && p.speedup == 1.0;
+  if (p.speedup && !own_baseline) e.speedup_comm_hidden = *p.speedup * e.comm_free_speedup;
 
   ExplainStep amdahl;
   amdahl.title = "Amdahl bound";
-  amdahl.formula = "f = exposed / step; compute infinitely fast: speedup <= 1 / f; "
-                   "communication fully hidden: speedup = 1 / (1 - f)";
+  amdahl.formula =
+      "f = exposed / step; compute infinitely fast: speedup <= 1 / f; "
+      "communication fully hidden: speedup = 1 / (1 - f)";
   amdahl.terms = {{"exposed", exposed_s, "s", "above"},
                   {"step", step_s, "s", "above"},
                   {"f", e.exposed_fraction, "", "exposed / step"},
                   {"1/f", e.compute_speedup_bound, "", "the exposed communication stays"},
                   {"1/(1-f)", e.comm_free_speedup, "", "compute, bubble and launches stay"}};
-  if (p.speedup) {
+  if (e.speedup_comm_hidden) {
     amdahl.formula += "; over the baseline with communication hidden: speedup x 1 / (1 - f)";
-    amdahl.terms.push_back({"speedup", *p.speedup, "",
-                            fmt::format("tokens/s over the baseline ({})", p.baseline)});
-    amdahl.terms.push_back({"linear", double(p.gpus) / p.baseline_gpus.value_or(p.gpus), "",
-                            "GPUs / baseline GPUs"});
+    amdahl.terms.push_back(
+        {"speedup", *p.speedup, "", fmt::format("tokens/s over the baseline ({})", p.baseline)});
+    amdahl.terms.push_back(
+        {"linear", double(p.gpus) / p.baseline_gpus.value_or(p.gpus), "", "GPUs / baseline GPUs"});
     amdahl.result = {"speedup_hidden", *e.speedup_comm_hidden, "", ""};
   } else {
     amdahl.result = {"1/f", e.compute_speedup_bound, "", ""};

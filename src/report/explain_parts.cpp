@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "report/explain_parts.hpp"
 
-#include <cmath>
 #include <fmt/core.h>
+
+#include <cmath>
 
 #include "linksim/units.hpp"
 #include "report/json_numbers.hpp"

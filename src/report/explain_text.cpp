@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The derivations as text (render_explain_text, render_plan_explain_text).
-#include <cmath>
 #include <fmt/core.h>
+
+#include <cmath>
 #include <string>
 
 #include "linksim/explain_report.hpp"
@@ -32,8 +33,9 @@ std::string candidates_table(const CollectiveExplanation& e) {
       continue;
     }
     t.add_row({std::string(to_string(c.algorithm)), std::string(to_string(c.protocol)),
-               value_text(c.latency_s, "s"), value_text(c.fill_s, "s"), value_text(c.wire_factor, ""),
-               value_text(c.bw_Bps, "B/s"), value_text(c.time_s, "s"), c.chosen ? "<- chosen" : ""});
+               value_text(c.latency_s, "s"), value_text(c.fill_s, "s"),
+               value_text(c.wire_factor, ""), value_text(c.bw_Bps, "B/s"),
+               value_text(c.time_s, "s"), c.chosen ? "<- chosen" : ""});
   }
   return t.render("     ");
 }
@@ -43,8 +45,10 @@ std::string choice_sentence(const CollectiveExplanation& e) {
   const TunerCandidate* chosen = nullptr;
   const TunerCandidate* next = nullptr;
   for (const TunerCandidate& c : e.candidates) {
-    if (c.chosen) chosen = &c;
-    else if (c.eligible && (next == nullptr || c.time_s < next->time_s)) next = &c;
+    if (c.chosen)
+      chosen = &c;
+    else if (c.eligible && (next == nullptr || c.time_s < next->time_s))
+      next = &c;
   }
   if (chosen == nullptr) return "";
   if (next == nullptr) {
@@ -61,10 +65,11 @@ std::string bound_sentence(const CollectiveExplanation& e, const TunerCandidate&
   }
   const double wire_s = c.wire_factor * e.size_bytes / c.bw_Bps;
   const double share = wire_s / c.time_s;
-  return fmt::format("The time is {}: the bandwidth term w x S / B = {} is {:.1f} % of it, "
-                     "the latency {} and the fill {} the rest.",
-                     share >= 0.5 ? "bandwidth-bound" : "latency-bound", value_text(wire_s, "s"),
-                     100 * share, value_text(c.latency_s, "s"), value_text(c.fill_s, "s"));
+  return fmt::format(
+      "The time is {}: the bandwidth term w x S / B = {} is {:.1f} % of it, "
+      "the latency {} and the fill {} the rest.",
+      share >= 0.5 ? "bandwidth-bound" : "latency-bound", value_text(wire_s, "s"), 100 * share,
+      value_text(c.latency_s, "s"), value_text(c.fill_s, "s"));
 }
 
 std::string flow_sentence(const CollectiveExplanation& e, const Topology& topology) {
@@ -73,16 +78,19 @@ std::string flow_sentence(const CollectiveExplanation& e, const Topology& topolo
   const double rel = t_closed > 0 ? (t_flow - t_closed) / t_closed : 0;
   std::string verdict;
   if (std::fabs(rel) < 1e-6) {
-    verdict = "the same time as the closed form: its streams do not contend beyond what the "
-              "closed form already charges";
+    verdict =
+        "the same time as the closed form: its streams do not contend beyond what the "
+        "closed form already charges";
   } else if (rel > 0) {
-    verdict = fmt::format("{:.2f} % slower than the closed form: streams share links the closed "
-                          "form counts once, and the simulation makes them contend",
-                          100 * rel);
+    verdict = fmt::format(
+        "{:.2f} % slower than the closed form: streams share links the closed "
+        "form counts once, and the simulation makes them contend",
+        100 * rel);
   } else {
-    verdict = fmt::format("{:.2f} % faster than the closed form: the simulation finds spare "
-                          "capacity the closed form's single bottleneck does not use",
-                          -100 * rel);
+    verdict = fmt::format(
+        "{:.2f} % faster than the closed form: the simulation finds spare "
+        "capacity the closed form's single bottleneck does not use",
+        -100 * rel);
   }
   return fmt::format("The flow simulation takes {}, {}; its bottleneck is {}.",
                      value_text(t_flow, "s"), verdict, describe_bottleneck(*e.flow, topology));
@@ -135,25 +143,29 @@ std::string render_plan_explain_text(const PlanExplanation& e) {
   append_line(out, "In plain words");
   const double f = e.exposed_fraction;
   if (p.breakdown.exposed_comm_s <= 0) {
-    append_line(out, "   No communication is exposed: the step is compute and bubble, and only "
-                     "faster compute makes it shorter.");
+    append_line(out,
+                "   No communication is exposed: the step is compute and bubble, and only "
+                "faster compute makes it shorter.");
     return out;
   }
-  append_line(out, fmt::format(
-      "   Exposed communication is {:.1f} % of the step: with compute infinitely fast the step "
-      "would still take {}, a speedup of at most 1/f = {:.3g}x; hiding all communication would "
-      "make it {:.3g}x faster.",
-      100 * f, value_text(p.breakdown.exposed_comm_s, "s"), e.compute_speedup_bound,
-      e.comm_free_speedup));
+  append_line(
+      out,
+      fmt::format(
+          "   Exposed communication is {:.1f} % of the step: with compute infinitely fast the step "
+          "would still take at least {}, a speedup of at most 1/f = {:.3g}x; hiding all "
+          "communication would make it {:.3g}x faster.",
+          100 * f, value_text(p.breakdown.exposed_comm_s, "s"), e.compute_speedup_bound,
+          e.comm_free_speedup));
   if (e.speedup_comm_hidden) {
     const double linear = double(p.gpus) / p.baseline_gpus.value_or(p.gpus);
-    append_line(out, fmt::format(
-        "   Over the baseline ({}) this layout reaches {:.3g}x on {} GPUs (linear: {:.3g}x); with "
-        "its communication hidden it would reach {:.3g}x{}.",
-        p.baseline, *p.speedup, p.gpus, linear, *e.speedup_comm_hidden,
-        *e.speedup_comm_hidden > linear ? ", above linear because the baseline pays exposed "
-                                          "communication too"
-                                        : ""));
+    append_line(out, fmt::format("   Over the baseline ({}) this layout reaches {:.3g}x on {} GPUs "
+                                 "(linear: {:.3g}x); with "
+                                 "its communication hidden it would reach {:.3g}x{}.",
+                                 p.baseline, *p.speedup, p.gpus, linear, *e.speedup_comm_hidden,
+                                 *e.speedup_comm_hidden > linear
+                                     ? ", above linear because the baseline pays exposed "
+                                       "communication too"
+                                     : ""));
   }
   return out;
 }

@@ -53,8 +53,8 @@ TEST_SUITE("explain") {
   TEST_CASE("explain cli: the same flags as coll, and the size rounded as coll rounds it") {
     // 1000 bytes of floats over 4 ranks of AllGather: floor(1000 / 4 / 4) = 62 elements per
     // block, 62 x 4 x 4 = 992 bytes, as coll's size column shows.
-    const std::string flags = " --topo " + topo("dgx-h100") + " -g 4 --algo ring --proto ll" +
-                              " --size 1000 --json";
+    const std::string flags =
+        " --topo " + topo("dgx-h100") + " -g 4 --algo ring --proto ll" + " --size 1000 --json";
     const nlohmann::json e = json_of("explain coll all_gather" + flags);
     const nlohmann::json c = json_of("coll allgather" + flags);
     CHECK(e["ranks"] == 4);
@@ -89,15 +89,17 @@ TEST_SUITE("explain") {
     CHECK(run.out.substr(line_start, factor_line - line_start).find(" 1.75 ") != std::string::npos);
     CHECK(run.out.find("In plain words") != std::string::npos);
     CHECK(run.out.find("The flow simulation takes") != std::string::npos);
-    const testing::CliRun plan = run_linksim(
-        "explain plan --topo " + topo("dgx-h100") + " --model llama3.1-70b --mode decode --tp 8");
+    const testing::CliRun plan = run_linksim("explain plan --topo " + topo("dgx-h100") +
+                                             " --model llama3.1-70b --mode decode --tp 8");
     REQUIRE(plan.status == 0);
     CHECK(plan.out.find("Exposed communication is") != std::string::npos);
     CHECK(plan.out.find("step = compute + exposed + bubble") != std::string::npos);
   }
 
   TEST_CASE("explain cli: bad requests exit 2 with one exact line") {
-    struct Case { std::string args, error; };
+    struct Case {
+      std::string args, error;
+    };
     const Case cases[] = {
         {"explain coll allreduce --topo " + topo("dgx-h100"),
          "linksim: error: --size: expected one message size such as 8, 64K, 1M or 1G, none given"},

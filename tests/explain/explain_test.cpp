@@ -2,17 +2,18 @@
 // explain_collective and explain_plan: the explained numbers are the predictions (same time as
 // Communicator::run, run_sweep and plan for the same inputs), the derivation's terms
 // recombine into its results, and the NCCL constants are the ones derived by hand.
+#include "linksim/explain.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <string>
 
 #include "linksim/collectives.hpp"
-#include "linksim/explain.hpp"
-#include "linksim/plan_explain.hpp"
 #include "linksim/model.hpp"
 #include "linksim/nccl_tests.hpp"
 #include "linksim/plan.hpp"
+#include "linksim/plan_explain.hpp"
 #include "linksim/topology_yaml.hpp"
 
 namespace linksim {
@@ -71,8 +72,8 @@ TEST_SUITE("explain") {
     // 1 GiB is a whole number of floats and of 8 (or 2) float blocks: coll does not round it.
     const double s = 1073741824;
     for (const char* machine : {"dgx-h100", "pcie-8gpu", "dual-4090"}) {
-      for (CollectiveOp op : {CollectiveOp::kAllReduce, CollectiveOp::kAllGather,
-                              CollectiveOp::kSendRecv}) {
+      for (CollectiveOp op :
+           {CollectiveOp::kAllReduce, CollectiveOp::kAllGather, CollectiveOp::kSendRecv}) {
         CAPTURE(machine);
         CAPTURE(to_string(op));
         const Topology t = load(machine);
@@ -136,7 +137,10 @@ TEST_SUITE("explain") {
   TEST_CASE("explain coll: ring latency is NCCL's base + 2(n-1) NVLink or PCIe hops") {
     // NCCL tuning.cc, Ring, Simple, one server: baseLat 8.4 us + 2(n-1) steps x hwLat.
     // 8 H100s behind NVSwitches: 8.4 + 14 x 3.4 = 56 us. 8 L40S on PCIe: 8.4 + 14 x 5.7 = 88.2 us.
-    struct Case { const char* machine; double hop_us, alpha_us; };
+    struct Case {
+      const char* machine;
+      double hop_us, alpha_us;
+    };
     for (const Case& c : {Case{"dgx-h100", 3.4, 56.0}, Case{"pcie-8gpu", 5.7, 88.2}}) {
       CAPTURE(c.machine);
       const Topology t = load(c.machine);
@@ -180,7 +184,9 @@ TEST_SUITE("explain") {
     // minimum of 4 channels, 4 x 20.6 = 82.4 GB/s; 128 MiB: 2^3 = 8 channels, 164.8 GB/s.
     const Topology t = load("dgx-h100");
     const Communicator comm(t, t.gpus());
-    struct Case { double bytes, channels, rate_GBps; };
+    struct Case {
+      double bytes, channels, rate_GBps;
+    };
     for (const Case& c : {Case{33554432, 4, 82.4}, Case{134217728, 8, 164.8}}) {
       CAPTURE(c.bytes);
       const CollectiveExplanation e = explain_collective(
@@ -197,13 +203,15 @@ TEST_SUITE("explain") {
   TEST_CASE("explain coll: host staging on a dual RTX 4090, and why LL128 is not a candidate") {
     const Topology t = load("dual-4090");
     const Communicator comm(t, t.gpus());
-    const CollectiveExplanation e = explain_collective(comm, query(CollectiveOp::kAllReduce, 67108864));
+    const CollectiveExplanation e =
+        explain_collective(comm, query(CollectiveOp::kAllReduce, 67108864));
     bool saw_ll128 = false;
     for (const TunerCandidate& c : e.candidates) {
       if (c.protocol != Protocol::kLL128) continue;
       saw_ll128 = true;
       CHECK_FALSE(c.eligible);
-      CHECK(c.why_not == "LL128 needs NVLink between the GPUs of a server (NCCL enables it only there)");
+      CHECK(c.why_not ==
+            "LL128 needs NVLink between the GPUs of a server (NCCL enables it only there)");
     }
     CHECK(saw_ll128);
     CHECK(e.analytic.bottleneck.kind == BottleneckKind::kHostStaging);
@@ -222,7 +230,8 @@ TEST_SUITE("explain") {
     const CollectiveExplanation e = explain_collective(one, query(CollectiveOp::kAllReduce, 1024));
     CHECK_FALSE(e.flow.has_value());
     CHECK(e.flow_skipped == "nothing moves (one rank or an empty message)");
-    CHECK(e.analytic.time_s == coll_time_s(one, CollectiveOp::kAllReduce, 1024, SimMode::kAnalytic));
+    CHECK(e.analytic.time_s ==
+          coll_time_s(one, CollectiveOp::kAllReduce, 1024, SimMode::kAnalytic));
   }
 
   TEST_CASE("explain plan: the explained step is plan's, and its parts add up") {
