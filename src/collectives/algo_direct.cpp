@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <fmt/core.h>
 
 #include "collectives/algorithm.hpp"
@@ -55,6 +56,7 @@ CostModel alltoall_model(const CommGraph& g, Protocol p, CostTrace* trace) {
   m.channels = g.channels();
   m.wire_factor = (n - 1.0) / n;
   m.latency_s = direct_latency_s(g, p, trace);
+  std::optional<double> load;  // of the bottleneck link, for the trace
   constexpr int kExactPairsLimit = 512;
   if (n <= kExactPairsLimit) {
     StreamSet set(g.capacities());
@@ -69,6 +71,7 @@ CostModel alltoall_model(const CommGraph& g, Protocol p, CostTrace* trace) {
     StreamSet::Limit limit = set.limit();
     m.bw_Bps = limit.throughput_Bps;
     m.bottleneck = limit.bottleneck(g.topology(), /*name_family=*/false);
+    if (trace != nullptr) load = load_of(set.loads(), limit.link);
   } else {
     // Large communicators: the servers' NICs carry (n - ppn)/(n - 1) of each rank's traffic.
     const double ppn = g.max_ranks_per_node();
@@ -78,7 +81,7 @@ CostModel alltoall_model(const CommGraph& g, Protocol p, CostTrace* trace) {
   }
   m.link_scale = direct_protocol_scale(p, m.bw_Bps, trace);
   m.bw_Bps *= m.link_scale;
-  if (trace != nullptr) add_bottleneck_terms(g, m.bottleneck, trace->bandwidth.terms);
+  if (trace != nullptr) add_bottleneck_terms(g, m.bottleneck, trace->bandwidth.terms, load);
   return m;
 }
 
@@ -126,7 +129,8 @@ CostModel sendrecv_model(const CommGraph& g, Protocol p, double size_bytes, Cost
   m.bw_Bps = limit.throughput_Bps * m.link_scale;
   m.bottleneck = limit.bottleneck(g.topology(), /*name_family=*/false);
   if (trace != nullptr) {
-    add_bottleneck_terms(g, m.bottleneck, trace->bandwidth.terms);
+    add_bottleneck_terms(g, m.bottleneck, trace->bandwidth.terms,
+                         limit.by_link ? load_of(set.loads(), limit.link) : std::nullopt);
     if (m.bottleneck.kind == BottleneckKind::kP2pChannels) {
       trace->bandwidth.terms.push_back(
           count_term("channels_p2p", p2p_channels(size_bytes), "2^floor(log2(S / 16 MiB)), 4..32"));

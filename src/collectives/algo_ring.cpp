@@ -92,8 +92,10 @@ CostModel ring_model(const CommGraph& g, CollectiveOp op, Protocol p, CostTrace*
   m.bw_Bps = ring_protocol_bw(g, p, g.ring().throughput_Bps, m.channels, trace);
   m.link_scale = m.bw_Bps / g.ring().throughput_Bps;
   m.bottleneck = g.ring().bottleneck;
-  if (trace != nullptr)
-    add_bottleneck_terms(g, m.bottleneck, trace->bandwidth.terms, /*ring_load=*/true);
+  if (trace != nullptr) {
+    add_bottleneck_terms(g, m.bottleneck, trace->bandwidth.terms,
+                         load_of(g.ring().link_loads, m.bottleneck.link));
+  }
   return m;
 }
 

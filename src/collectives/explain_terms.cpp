@@ -69,6 +69,13 @@ void add_staging_link_terms(const CommGraph& g, const Bottleneck& b,
 
 }  // namespace
 
+std::optional<double> load_of(const std::vector<std::pair<LinkId, double>>& loads, LinkId link) {
+  for (const auto& [id, load] : loads) {
+    if (id == link) return load;
+  }
+  return std::nullopt;
+}
+
 ExplainTerm us_term(std::string symbol, double us, std::string source) {
   return {std::move(symbol), us * 1e-6, "s", std::move(source)};
 }
@@ -82,7 +89,7 @@ ExplainTerm rate_term(std::string symbol, double Bps, std::string source) {
 }
 
 void add_bottleneck_terms(const CommGraph& g, const Bottleneck& b, std::vector<ExplainTerm>& terms,
-                          bool ring_load) {
+                          std::optional<double> load) {
   const Topology& t = g.topology();
   switch (b.kind) {
     case BottleneckKind::kLink: {
@@ -90,11 +97,10 @@ void add_bottleneck_terms(const CommGraph& g, const Bottleneck& b, std::vector<E
       terms.push_back(rate_term("C_raw", link.bw_Bps, catalog_source(t, link)));
       terms.push_back(count_term("eff_link", link_efficiency(t, link), efficiency_source(link)));
       terms.push_back(rate_term("C_eff", g.capacities()[b.link.value], "C_raw x eff_link"));
-      for (const auto& [id, load] : g.ring().link_loads) {
-        if (ring_load && id == b.link) {
-          terms.push_back(count_term(
-              "load", load, "bytes this link carries per byte each rank sends (all rings)"));
-        }
+      if (load) {
+        terms.push_back(count_term("load", *load,
+                                   "bytes this link carries per byte each rank sends; "
+                                   "rate x load <= C_eff"));
       }
       break;
     }

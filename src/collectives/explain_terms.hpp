@@ -3,7 +3,9 @@
 // sources, and the terms that describe what limits a bandwidth (docs/explain.md).
 #pragma once
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "collectives/comm_graph.hpp"
@@ -21,10 +23,14 @@ ExplainTerm count_term(std::string symbol, double value, std::string source);
 ExplainTerm rate_term(std::string symbol, double Bps, std::string source);
 
 /// The terms behind a bottleneck: for a link, its catalog entry, raw rate, efficiency and
-/// effective capacity (and, with `ring_load`, the share of each rank's bytes the rings put on
-/// it); for host staging, the route's slowest PCIe leg and SMP link with the staging
-/// efficiencies; for NVLS or the servers' NICs, the rate that binds.
+/// effective capacity, and `load` when given (the bytes it carries per byte each rank sends);
+/// for host staging, the route's slowest PCIe leg and SMP link with the staging efficiencies;
+/// for NVLS or the servers' NICs, the rate that binds.
 void add_bottleneck_terms(const CommGraph& graph, const Bottleneck& bottleneck,
-                          std::vector<ExplainTerm>& terms, bool ring_load = false);
+                          std::vector<ExplainTerm>& terms,
+                          std::optional<double> load = std::nullopt);
+
+/// The load of `link` among `loads` (StreamSet::loads, RingPlan::link_loads); nullopt if absent.
+std::optional<double> load_of(const std::vector<std::pair<LinkId, double>>& loads, LinkId link);
 
 }  // namespace linksim::detail

@@ -200,6 +200,24 @@ TEST_SUITE("explain") {
     }
   }
 
+  TEST_CASE("explain coll: an AllToAll across two servers saturates a NIC: T x load = C_eff") {
+    // 16 ranks, 8 per server: each rank sends 1/15 of its traffic to each other rank, 8 of 15
+    // shares leave the server through its own NIC (rails): load 8/15 of the per-rank rate on
+    // the NIC's link, an NDR port at 50 GB/s x 0.96 = 48 GB/s: T = 48 / (8/15) = 90 GB/s.
+    const Topology t = load_topology(std::string(LINKSIM_SOURCE_DIR) +
+                                         "/topologies/dgx-h100-ib.yaml",
+                                     {{"nodes", "2"}});
+    const Communicator comm(t, t.gpus());
+    const CollectiveExplanation e = explain_collective(
+        comm, query(CollectiveOp::kAllToAll, 268435456, Algorithm::kAuto, Protocol::kSimple));
+    const ExplainStep& bw = step(e.steps, "bandwidth term");
+    REQUIRE(e.analytic.bottleneck.kind == BottleneckKind::kLink);
+    CHECK(term(bw, "C_eff") == doctest::Approx(48e9));
+    CHECK(term(bw, "load") == doctest::Approx(8.0 / 15.0));
+    CHECK(term(bw, "T_pattern") == doctest::Approx(90e9));
+    CHECK(term(bw, "T_pattern") * term(bw, "load") == doctest::Approx(term(bw, "C_eff")));
+  }
+
   TEST_CASE("explain coll: host staging on a dual RTX 4090, and why LL128 is not a candidate") {
     const Topology t = load("dual-4090");
     const Communicator comm(t, t.gpus());
