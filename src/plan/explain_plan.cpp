@@ -102,16 +102,8 @@ ExplainStep bubble_step(const PlanResult& p) {
   return s;
 }
 
-}  // namespace
 
-PlanExplanation explain_plan(const Topology& topology, const PlanRequest& request) {
-  PlanExplanation e;
-  e.plan = plan(topology, request);
-  const PlanResult& p = e.plan;
-  add_compute_steps(topology, p, e.steps);
-  add_comm_steps(p, e.steps);
-  e.steps.push_back(bubble_step(p));
-
+ExplainStep step_time_step(const PlanResult& p) {
   ExplainStep step;
   step.title = "step time";
   step.formula = "step = compute + exposed + bubble";
@@ -119,16 +111,22 @@ PlanExplanation explain_plan(const Topology& topology, const PlanRequest& reques
                 {"exposed", p.breakdown.exposed_comm_s, "s", "above"},
                 {"bubble", p.breakdown.bubble_s, "s", "above"}};
   step.result = {"step", p.step_time_s, "s", ""};
-  e.steps.push_back(step);
+  return step;
+}
 
+ExplainStep ratio_step(const PlanResult& p) {
   ExplainStep ratio;
   ratio.title = "communication / compute";
   ratio.formula = "ratio = comm / compute (all communication, hidden or not)";
   ratio.terms = {{"comm", p.comm_time_s, "s", "sum of the communications' times"},
                  {"compute", p.breakdown.compute_s, "s", "above"}};
   ratio.result = {"ratio", p.comm_compute_ratio, "", ""};
-  e.steps.push_back(ratio);
+  return ratio;
+}
 
+// Fills the explanation's bounds and returns their step (Amdahl 1967, docs/explain.md#a-plan).
+ExplainStep amdahl_step(PlanExplanation& e) {
+  const PlanResult& p = e.plan;
   const double step_s = p.step_time_s, exposed_s = p.breakdown.exposed_comm_s;
   const double inf = std::numeric_limits<double>::infinity();
   e.exposed_fraction = step_s > 0 ? exposed_s / step_s : 0;
@@ -148,17 +146,30 @@ PlanExplanation explain_plan(const Topology& topology, const PlanRequest& reques
                   {"f", e.exposed_fraction, "", "exposed / step"},
                   {"1/f", e.compute_speedup_bound, "", "the exposed communication stays"},
                   {"1/(1-f)", e.comm_free_speedup, "", "compute, bubble and launches stay"}};
-  if (e.speedup_comm_hidden) {
-    amdahl.formula += "; over the baseline with communication hidden: speedup x 1 / (1 - f)";
-    amdahl.terms.push_back(
-        {"speedup", *p.speedup, "", fmt::format("tokens/s over the baseline ({})", p.baseline)});
-    amdahl.terms.push_back(
-        {"linear", double(p.gpus) / p.baseline_gpus.value_or(p.gpus), "", "GPUs / baseline GPUs"});
-    amdahl.result = {"speedup_hidden", *e.speedup_comm_hidden, "", ""};
-  } else {
+  if (!e.speedup_comm_hidden) {
     amdahl.result = {"1/f", e.compute_speedup_bound, "", ""};
+    return amdahl;
   }
-  e.steps.push_back(amdahl);
+  amdahl.formula += "; over the baseline with communication hidden: speedup x 1 / (1 - f)";
+  amdahl.terms.push_back(
+      {"speedup", *p.speedup, "", fmt::format("tokens/s over the baseline ({})", p.baseline)});
+  amdahl.terms.push_back(
+      {"linear", double(p.gpus) / p.baseline_gpus.value_or(p.gpus), "", "GPUs / baseline GPUs"});
+  amdahl.result = {"speedup_hidden", *e.speedup_comm_hidden, "", ""};
+  return amdahl;
+}
+
+}  // namespace
+
+PlanExplanation explain_plan(const Topology& topology, const PlanRequest& request) {
+  PlanExplanation e;
+  e.plan = plan(topology, request);
+  add_compute_steps(topology, e.plan, e.steps);
+  add_comm_steps(e.plan, e.steps);
+  e.steps.push_back(bubble_step(e.plan));
+  e.steps.push_back(step_time_step(e.plan));
+  e.steps.push_back(ratio_step(e.plan));
+  e.steps.push_back(amdahl_step(e));
   return e;
 }
 
