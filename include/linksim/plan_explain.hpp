@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The derivation behind a plan's step time (docs/explain.md#plan), in the step types of
+// The derivation behind a plan's step time (docs/explain.md#a-plan), in the step types of
 // include/linksim/explain.hpp.
 #pragma once
 

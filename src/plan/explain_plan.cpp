@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // explain_plan: a plan's step time term by term, from the numbers plan() computed with
 // (PlanResult), then the communication/compute ratio and the Amdahl bounds they imply
-// (docs/explain.md#plan).
+// (docs/explain.md#a-plan).
 #include <fmt/core.h>
 
 #include <limits>
