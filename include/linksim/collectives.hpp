@@ -120,6 +120,7 @@ struct CollectiveResult {
 
 struct NcclCall;
 struct NcclDebugInfo;
+struct CollectiveExplanation;  // include/linksim/explain.hpp
 
 /// A communicator: an ordered set of GPU ranks on a topology, with NCCL's per-communicator
 /// set-up done once (rings, trees, NVLS availability, link efficiencies), after which each
@@ -147,6 +148,9 @@ class Communicator {
   const Topology& topology() const;
 
  private:
+  /// The derivation of run()'s answer (include/linksim/explain.hpp) reads the set-up.
+  friend CollectiveExplanation explain_collective(const Communicator& comm,
+                                                  const CollectiveQuery& query);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -78,12 +78,21 @@ struct PlanCompute {
   double hbm_efficiency = 0;
   double peak_flops = 0;           ///< the GPU's dense tensor FLOP/s for the dtype
   double hbm_Bps = 0;
+  /// FLOPs the GEMMs and attention execute in the step: flops / (peak_flops x
+  /// achieved_gemm_efficiency) = gemm_s + attention_s.
+  double flops = 0;
+  /// Bytes the memory-bound kernels move in the step: memory_bytes / (hbm_Bps x
+  /// hbm_efficiency) = memory_bound_s.
+  double memory_bytes = 0;
 };
 
 struct PlanBreakdown {
   double compute_s = 0;
   double exposed_comm_s = 0;
   double bubble_s = 0;
+  /// Train: forward + backward of one micro-batch on the slowest stage, its exposed
+  /// communication included: bubble_s = (pp - 1) / vpp x microbatch_s (docs/planner.md).
+  double microbatch_s = 0;
 };
 
 struct PlanResult {

@@ -11,6 +11,7 @@
 
 #include "cli/command_table.hpp"
 #include "cli/nccl_debug_log.hpp"
+#include "cli/plan_args.hpp"
 #include "linksim/error.hpp"
 #include "linksim/gpu_selection.hpp"
 #include "linksim/model.hpp"
@@ -22,135 +23,8 @@
 namespace linksim::cli {
 namespace {
 
-/// The flags as typed; turned into a PlanRequest by to_request().
-struct PlanArgs {
-  std::string topo;
-  std::vector<std::string> sets;
-  std::optional<std::string> model, arch, mode;
-  std::optional<int> tp, pp, dp, cp, ep, etp, vpp, zero;
-  bool sp = false;
-  std::optional<int> micro_batch, global_batch, seq, batch, kv_len, prefill_chunk;
-  std::string dtype = "bf16";
-  std::optional<std::string> weight_dtype;
-  std::string recompute = "selective", tp_overlap = "none";
-  GpuSelection gpus;
-  std::optional<double> gemm_efficiency, hbm_efficiency;
-  std::optional<int> baseline;
-  bool search = false, sensitivity = false, json = false, nccl_debug = false;
-  std::string p2p = "on", nvls = "on", sim = "analytic";
-};
-
 /// The factor every --sensitivity row applies to its resource.
 constexpr double kSensitivityFactor = 2;
-
-std::optional<int> positive(const std::optional<int>& value, const char* flag) {
-  if (value && *value < 1) {
-    throw ConfigError(fmt::format("{}: expected a positive integer, got {}", flag, *value));
-  }
-  return value;
-}
-
-int positive_or(const std::optional<int>& value, const char* flag, int fallback) {
-  return positive(value, flag).value_or(fallback);
-}
-
-std::optional<double> fraction(const std::optional<double>& value, const char* flag) {
-  if (value && !(*value > 0 && *value <= 1)) {
-    throw ConfigError(fmt::format("{}: expected a fraction in (0, 1], got {:g}", flag, *value));
-  }
-  return value;
-}
-
-PlanMode mode_arg(const std::optional<std::string>& text) {
-  if (!text) throw ConfigError("--mode: expected one of train, prefill, decode; none given");
-  if (*text == "train") return PlanMode::kTrain;
-  if (*text == "prefill") return PlanMode::kPrefill;
-  if (*text == "decode") return PlanMode::kDecode;
-  throw ConfigError(fmt::format("--mode: expected one of train, prefill, decode, got \"{}\"", *text));
-}
-
-Recompute recompute_arg(const std::string& text) {
-  if (text == "none") return Recompute::kNone;
-  if (text == "selective") return Recompute::kSelective;
-  if (text == "full") return Recompute::kFull;
-  throw ConfigError(
-      fmt::format("--recompute: expected one of none, selective, full, got \"{}\"", text));
-}
-
-std::string choice_arg(const std::string& text, const char* flag,
-                       const std::vector<std::string>& choices, const char* listed) {
-  for (const std::string& c : choices) {
-    if (text == c) return text;
-  }
-  throw ConfigError(fmt::format("{}: expected one of {}, got \"{}\"", flag, listed, text));
-}
-
-bool on_off(const std::string& text, const char* flag) {
-  if (text == "on" || text == "1" || text == "true") return true;
-  if (text == "off" || text == "0" || text == "false") return false;
-  throw ConfigError(fmt::format("{}: expected on or off, got \"{}\"", flag, text));
-}
-
-ModelSpec model_arg(const PlanArgs& a) {
-  if (a.model && a.arch) {
-    throw ConfigError("--model and --arch: expected one of them, got both");
-  }
-  if (a.model) return ModelCatalog::builtin().get(*a.model, "--model");
-  if (a.arch) return parse_arch(*a.arch, "--arch");
-  throw ConfigError("expected a model: --model NAME or --arch SPEC");
-}
-
-PlanRequest to_request(const PlanArgs& a) {
-  PlanRequest r;
-  r.model = model_arg(a);
-  r.mode = mode_arg(a.mode);
-  r.tp = positive(a.tp, "--tp");
-  r.pp = positive(a.pp, "--pp");
-  r.dp = positive(a.dp, "--dp");
-  r.cp = positive(a.cp, "--cp");
-  r.ep = positive(a.ep, "--ep");
-  r.etp = positive(a.etp, "--etp");
-  r.vpp = positive(a.vpp, "--vpp");
-  r.sp = a.sp;
-  if (a.zero && (*a.zero < 0 || *a.zero > 3)) {
-    throw ConfigError(fmt::format("--zero: expected 0, 1, 2 or 3, got {}", *a.zero));
-  }
-  r.zero = a.zero;
-  r.micro_batch = positive_or(a.micro_batch, "--micro-batch", r.micro_batch);
-  r.global_batch = positive(a.global_batch, "--global-batch");
-  r.seq = positive_or(a.seq, "--seq", r.seq);
-  r.batch = positive_or(a.batch, "--batch", r.batch);
-  r.kv_len = positive_or(a.kv_len, "--kv-len", r.kv_len);
-  r.prefill_chunk = positive_or(a.prefill_chunk, "--prefill-chunk", r.prefill_chunk);
-  r.dtype = choice_arg(a.dtype, "--dtype", {"bf16", "fp16", "fp8"}, "bf16, fp16, fp8");
-  if (a.weight_dtype) {
-    r.weight_dtype = choice_arg(*a.weight_dtype, "--weight-dtype",
-                                {"int4", "int8", "fp8", "bf16", "fp16"},
-                                "int4, int8, fp8, bf16, fp16");
-  }
-  r.recompute = recompute_arg(a.recompute);
-  r.tp_overlap_async =
-      choice_arg(a.tp_overlap, "--tp-overlap", {"none", "async"}, "none, async") == "async";
-  r.gpus = a.gpus;
-  r.gemm_efficiency = fraction(a.gemm_efficiency, "--gemm-efficiency");
-  r.hbm_efficiency = fraction(a.hbm_efficiency, "--hbm-efficiency");
-  r.comm.p2p_disable = !on_off(a.p2p, "--p2p");
-  r.comm.nvls_enable = on_off(a.nvls, "--nvls");
-  const std::optional<SimMode> sim = parse_sim_mode(a.sim);
-  if (!sim) throw ConfigError(fmt::format("--sim: expected analytic or flow, got \"{}\"", a.sim));
-  r.sim_mode = *sim;
-  r.baseline_gpus = positive(a.baseline, "--baseline");
-  return r;
-}
-
-Topology topology_arg(const PlanArgs& a) {
-  ParamOverrides overrides;
-  for (const std::string& set : a.sets) {
-    auto [name, value] = parse_override(set);
-    overrides[name] = value;  // the last --set of a name wins, as in `topo`
-  }
-  return load_topology(a.topo, overrides);
-}
 
 void run(const PlanArgs& a) {
   if (a.search && a.sensitivity) {
@@ -186,53 +60,7 @@ void add_plan(CLI::App& app) {
   auto a = std::make_shared<PlanArgs>();
   CLI::App* c = app.add_subcommand(
       "plan", "Plan an LLM training or inference step: time, throughput, memory, communication");
-  c->add_option("--topo", a->topo, "Topology file (topologies/*.yaml)")->required();
-  c->add_option("--set", a->sets, "Override a topology parameter, k=v (repeatable; last wins)")
-      ->take_all();
-  c->add_option("--model", a->model, "Catalog model, e.g. llama3.1-70b (case-insensitive)");
-  c->add_option("--arch", a->arch,
-                "Inline architecture: layers=80,hidden=8192,heads=64,kv_heads=8,ffn=28672,"
-                "ffn_type=swiglu,vocab=128256[,experts=8,topk=2,moe_ffn=14336,head_dim=128]");
-  c->add_option("--mode", a->mode, "train | prefill | decode");
-  c->add_option("--tp", a->tp, "Tensor-parallel degree (default 1)");
-  c->add_option("--pp", a->pp, "Pipeline-parallel degree (default 1)");
-  c->add_option("--dp", a->dp, "Data-parallel degree (default: the GPUs left)");
-  c->add_option("--cp", a->cp, "Context-parallel degree (default 1)");
-  c->add_option("--ep", a->ep, "Expert-parallel degree (default 1)");
-  c->add_option("--etp", a->etp, "Expert tensor-parallel degree (default 1)");
-  c->add_flag("--sp", a->sp, "Sequence parallelism with TP (Megatron)");
-  c->add_option("--zero", a->zero, "ZeRO stage 0..3 (default 1 when dp > 1, else 0)");
-  c->add_option("--vpp", a->vpp, "Virtual pipeline stages per GPU: interleaved 1F1B (default 1)");
-  c->add_option("--micro-batch", a->micro_batch, "Sequences per micro-batch (train; default 1)");
-  c->add_option("--global-batch", a->global_batch,
-                "Sequences per optimizer step (train; default micro-batch x dp)");
-  c->add_option("--seq", a->seq, "Tokens per sequence (train, prefill; default 2048)");
-  c->add_option("--batch", a->batch, "Sequences (prefill, decode; default 1)");
-  c->add_option("--kv-len", a->kv_len, "Context tokens per sequence (decode; default 2048)");
-  c->add_option("--prefill-chunk", a->prefill_chunk,
-                "Prefill with PP > 1: tokens per chunk pipelined through the stages (default: the whole prompt)");
-  c->add_option("--dtype", a->dtype, "Compute precision: bf16 | fp16 | fp8 (default bf16)");
-  c->add_option("--weight-dtype", a->weight_dtype,
-                "Stored weights: int4 | int8 | fp8 | bf16 | fp16 (default: --dtype)");
-  c->add_option("--recompute", a->recompute, "none | selective | full (default selective)");
-  c->add_option("--tp-overlap", a->tp_overlap, "none | async (default none)");
-  c->add_option("-g", a->gpus.first_n, "Use the first N GPUs (server by server)");
-  c->add_option("--gpus", a->gpus.list, "GPUs by nvidia-smi index: 0,3 or 4-7 or host1:gpu3");
-  c->add_option("--per-node", a->gpus.per_node, "Use the first K GPUs of every server");
-  c->add_option("--gemm-efficiency", a->gemm_efficiency,
-                "Achieved fraction of dense tensor peak for large GEMMs (default per GPU)");
-  c->add_option("--hbm-efficiency", a->hbm_efficiency,
-                "Achieved fraction of HBM bandwidth (default per GPU)");
-  c->add_option("--baseline", a->baseline,
-                "Compare against the best fitting layout on N GPUs (default: 1 GPU, or the "
-                "smallest that fits)");
-  c->add_flag("--search", a->search, "Rank every valid layout for the GPUs selected");
-  c->add_flag("--sensitivity", a->sensitivity,
-              "Step time with each link class, and the GPU's FLOP/s, twice as fast");
-  c->add_option("--p2p", a->p2p, "on|off; off = NCCL_P2P_DISABLE=1");
-  c->add_option("--nvls", a->nvls, "on|off; off = NCCL_NVLS_ENABLE=0");
-  c->add_option("--sim", a->sim, "analytic (closed form, default) or flow (simulated)");
-  c->add_flag("--json", a->json, "Print JSON (docs/cli.md#linksim-plan)");
+  add_plan_options(*c, *a);
   c->add_flag("--nccl-debug", a->nccl_debug, kNcclDebugHelp);
   c->callback([a] { run(*a); });
 }

@@ -4,25 +4,59 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <fmt/core.h>
 
 #include "collectives/algorithm.hpp"
+#include "collectives/explain_terms.hpp"
 #include "collectives/lowering.hpp"
 #include "collectives/model_common.hpp"
 
 namespace linksim::detail {
 namespace {
 
+// One direct step: NCCL's ring base latency plus one hop of the slowest class, seconds.
+double direct_latency_s(const CommGraph& g, Protocol p, CostTrace* trace) {
+  const int i = protocol_index(p);
+  const HopClass hop = g.node_count() > 1 ? HopClass::kNet : g.ring().intra_class;
+  double hw = hop == HopClass::kNet ? kLat.hw_net_ring[i] : intra_hw_latency_us(hop, p, false);
+  if (trace != nullptr) {
+    const char* cls = hop == HopClass::kNet ? "NET" : hop == HopClass::kNvlink ? "NVLINK" : "PCI";
+    trace->latency.formula = "alpha = base + lat_hop";
+    trace->latency.terms = {
+        us_term("base", kLat.base_ring[i],
+                fmt::format("NCCL tuning.cc baseLat[Ring][{}]", to_string(p))),
+        us_term("lat_hop", hw,
+                fmt::format("NCCL tuning.cc hwLat[{}][Ring][{}]", cls, to_string(p)))};
+  }
+  return (kLat.base_ring[i] + hw) * kUs;
+}
+
+// The protocol's share of a direct pattern's rate, and its terms.
+double direct_protocol_scale(Protocol p, double throughput_Bps, CostTrace* trace) {
+  const double scale = p == Protocol::kLL ? kEff.ll : p == Protocol::kLL128 ? kEff.ll128 : 1.0;
+  if (trace != nullptr) {
+    trace->bandwidth.formula = "B = T_pattern x eff_proto";
+    trace->bandwidth.terms = {
+        rate_term("T_pattern", throughput_Bps,
+                  "every stream of the pattern at once over the effective link capacities"),
+        count_term("eff_proto", scale,
+                   p == Protocol::kLL      ? "NCCL LL: 4 data bytes per 8-byte line"
+                   : p == Protocol::kLL128 ? "NCCL tuning.cc LL128 factor 0.92"
+                                           : "Simple: 1")};
+  }
+  return scale;
+}
+
 // Every rank sends a share of its buffer to every other rank at once.
-CostModel alltoall_model(const CommGraph& g, Protocol p) {
+CostModel alltoall_model(const CommGraph& g, Protocol p, CostTrace* trace) {
   CostModel m;
   m.eligible = true;
   const int n = static_cast<int>(g.ranks().size());
   m.channels = g.channels();
   m.wire_factor = (n - 1.0) / n;
-  const int i = protocol_index(p);
-  const HopClass hop = g.node_count() > 1 ? HopClass::kNet : g.ring().intra_class;
-  double hw = hop == HopClass::kNet ? kLat.hw_net_ring[i] : intra_hw_latency_us(hop, p, false);
-  m.latency_s = (kLat.base_ring[i] + hw) * kUs;
+  m.latency_s = direct_latency_s(g, p, trace);
+  std::optional<double> load;  // of the bottleneck link, for the trace
   constexpr int kExactPairsLimit = 512;
   if (n <= kExactPairsLimit) {
     StreamSet set(g.capacities());
@@ -37,6 +71,7 @@ CostModel alltoall_model(const CommGraph& g, Protocol p) {
     StreamSet::Limit limit = set.limit();
     m.bw_Bps = limit.throughput_Bps;
     m.bottleneck = limit.bottleneck(g.topology(), /*name_family=*/false);
+    if (trace != nullptr) load = load_of(set.loads(), limit.link);
   } else {
     // Large communicators: the servers' NICs carry (n - ppn)/(n - 1) of each rank's traffic.
     const double ppn = g.max_ranks_per_node();
@@ -44,33 +79,37 @@ CostModel alltoall_model(const CommGraph& g, Protocol p) {
     m.bw_Bps = std::min(per_rank_net, g.ring().intra_throughput_Bps);
     m.bottleneck = server_nics(0);
   }
-  m.link_scale = p == Protocol::kLL ? kEff.ll : p == Protocol::kLL128 ? kEff.ll128 : 1.0;
+  m.link_scale = direct_protocol_scale(p, m.bw_Bps, trace);
   m.bw_Bps *= m.link_scale;
+  if (trace != nullptr) add_bottleneck_terms(g, m.bottleneck, trace->bandwidth.terms, load);
   return m;
 }
 
 // A point-to-point send over NVLink runs on more channels as it grows (docs/model.md#p2p):
 // 2^floor(log2(S / 16 MiB)) channels, between 4 and 32, each about one NVLink's rate.
+int p2p_channels(double bytes) {
+  const double ratio = bytes / kP2pBytesPerChannelStep;
+  return ratio < 1 ? kP2pMinChannels
+                   : std::clamp(1 << static_cast<int>(std::floor(std::log2(ratio))),
+                                kP2pMinChannels, kP2pMaxChannels);
+}
+
+// One P2P channel: about one NVLink at NCCL's per-link rate, bytes/s.
+double p2p_channel_Bps(const CommGraph& g) { return nvlink_efficiency(g.min_sm(), 25e9) * 25e9; }
+
 double p2p_channel_cap_Bps(const CommGraph& g, const Route& route, double bytes) {
   if (route.cls != PathClass::kNvlink) return std::numeric_limits<double>::infinity();
-  const double ratio = bytes / kP2pBytesPerChannelStep;
-  const int channels = ratio < 1 ? kP2pMinChannels
-                                 : std::clamp(1 << static_cast<int>(std::floor(std::log2(ratio))),
-                                              kP2pMinChannels, kP2pMaxChannels);
-  return channels * nvlink_efficiency(g.min_sm(), 25e9) * 25e9;
+  return p2p_channels(bytes) * p2p_channel_Bps(g);
 }
 
 // nccl-tests' sendrecv: rank i sends its buffer to rank i+1 while receiving from i-1.
-CostModel sendrecv_model(const CommGraph& g, Protocol p, double size_bytes) {
+CostModel sendrecv_model(const CommGraph& g, Protocol p, double size_bytes, CostTrace* trace) {
   CostModel m;
   m.eligible = true;
   const int n = static_cast<int>(g.ranks().size());
   m.channels = g.channels();
   m.wire_factor = 1.0;
-  const int i = protocol_index(p);
-  const HopClass hop = g.node_count() > 1 ? HopClass::kNet : g.ring().intra_class;
-  double hw = hop == HopClass::kNet ? kLat.hw_net_ring[i] : intra_hw_latency_us(hop, p, false);
-  m.latency_s = (kLat.base_ring[i] + hw) * kUs;
+  m.latency_s = direct_latency_s(g, p, trace);
   StreamSet set(g.capacities());
   for (int a = 0; a < n; ++a) {
     Bottleneck why;
@@ -86,9 +125,22 @@ CostModel sendrecv_model(const CommGraph& g, Protocol p, double size_bytes) {
     if (n > 1) set.add(r, 1.0, cap, why);
   }
   StreamSet::Limit limit = set.limit();
-  m.link_scale = p == Protocol::kLL ? kEff.ll : p == Protocol::kLL128 ? kEff.ll128 : 1.0;
+  m.link_scale = direct_protocol_scale(p, limit.throughput_Bps, trace);
   m.bw_Bps = limit.throughput_Bps * m.link_scale;
   m.bottleneck = limit.bottleneck(g.topology(), /*name_family=*/false);
+  if (trace != nullptr) {
+    add_bottleneck_terms(g, m.bottleneck, trace->bandwidth.terms,
+                         limit.by_link ? load_of(set.loads(), limit.link) : std::nullopt);
+    if (m.bottleneck.kind == BottleneckKind::kP2pChannels) {
+      trace->bandwidth.terms.push_back(
+          count_term("channels_p2p", p2p_channels(size_bytes), "2^floor(log2(S / 16 MiB)), 4..32"));
+      trace->bandwidth.terms.push_back(
+          rate_term("B_channel", p2p_channel_Bps(g), "one NVLink at NCCL topo.h's per-link rate"));
+      trace->bandwidth.notes.push_back(
+          "T_pattern = channels_p2p x B_channel: a send over NVLink runs on few channels while "
+          "it is small (calibration 57)");
+    }
+  }
   return m;
 }
 
@@ -115,9 +167,9 @@ AlgorithmOps direct_algorithm() {
           [](const CommGraph&, CollectiveOp op) {
             return op == CollectiveOp::kAllToAll || op == CollectiveOp::kSendRecv;
           },
-          [](const CommGraph& g, CollectiveOp op, Protocol p, double size_bytes) {
-            return op == CollectiveOp::kAllToAll ? alltoall_model(g, p)
-                                                 : sendrecv_model(g, p, size_bytes);
+          [](const CommGraph& g, CollectiveOp op, Protocol p, double size_bytes, CostTrace* trace) {
+            return op == CollectiveOp::kAllToAll ? alltoall_model(g, p, trace)
+                                                 : sendrecv_model(g, p, size_bytes, trace);
           },
           [](const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes, int) {
             return direct_flows(g, op, m, bytes);

@@ -4,8 +4,10 @@
 // lowering: into and out of the switches, plus the servers' tree edges.
 #include <cmath>
 #include <span>
+#include <fmt/core.h>
 
 #include "collectives/algorithm.hpp"
+#include "collectives/explain_terms.hpp"
 #include "collectives/lowering.hpp"
 #include "collectives/model_common.hpp"
 
@@ -23,7 +25,7 @@ double nvls_efficiency(int sm) {
   return sm >= 100 ? kNvlsBlackwellEfficiency : kNvlsHopperEfficiency;
 }
 
-CostModel nvls_model(const CommGraph& g, CollectiveOp op) {
+CostModel nvls_model(const CommGraph& g, CollectiveOp op, CostTrace* trace) {
   CostModel m;
   m.eligible = true;
   m.channels = kNvlsChannels;
@@ -45,16 +47,52 @@ CostModel nvls_model(const CommGraph& g, CollectiveOp op) {
   m.link_scale = m.bw_Bps / nv.gpu_nvlink_Bps;
   m.bottleneck.kind = BottleneckKind::kNvls;
   m.bottleneck.rate_Bps = nv.gpu_nvlink_Bps;
+  if (trace != nullptr) {
+    trace->latency.formula = "alpha = lat_nvls";
+    trace->latency.terms = {
+        us_term("lat_nvls", kLat.nvls_simple_us, "NCCL tuning.cc hwLat[NVLINK][NVLS][Simple]")};
+    ExplainStep& s = trace->bandwidth;
+    if (op == CollectiveOp::kAllReduce) {
+      s.formula = "B = B_nvlink x eff_nvls";
+      s.terms = {
+          rate_term("B_nvlink", nv.gpu_nvlink_Bps,
+                    "raw NVLink of each GPU into the reduction-capable NVSwitches"),
+          count_term("eff_nvls", nvls_efficiency(nv.sm),
+                     nv.sm >= 100 ? "Hopper's 276/450 x NCCL nvlsEff 0.74/0.85"
+                                  : "8x H100 NVLS AllReduce 276 of 450 GB/s (calibration 01, 53)")};
+    } else {
+      s.formula = "B = B_nvlink x eff_link";
+      s.terms = {rate_term("B_nvlink", nv.gpu_nvlink_Bps,
+                           "raw NVLink of each GPU into the reduction-capable NVSwitches"),
+                 count_term("eff_link", nvlink_efficiency(nv.sm, 25e9),
+                            "NCCL topo.h per-NVLink rate over 25 GB/s")};
+    }
+    s.notes.push_back(fmt::format(
+        "pipeline fill: {} channels x {:g} KiB steps / B (NCCL_NVLS_NCHANNELS, NCCL_BUFFSIZE / "
+        "NCCL_STEPS)",
+        kNvlsChannels, kNvlsStepBytes / 1024));
+  }
   return m;
 }
 
-CostModel nvls_tree_model(const CommGraph& g) {
-  CostModel m = nvls_model(g, CollectiveOp::kAllReduce);
+CostModel nvls_tree_model(const CommGraph& g, CostTrace* trace) {
+  CostModel m = nvls_model(g, CollectiveOp::kAllReduce, trace);
   const int nodes = g.node_count();
   m.latency_s = (kLat.nvls_simple_us + 2.0 * std::log2(double(nodes)) * kLat.nvls_tree_net_us) * kUs;
+  if (trace != nullptr) {
+    trace->latency.formula = "alpha = lat_nvls + 2 x log2(nodes) x lat_net";
+    trace->latency.terms.push_back(count_term("nodes", nodes, "servers spanned"));
+    trace->latency.terms.push_back(
+        us_term("lat_net", kLat.nvls_tree_net_us, "NCCL tuning.cc hwLat[NET][NVLSTree][Simple]"));
+  }
   // NCCL tuning.cc: the inter-server tree's bus bandwidth is the servers' NICs (doubled on
   // two servers); NVLSTree converts bus to algorithm bandwidth with nRanks / nsteps ~ 1/2.
   const double inter = g.node_network_Bps() * (nodes <= 2 ? 2.0 : 1.0) * 0.5;
+  if (trace != nullptr) {
+    trace->bandwidth.formula = "B = min(B_nvlink x eff_nvls, B_nics x (2 on two servers) x 1/2)";
+    trace->bandwidth.terms.push_back(
+        rate_term("B_nics", g.node_network_Bps(), "the server's distinct NICs, x 0.96 each"));
+  }
   if (inter < m.bw_Bps) {
     m.bw_Bps = inter;
     m.bottleneck = server_nics(g.node_network_Bps());
@@ -119,7 +157,9 @@ AlgorithmOps nvls_algorithm() {
           [](const CommGraph& g, CollectiveOp op) {
             return reduces_in_switch(op) && g.nvls().available && g.node_count() == 1;
           },
-          [](const CommGraph& g, CollectiveOp op, Protocol, double) { return nvls_model(g, op); },
+          [](const CommGraph& g, CollectiveOp op, Protocol, double, CostTrace* trace) {
+            return nvls_model(g, op, trace);
+          },
           [](const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes, int) {
             return nvls_flows(g, op, m, bytes);
           }};
@@ -130,7 +170,9 @@ AlgorithmOps nvls_tree_algorithm() {
           [](const CommGraph& g, CollectiveOp op) {
             return op == CollectiveOp::kAllReduce && g.nvls().available && g.node_count() > 1;
           },
-          [](const CommGraph& g, CollectiveOp, Protocol, double) { return nvls_tree_model(g); },
+          [](const CommGraph& g, CollectiveOp, Protocol, double, CostTrace* trace) {
+            return nvls_tree_model(g, trace);
+          },
           [](const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes, int) {
             return nvls_flows(g, op, m, bytes);
           }};

@@ -2,8 +2,10 @@
 // Ring: NCCL's pipelined rings (docs/model.md#rings). Runs every collective but AllToAll and
 // SendRecv; Broadcast and Reduce run it as a chain from (to) the root.
 #include <algorithm>
+#include <fmt/core.h>
 
 #include "collectives/algorithm.hpp"
+#include "collectives/explain_terms.hpp"
 #include "collectives/lowering.hpp"
 #include "collectives/model_common.hpp"
 
@@ -15,39 +17,85 @@ int ring_steps(CollectiveOp op, int ranks) {
 }
 
 // NCCL tuning.cc, Ring: base + (nsteps - nInter) x max(intraLat, netOverhead) + nInter x interLat.
-double ring_latency_us(const CommGraph& g, CollectiveOp op, Protocol p) {
+double ring_latency_us(const CommGraph& g, CollectiveOp op, Protocol p, CostTrace* trace) {
   const int n = static_cast<int>(g.ranks().size()), nodes = g.node_count();
   const int i = protocol_index(p);
   const int steps = ring_steps(op, n);
   const int inter = nodes <= 1 ? 0 : (op == CollectiveOp::kAllReduce ? 2 * (nodes - 1) : nodes - 1);
   double intra = intra_hw_latency_us(g.ring().intra_class, p, false);
   if (nodes > 1) intra = std::max(intra, kLat.net_overhead_us * (p == Protocol::kSimple ? 3 : 1));
+  if (trace != nullptr) {
+    const char* hop = g.ring().intra_class == HopClass::kNvlink ? "NVLINK" : "PCI";
+    ExplainStep& s = trace->latency;
+    s.formula = "alpha = base + (steps - inter) x lat_intra + inter x lat_net";
+    s.terms = {
+        us_term("base", kLat.base_ring[i],
+                fmt::format("NCCL tuning.cc baseLat[Ring][{}]", to_string(p))),
+        count_term("steps", steps,
+                   op == CollectiveOp::kAllReduce ? fmt::format("2(n-1), n = {}", n)
+                                                  : fmt::format("n-1, n = {}", n)),
+        count_term(
+            "inter", inter,
+            fmt::format("steps that cross servers ({} server{})", nodes, nodes == 1 ? "" : "s")),
+        us_term("lat_intra", intra,
+                nodes > 1 ? fmt::format("max(hwLat[{}][Ring][{}], netOverhead)", hop, to_string(p))
+                          : fmt::format("NCCL tuning.cc hwLat[{}][Ring][{}]", hop, to_string(p))),
+        us_term("lat_net", kLat.hw_net_ring[i],
+                fmt::format("NCCL tuning.cc hwLat[NET][Ring][{}]", to_string(p)))};
+  }
   return kLat.base_ring[i] + (steps - inter) * intra + inter * kLat.hw_net_ring[i];
 }
 
 // Protocol bandwidth of a ring: LL halves it (4 data bytes per 8-byte line) up to llMaxBw;
 // LL128 keeps 0.92 up to a per-channel cap (NCCL tuning.cc).
-double ring_protocol_bw(const CommGraph& g, Protocol p, double bw_Bps, int channels) {
+double ring_protocol_bw(const CommGraph& g, Protocol p, double bw_Bps, int channels,
+                        CostTrace* trace) {
   const ArchCaps caps = arch_caps(g.min_sm());
+  ExplainStep* s = trace != nullptr ? &trace->bandwidth : nullptr;
+  if (s != nullptr) {
+    s->terms.push_back(rate_term("T_ring", bw_Bps,
+                                 fmt::format("{} ring(s) over the effective link capacities, bytes "
+                                             "each rank sends per second (docs/model.md#rings)",
+                                             g.ring().rings.size())));
+    s->terms.push_back(count_term(
+        "channels", channels,
+        g.options().channels > 0 ? "--channels" : "one per ~20 GB/s of ring rate, 2..32"));
+  }
   if (p == Protocol::kLL) {
     double cap = (g.node_count() > 1 ? caps.ll_max_multi_node_GBps : caps.ll_max_single_node_GBps);
+    if (s != nullptr) {
+      s->formula = "B = min(T_ring x eff_LL, cap_LL)";
+      s->terms.push_back(count_term("eff_LL", kEff.ll, "NCCL LL: 4 data bytes per 8-byte line"));
+      s->terms.push_back(rate_term("cap_LL", cap * 1e9, "NCCL tuning.cc llMaxBws"));
+    }
     return std::min(bw_Bps * kEff.ll, cap * 1e9);
   }
   if (p == Protocol::kLL128) {
+    if (s != nullptr) {
+      s->formula = "B = min(T_ring x eff_LL128, channels x cap_ch)";
+      s->terms.push_back(count_term("eff_LL128", kEff.ll128, "NCCL tuning.cc LL128 factor 0.92"));
+      s->terms.push_back(rate_term("cap_ch", caps.ll128_per_channel_GBps * 1e9,
+                                   "NCCL tuning.cc perChMaxRingLL128Bws"));
+    }
     return std::min(bw_Bps * kEff.ll128, channels * caps.ll128_per_channel_GBps * 1e9);
   }
+  if (s != nullptr) s->formula = "B = T_ring (Simple: the ring's full rate)";
   return bw_Bps;
 }
 
-CostModel ring_model(const CommGraph& g, CollectiveOp op, Protocol p) {
+CostModel ring_model(const CommGraph& g, CollectiveOp op, Protocol p, CostTrace* trace) {
   CostModel m;
   m.eligible = true;
   m.channels = g.channels();
-  m.latency_s = ring_latency_us(g, op, p) * kUs;
+  m.latency_s = ring_latency_us(g, op, p, trace) * kUs;
   m.wire_factor = bus_factor(op, static_cast<int>(g.ranks().size()));
-  m.bw_Bps = ring_protocol_bw(g, p, g.ring().throughput_Bps, m.channels);
+  m.bw_Bps = ring_protocol_bw(g, p, g.ring().throughput_Bps, m.channels, trace);
   m.link_scale = m.bw_Bps / g.ring().throughput_Bps;
   m.bottleneck = g.ring().bottleneck;
+  if (trace != nullptr) {
+    add_bottleneck_terms(g, m.bottleneck, trace->bandwidth.terms,
+                         load_of(g.ring().link_loads, m.bottleneck.link));
+  }
   return m;
 }
 
@@ -79,7 +127,9 @@ AlgorithmOps ring_algorithm() {
           [](const CommGraph&, CollectiveOp op) {
             return op != CollectiveOp::kAllToAll && op != CollectiveOp::kSendRecv;
           },
-          [](const CommGraph& g, CollectiveOp op, Protocol p, double) { return ring_model(g, op, p); },
+          [](const CommGraph& g, CollectiveOp op, Protocol p, double, CostTrace* trace) {
+            return ring_model(g, op, p, trace);
+          },
           ring_flows};
 }
 

@@ -3,8 +3,10 @@
 // servers; docs/model.md#algorithms).
 #include <algorithm>
 #include <cmath>
+#include <fmt/core.h>
 
 #include "collectives/algorithm.hpp"
+#include "collectives/explain_terms.hpp"
 #include "collectives/lowering.hpp"
 #include "collectives/model_common.hpp"
 
@@ -12,19 +14,32 @@ namespace linksim::detail {
 namespace {
 
 // NCCL tuning.cc, Tree AllReduce: base + 2 x ((ppn - 1) x intraLat + log2(nodes) x interLat).
-double tree_latency_us(const CommGraph& g, Protocol p) {
+double tree_latency_us(const CommGraph& g, Protocol p, CostTrace* trace) {
   const int i = protocol_index(p);
   const int ppn = g.max_ranks_per_node(), nodes = g.node_count();
   double intra = intra_hw_latency_us(g.ring().intra_class, p, true);
+  if (trace != nullptr) {
+    const char* hop = g.ring().intra_class == HopClass::kNvlink ? "NVLINK" : "PCI";
+    trace->latency.formula = "alpha = base + 2 x ((ppn - 1) x lat_intra + log2(nodes) x lat_net)";
+    trace->latency.terms = {
+        us_term("base", kLat.base_tree[i],
+                fmt::format("NCCL tuning.cc baseLat[Tree][{}]", to_string(p))),
+        count_term("ppn", ppn, "GPUs per server in the communicator"),
+        us_term("lat_intra", intra,
+                fmt::format("NCCL tuning.cc hwLat[{}][Tree][{}]", hop, to_string(p))),
+        count_term("nodes", nodes, "servers spanned"),
+        us_term("lat_net", kLat.hw_net_tree[i],
+                fmt::format("NCCL tuning.cc hwLat[NET][Tree][{}]", to_string(p)))};
+  }
   return kLat.base_tree[i] +
          2.0 * ((ppn - 1) * intra + std::log2(static_cast<double>(nodes)) * kLat.hw_net_tree[i]);
 }
 
-CostModel tree_model(const CommGraph& g, Protocol p) {
+CostModel tree_model(const CommGraph& g, Protocol p, CostTrace* trace) {
   CostModel m;
   m.eligible = true;
   m.channels = g.channels();
-  m.latency_s = tree_latency_us(g, p) * kUs;
+  m.latency_s = tree_latency_us(g, p, trace) * kUs;
   // Each server's chain carries S up and S down; its NICs carry about S each way.
   const double intra = g.ring().intra_throughput_Bps;
   const double inter = g.node_network_Bps();
@@ -34,6 +49,23 @@ CostModel tree_model(const CommGraph& g, Protocol p) {
   m.bw_Bps = bw;
   m.link_scale = bw / (std::min(intra, inter) * kEff.tree_bus_to_alg);
   m.bottleneck = inter <= intra ? server_nics(inter) : g.ring().bottleneck;
+  if (trace != nullptr) {
+    ExplainStep& s = trace->bandwidth;
+    s.formula = "B = min(T_intra, B_inter) x eff_tree x 1/2";
+    if (p == Protocol::kLL)
+      s.formula = "B = min(min(T_intra, B_inter) x eff_tree x 1/2 / 3.8, cap_LL)";
+    if (p == Protocol::kLL128) s.formula += " x 120/128";
+    s.terms = {rate_term("T_intra", intra, "one server's ring rate (docs/model.md#rings)"),
+               rate_term("B_inter", inter, "the server's distinct NICs, x 0.96 each"),
+               count_term("eff_tree", kEff.tree, "NCCL tuning.cc Tree AllReduce factor"),
+               count_term("1/2", kEff.tree_bus_to_alg,
+                          "NCCL tuning.cc: every server reduces up and broadcasts down")};
+    if (p == Protocol::kLL) {
+      s.terms.push_back(rate_term("cap_LL", arch_caps(g.min_sm()).ll_max_multi_node_GBps * 1e9,
+                                  "NCCL tuning.cc llMaxBws"));
+    }
+    add_bottleneck_terms(g, m.bottleneck, s.terms);
+  }
   return m;
 }
 
@@ -68,7 +100,9 @@ AlgorithmOps tree_algorithm() {
           [](const CommGraph& g, CollectiveOp op) {
             return op == CollectiveOp::kAllReduce && g.node_count() > 1;
           },
-          [](const CommGraph& g, CollectiveOp, Protocol p, double) { return tree_model(g, p); },
+          [](const CommGraph& g, CollectiveOp, Protocol p, double, CostTrace* trace) {
+            return tree_model(g, p, trace);
+          },
           [](const CommGraph& g, CollectiveOp, const CostModel& m, double bytes, int) {
             return tree_flows(g, m, bytes);
           }};

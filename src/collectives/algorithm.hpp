@@ -19,8 +19,10 @@ struct AlgorithmOps {
   std::string_view simple_only_because;
   /// Whether NCCL can run `op` with this algorithm on this communicator.
   bool (*runs)(const CommGraph& g, CollectiveOp op);
-  /// The closed form for `op` with `proto`. REQUIRES: runs(g, op) and the protocol allowed.
-  CostModel (*cost)(const CommGraph& g, CollectiveOp op, Protocol proto, double size_bytes);
+  /// The closed form for `op` with `proto`; writes its terms to `trace` when not null.
+  /// REQUIRES: runs(g, op) and the protocol allowed.
+  CostModel (*cost)(const CommGraph& g, CollectiveOp op, Protocol proto, double size_bytes,
+                    CostTrace* trace);
   /// The flow lowering, simulated (docs/model.md#flow-mode). REQUIRES: as cost.
   FlowOutcome (*flows)(const CommGraph& g, CollectiveOp op, const CostModel& model, double bytes,
                        int root);

@@ -40,7 +40,7 @@ std::vector<Algorithm> candidate_algorithms(const CommGraph& g, CollectiveOp op)
 }
 
 CostModel cost_model(const CommGraph& g, CollectiveOp op, Algorithm algo, Protocol proto,
-                     double size_bytes) {
+                     double size_bytes, CostTrace* trace) {
   LINKSIM_CHECK(algo != Algorithm::kAuto && proto != Protocol::kAuto,
                 "cost_model needs a resolved algorithm and protocol");
   CostModel m;
@@ -50,13 +50,27 @@ CostModel cost_model(const CommGraph& g, CollectiveOp op, Algorithm algo, Protoc
     return m;
   }
   if (!protocol_allowed(g, *find_algorithm(algo), proto, &m.why_not)) return m;
-  m = find_algorithm(algo)->cost(g, op, proto, size_bytes);
+  m = find_algorithm(algo)->cost(g, op, proto, size_bytes, trace);
   if (g.ranks().size() == 1) {
     m.bw_Bps = std::numeric_limits<double>::infinity();
     m.fill_s = 0;
     m.bottleneck = Bottleneck{};  // kNone: a single rank moves no data
   }
-  m.latency_s += launch_overhead_s(g);
+  const double launch_s = launch_overhead_s(g);
+  m.latency_s += launch_s;
+  if (trace != nullptr) {
+    if (launch_s > 0) {
+      trace->latency.formula += " + launch";
+      trace->latency.terms.push_back(
+          {"launch", launch_s, "s",
+           fmt::format("({} GPUs per thread - 1) x {:g} us: serialized launches "
+                       "(calibration 30, 49; docs/model.md#launch-overhead)",
+                       g.options().gpus_per_thread, kLaunchPerExtraGpu_s * 1e6)});
+    }
+    trace->latency.result = {"alpha", m.latency_s, "s", ""};
+    trace->bandwidth.result = {"B", m.bw_Bps, "B/s", ""};
+    if (g.ranks().size() == 1) trace->bandwidth.notes.push_back("a single rank moves no data");
+  }
   return m;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "collectives/comm_graph.hpp"
+#include "linksim/explain.hpp"
 
 namespace linksim::detail {
 
@@ -29,12 +30,20 @@ struct CostModel {
   }
 };
 
+/// Where a closed form writes its derivation, term by term, from the variables it computes
+/// with (explain_collective). The closed forms leave it untouched when it is null.
+struct CostTrace {
+  ExplainStep latency;    ///< alpha; result set by cost_model to CostModel::latency_s
+  ExplainStep bandwidth;  ///< B; result set by cost_model to CostModel::bw_Bps
+};
+
 /// The algorithms NCCL can run `op` with on this communicator, best known first.
 std::vector<Algorithm> candidate_algorithms(const CommGraph& graph, CollectiveOp op);
 
 /// The cost model of (algo, proto) for `op`; `size_bytes` only matters where NCCL's model
-/// depends on it. REQUIRES: algo and proto are resolved (not kAuto).
+/// depends on it. `trace`, when given, receives the derivation.
+/// REQUIRES: algo and proto are resolved (not kAuto).
 CostModel cost_model(const CommGraph& graph, CollectiveOp op, Algorithm algo, Protocol proto,
-                     double size_bytes);
+                     double size_bytes, CostTrace* trace = nullptr);
 
 }  // namespace linksim::detail

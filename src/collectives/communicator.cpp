@@ -6,9 +6,10 @@
 #include <limits>
 
 #include "collectives/analytic.hpp"
+#include "collectives/comm_graph.hpp"
 #include "collectives/communicator_impl.hpp"
-#include "collectives/tuner.hpp"
 #include "collectives/flow_lowering.hpp"
+#include "collectives/tuner.hpp"
 #include "linksim/collectives.hpp"
 #include "linksim/error.hpp"
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Communicator's state: the communicator's structure (comm_graph.hpp), built once.
+// The state behind a Communicator, shared by its queries (communicator.cpp), its
+// explanations (explain_collective.cpp) and its NCCL debug log (nccl_debug.cpp).
 #pragma once
 
 #include "collectives/comm_graph.hpp"

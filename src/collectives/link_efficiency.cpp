@@ -16,7 +16,9 @@ int gpu_sm_of(const Topology& t, const Link& link) {
   return 0;
 }
 
-double family_efficiency(const Topology& t, const Link& link) {
+}  // namespace
+
+double link_efficiency(const Topology& t, const Link& link) {
   switch (link.family) {
     case LinkFamily::kNvlink: {
       int sm = gpu_sm_of(t, link);
@@ -30,13 +32,11 @@ double family_efficiency(const Topology& t, const Link& link) {
   return 1.0;
 }
 
-}  // namespace
-
 std::vector<double> effective_capacities(const Topology& topology) {
   std::vector<double> capacity;
   capacity.reserve(topology.links().size());
   for (const Link& link : topology.links()) {
-    capacity.push_back(link.bw_Bps * family_efficiency(topology, link));
+    capacity.push_back(link.bw_Bps * link_efficiency(topology, link));
   }
   return capacity;
 }

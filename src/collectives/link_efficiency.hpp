@@ -13,6 +13,10 @@
 
 namespace linksim::detail {
 
+/// The fraction of `link`'s raw rate GPU traffic achieves: NVLink by architecture, PCIe,
+/// network, C2C and SMP by family (docs/model.md#link-efficiency).
+double link_efficiency(const Topology& topology, const Link& link);
+
 /// Effective per-direction capacity of every link for collective traffic, bytes/s:
 /// raw rate x the family's efficiency (docs/model.md#link-efficiency). Indexed by LinkId.
 std::vector<double> effective_capacities(const Topology& topology);

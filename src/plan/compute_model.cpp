@@ -51,11 +51,12 @@ LayerCost& LayerCost::operator+=(const LayerCost& o) {
   memory_s += o.memory_s;
   overhead_s += o.overhead_s;
   flops += o.flops;
+  memory_bytes += o.memory_bytes;
   return *this;
 }
 
 LayerCost LayerCost::scaled(double f) const {
-  return {gemm_s * f, attention_s * f, memory_s * f, overhead_s * f, flops * f};
+  return {gemm_s * f, attention_s * f, memory_s * f, overhead_s * f, flops * f, memory_bytes * f};
 }
 
 GpuRates gpu_rates(const GpuModel& gpu, const PlanRequest& r) {
@@ -105,6 +106,11 @@ double memory_time_s(double bytes, const GpuRates& rates) {
 void LayerCost::add_kernel(double LayerCost::*bucket, double busy_s, const GpuRates& rates) {
   this->*bucket += busy_s;
   overhead_s += std::max(0.0, rates.launch_floor_s - busy_s);
+}
+
+void LayerCost::add_memory_kernel(double bytes, const GpuRates& rates) {
+  add_kernel(&LayerCost::memory_s, memory_time_s(bytes, rates), rates);
+  memory_bytes += bytes;
 }
 
 WorkShape work_shape(const ParallelLayout& l, PlanMode mode) {
@@ -209,7 +215,7 @@ LayerCost ffn_block(const ModelSpec& m, const ParallelLayout& l, const WorkShape
   }
   // Permute and un-permute the routed tokens: read and write topk copies, twice.
   for (int kernel = 0; kernel < 2; ++kernel) {
-    c.add_kernel(&LayerCost::memory_s, memory_time_s(2 * routed_tokens * m.hidden * p.act_bytes, r), r);
+    c.add_memory_kernel(2 * routed_tokens * m.hidden * p.act_bytes, r);
   }
   return c;
 }
@@ -225,9 +231,9 @@ LayerCost elementwise(const ModelSpec& m, const ParallelLayout& l, const WorkSha
   const double act = activation_elements(m.ffn_type, ffn_local);
   LayerCost c;
   for (int kernel = 0; kernel < 4; ++kernel) {
-    c.add_kernel(&LayerCost::memory_s, memory_time_s(w.tokens * norm_and_residual / 4 / split * p.act_bytes, r), r);
+    c.add_memory_kernel(w.tokens * norm_and_residual / 4 / split * p.act_bytes, r);
   }
-  c.add_kernel(&LayerCost::memory_s, memory_time_s(w.tokens * act * p.act_bytes, r), r);
+  c.add_memory_kernel(w.tokens * act * p.act_bytes, r);
   return c;
 }
 
@@ -270,15 +276,15 @@ LayerCost logits_forward(const ModelSpec& m, const ParallelLayout& l, const Work
   c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, vocab_local, m.hidden, p.act_bytes, p.weight_bytes, r), r);
   c.flops = 2 * w.tokens * vocab_local * m.hidden;
   // Final norm, then softmax cross-entropy over fp32 logits: read, write, read again.
-  c.add_kernel(&LayerCost::memory_s, memory_time_s(2.0 * w.tokens * m.hidden * p.act_bytes, r), r);
-  c.add_kernel(&LayerCost::memory_s, memory_time_s(3.0 * w.tokens * vocab_local * 4, r), r);
+  c.add_memory_kernel(2.0 * w.tokens * m.hidden * p.act_bytes, r);
+  c.add_memory_kernel(3.0 * w.tokens * vocab_local * 4, r);
   return c;
 }
 
 LayerCost embedding_forward(const ModelSpec& m, const WorkShape& w, const Precision& p,
                             const GpuRates& r) {
   LayerCost c;
-  c.add_kernel(&LayerCost::memory_s, memory_time_s(2.0 * w.tokens * m.hidden * p.act_bytes, r), r);
+  c.add_memory_kernel(2.0 * w.tokens * m.hidden * p.act_bytes, r);
   return c;
 }
 

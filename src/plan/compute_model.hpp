@@ -40,10 +40,13 @@ struct LayerCost {
   double memory_s = 0;
   double overhead_s = 0;  ///< launch-floor time added to short kernels
   double flops = 0;       ///< executed, for the achieved efficiency
+  double memory_bytes = 0;///< moved by the memory-bound kernels (memory_s), bytes
   double total() const { return gemm_s + attention_s + memory_s + overhead_s; }
   /// Adds one kernel busy for `busy_s` to `bucket`; a kernel shorter than the launch floor
   /// leaves the GPU idle for the rest, counted in overhead_s.
   void add_kernel(double LayerCost::*bucket, double busy_s, const GpuRates& rates);
+  /// Adds one memory-bound kernel moving `bytes` (memory_time_s) to memory_s and memory_bytes.
+  void add_memory_kernel(double bytes, const GpuRates& rates);
   LayerCost& operator+=(const LayerCost& o);
   LayerCost scaled(double factor) const;
 };

@@ -361,6 +361,7 @@ PlanResult StepBuilder::build() {
     out.breakdown.exposed_comm_s = m * (cost.fwd.exposed_comm_s + cost.bwd.exposed_comm_s) +
                                    pp_exposed_s + dp_exposed_s;
     out.breakdown.bubble_s = bubble;
+    out.breakdown.microbatch_s = f + b;
   } else if (const int chunks = prefill_chunks(); chunks > 1) {
     // Chunked prefill through PP stages (docs/planner.md#chunked-prefill): the first chunk
     // passes every stage and every send in turn; each later chunk then leaves the slowest
@@ -413,6 +414,8 @@ PlanResult StepBuilder::build() {
   out.compute.hbm_efficiency = rates_.hbm_efficiency;
   out.compute.peak_flops = rates_.peak_flops;
   out.compute.hbm_Bps = rates_.hbm_Bps;
+  out.compute.flops = step_compute.flops;
+  out.compute.memory_bytes = step_compute.memory_bytes;
 
   // Communications table, merged by kind, phase, collective and size.
   for (const CommItem& i : items) {

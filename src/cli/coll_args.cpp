@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0
+// Flags shared by `coll` and `explain coll`.
+#include "cli/coll_args.hpp"
+
+#include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/cli_common.hpp"
+#include "linksim/error.hpp"
+#include "linksim/units.hpp"
+
+namespace linksim::cli {
+namespace {
+
+std::vector<double> requested_sizes(const CollArgs& a) {
+  if (!a.size.empty()) {
+    if (!a.min_size.empty() || !a.max_size.empty()) {
+      throw ConfigError("give either --size or -b/-e, not both");
+    }
+    return {size_arg(a.size, "--size")};
+  }
+  if (a.min_size.empty() || a.max_size.empty()) {
+    throw ConfigError("give a message size: --size S, or a sweep -b MIN -e MAX [-f FACTOR]");
+  }
+  return sweep_sizes(size_arg(a.min_size, "-b"), size_arg(a.max_size, "-e"), a.factor);
+}
+
+template <typename T>
+T parse_choice(std::optional<T> v, const std::string& text, const char* flag,
+               const std::string& choices) {
+  if (!v) throw ConfigError(fmt::format("{}: expected one of {}, got \"{}\"", flag, choices, text));
+  return *v;
+}
+
+bool on_off(const std::string& text, const char* flag) {
+  if (text == "on" || text == "1" || text == "true") return true;
+  if (text == "off" || text == "0" || text == "false") return false;
+  throw ConfigError(fmt::format("{}: expected on or off, got \"{}\"", flag, text));
+}
+
+}  // namespace
+
+void add_machine_options(CLI::App& c, CollArgs& a) {
+  c.add_option("--topo", a.topos,
+               "Topology file (topologies/*.yaml); repeat to compare machines side by side")
+      ->required()
+      ->take_all();
+  c.add_option("--set", a.sets, "Override a topology parameter, k=v (repeatable; last wins)")
+      ->take_all();
+  c.add_option("-g", a.gpus.first_n, "Use the first N GPUs (server by server)");
+  c.add_option("--gpus", a.gpus.list, "GPUs by nvidia-smi index: 0,3 or 4-7 or host1:gpu3");
+  c.add_option("--per-node", a.gpus.per_node, "Use the first K GPUs of every server");
+}
+
+void add_nccl_options(CLI::App& c, CollArgs& a) {
+  c.add_option("-d,--dtype", a.dtype,
+               "Element type, nccl-tests' names (float, half, bfloat16, double, int8, ..., "
+               "f8e4m3) or fp32|fp16|bf16|fp64|fp8");
+  c.add_option("-o,--op", a.redop, "Reduction: sum|prod|max|min|avg (nccl-tests -o)");
+  c.add_option("-r,--root", a.root, "Root rank of broadcast and reduce (nccl-tests -r)");
+  c.add_option("--algo", a.algo, "auto|ring|tree|nvls|nvls_tree|direct (NCCL_ALGO)");
+  c.add_option("--proto", a.proto, "auto|ll|ll128|simple (NCCL_PROTO)");
+  c.add_option("--p2p", a.p2p, "on|off; off = NCCL_P2P_DISABLE=1");
+  c.add_option("--nvls", a.nvls, "on|off; off = NCCL_NVLS_ENABLE=0");
+  c.add_option("--channels", a.channels, "Channel count (NCCL_MIN/MAX_NCHANNELS)");
+  c.add_option("--gpus-per-thread", a.gpus_per_thread,
+               "GPUs driven by one thread, as nccl-tests -g (launches serialize)");
+}
+
+double size_arg(const std::string& text, const char* flag) {
+  auto v = parse_size_bytes(text);
+  if (!v) {
+    throw ConfigError(
+        fmt::format("{}: expected a size such as 8, 64K, 1M or 8G, got \"{}\"", flag, text));
+  }
+  return *v;
+}
+
+CommOptions comm_options(const CollArgs& a) {
+  CommOptions options;
+  options.p2p_disable = !on_off(a.p2p, "--p2p");
+  options.nvls_enable = on_off(a.nvls, "--nvls");
+  options.channels = a.channels;
+  options.gpus_per_thread = a.gpus_per_thread;
+  return options;
+}
+
+SweepRequest sweep_options(CollectiveOp op, const CollArgs& a) {
+  SweepRequest request;
+  request.op = op;
+  request.type = parse_choice(parse_data_type(a.dtype), a.dtype, "--dtype", data_type_choices());
+  request.redop =
+      parse_choice(parse_reduction_op(a.redop), a.redop, "--op", "sum, prod, max, min, avg");
+  request.root = a.root;
+  request.algorithm = parse_choice(parse_algorithm(a.algo), a.algo, "--algo",
+                                   "auto, ring, tree, nvls, nvls_tree, direct");
+  request.protocol =
+      parse_choice(parse_protocol(a.proto), a.proto, "--proto", "auto, ll, ll128, simple");
+  request.mode = parse_choice(parse_sim_mode(a.mode), a.mode, "--mode", "flow, analytic");
+  return request;
+}
+
+SweepRequest sweep_request(CollectiveOp op, const CollArgs& a) {
+  SweepRequest request = sweep_options(op, a);
+  request.sizes_bytes = requested_sizes(a);
+  return request;
+}
+
+Topology load_coll_topology(const CollArgs& a, const std::string& topo_file) {
+  return load_topology_arg({topo_file, a.sets});
+}
+
+}  // namespace linksim::cli

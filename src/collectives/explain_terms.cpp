@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "collectives/explain_terms.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+
+#include "collectives/link_efficiency.hpp"
+#include "collectives/model_params.hpp"
+
+namespace linksim::detail {
+namespace {
+
+std::string efficiency_source(const Link& link) {
+  switch (link.family) {
+    case LinkFamily::kNvlink:
+      return "NCCL topo.h per-NVLink rate over the raw lane rate, by GPU architecture";
+    case LinkFamily::kPcie:
+      return "PCIe DMA measured at ~0.8 of the raw rate (reference links.yaml)";
+    case LinkFamily::kNetwork:
+      return "NDR/HDR measured at 0.96 of the line rate (calibration 66, 71)";
+    case LinkFamily::kC2c:
+    case LinkFamily::kSmp:
+      return "NCCL's NVLink-like factor for C2C and SMP links";
+  }
+  return "";
+}
+
+std::string catalog_source(const Topology& t, const Link& link) {
+  const std::string name =
+      fmt::format("{}->{}", t.display_name(link.from), t.display_name(link.to));
+  const LinkType* type = t.catalog().find_link_type(link.type);
+  if (type == nullptr) return fmt::format("{}: link type '{}'", name, link.type);
+  if (type->lanes_key.empty()) {
+    return fmt::format("{}: catalog '{}' ({}), per direction", name, type->key, type->description);
+  }
+  return fmt::format("{}: catalog '{}' ({}), {} {} x {:g} GB/s per direction", name, type->key,
+                     type->description, type->lanes_key, link.lanes,
+                     link.bw_Bps / std::max(1, link.lanes) / 1e9);
+}
+
+int rank_of(const CommGraph& g, DeviceId gpu) {
+  for (size_t r = 0; r < g.ranks().size(); ++r) {
+    if (g.ranks()[r] == gpu) return static_cast<int>(r);
+  }
+  return -1;
+}
+
+// The slowest PCIe leg and the SMP link of a host-staged route: what route_rate_cap scales.
+void add_staging_link_terms(const CommGraph& g, const Bottleneck& b,
+                            std::vector<ExplainTerm>& terms) {
+  const int from = rank_of(g, b.from), to = rank_of(g, b.to);
+  if (from < 0 || to < 0) return;
+  const Topology& t = g.topology();
+  const Link* pcie = nullptr;
+  const Link* smp = nullptr;
+  for (const Path& path : g.route(from, to).paths) {
+    for (LinkId id : path.links) {
+      const Link& link = t.link(id);
+      if (link.family == LinkFamily::kPcie && (pcie == nullptr || link.bw_Bps < pcie->bw_Bps))
+        pcie = &link;
+      if (link.family == LinkFamily::kSmp && (smp == nullptr || link.bw_Bps < smp->bw_Bps))
+        smp = &link;
+    }
+  }
+  if (pcie != nullptr) terms.push_back({"C_pcie", pcie->bw_Bps, "B/s", catalog_source(t, *pcie)});
+  if (smp != nullptr) terms.push_back({"C_smp", smp->bw_Bps, "B/s", catalog_source(t, *smp)});
+}
+
+}  // namespace
+
+std::optional<double> load_of(const std::vector<std::pair<LinkId, double>>& loads, LinkId link) {
+  for (const auto& [id, load] : loads) {
+    if (id == link) return load;
+  }
+  return std::nullopt;
+}
+
+ExplainTerm us_term(std::string symbol, double us, std::string source) {
+  return {std::move(symbol), us * 1e-6, "s", std::move(source)};
+}
+
+ExplainTerm count_term(std::string symbol, double value, std::string source) {
+  return {std::move(symbol), value, "", std::move(source)};
+}
+
+ExplainTerm rate_term(std::string symbol, double Bps, std::string source) {
+  return {std::move(symbol), Bps, "B/s", std::move(source)};
+}
+
+void add_bottleneck_terms(const CommGraph& g, const Bottleneck& b, std::vector<ExplainTerm>& terms,
+                          std::optional<double> load) {
+  const Topology& t = g.topology();
+  switch (b.kind) {
+    case BottleneckKind::kLink: {
+      const Link& link = t.link(b.link);
+      terms.push_back(rate_term("C_raw", link.bw_Bps, catalog_source(t, link)));
+      terms.push_back(count_term("eff_link", link_efficiency(t, link), efficiency_source(link)));
+      terms.push_back(rate_term("C_eff", g.capacities()[b.link.value], "C_raw x eff_link"));
+      if (load) {
+        terms.push_back(count_term("load", *load,
+                                   "bytes this link carries per byte each rank sends; "
+                                   "rate x load <= C_eff"));
+      }
+      break;
+    }
+    case BottleneckKind::kHostStaging:
+      add_staging_link_terms(g, b, terms);
+      terms.push_back(
+          count_term("eff_shm", kShmPcieEfficiency,
+                     "host-staged copy: 4.0 of 15.75 GB/s on a PCIe leg (calibration 35-37)"));
+      if (b.crosses_socket) {
+        terms.push_back(
+            count_term("eff_shm_smp", kShmSmpEfficiency,
+                       "host-staged copy across sockets: 1.44 of 62.4 GB/s (calibration 06)"));
+      }
+      break;
+    case BottleneckKind::kNvls:
+      terms.push_back(rate_term("B_nvlink", b.rate_Bps,
+                                "raw NVLink of each GPU into the reduction-capable NVSwitches"));
+      break;
+    case BottleneckKind::kServerNics:
+      if (b.rate_Bps > 0) {
+        terms.push_back(
+            rate_term("B_nics", b.rate_Bps,
+                      "the distinct NICs of a server, each x 0.96 (network efficiency)"));
+      }
+      break;
+    case BottleneckKind::kP2pChannels:
+    case BottleneckKind::kNone:
+      break;
+  }
+}
+
+}  // namespace linksim::detail
