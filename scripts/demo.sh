@@ -6,4 +6,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cli=build/linksim
-"$cli" run scenarios/seed-selection.yaml --out linksim-out/seed-selection
+"$cli" run scenarios/seed-selection.yaml --out linksim-out/seed-selection --format table,csv,json,html
+echo "report: linksim-out/seed-selection/report.html"
