@@ -23,6 +23,8 @@ struct CollArgs {
   GpuSelection gpus;
   std::string min_size, max_size, size;
   double factor = 2;
+  std::string step_size;
+  double max_rows = kMaxSweepRows;
   std::string algo = "auto", proto = "auto", mode = "analytic", dtype = "float", redop = "sum";
   int root = 0;
   std::string p2p = "on", nvls = "on";
@@ -53,6 +55,10 @@ double size_arg(const std::string& text, const char* flag) {
     throw ConfigError(fmt::format("{}: expected a size such as 8, 64K, 1M or 8G, got \"{}\"",
                                   flag, text));
   }
+  if (*v > kMaxSizeBytes) {
+    throw ConfigError(fmt::format("{}: expected a size of at most 8 PiB (2^53 bytes), got \"{}\"",
+                                  flag, text));
+  }
   return *v;
 }
 
@@ -66,7 +72,16 @@ std::vector<double> requested_sizes(const CollArgs& a) {
   if (a.min_size.empty() || a.max_size.empty()) {
     throw ConfigError("give a message size: --size S, or a sweep -b MIN -e MAX [-f FACTOR]");
   }
-  return sweep_sizes(size_arg(a.min_size, "-b"), size_arg(a.max_size, "-e"), a.factor);
+  SweepSpec spec;
+  spec.min_bytes = size_arg(a.min_size, "-b");
+  spec.max_bytes = size_arg(a.max_size, "-e");
+  spec.factor = a.factor;
+  if (!a.step_size.empty()) spec.step_bytes = size_arg(a.step_size, "-i");
+  if (!(a.max_rows >= 1)) {
+    throw ConfigError(fmt::format("--max-rows: expected at least 1, got {}", a.max_rows));
+  }
+  spec.max_rows = a.max_rows;
+  return sweep_sizes(spec);
 }
 
 template <typename T>
@@ -121,6 +136,7 @@ Prediction predict(CollectiveOp op, const CollArgs& a, const std::string& topo_f
   p.preamble.min_bytes = request.sizes_bytes.front();
   p.preamble.max_bytes = a.size.empty() ? size_arg(a.max_size, "-e") : request.sizes_bytes.back();
   p.preamble.step_factor = a.factor;
+  if (!a.step_size.empty()) p.preamble.step_bytes = size_arg(a.step_size, "-i");
   p.preamble.gpus_per_thread = a.gpus_per_thread;
   p.preamble.devices = nccl_tests_devices(topology, comm.ranks());
   return p;
@@ -168,7 +184,10 @@ void add_op(CLI::App& coll, const CollectiveName& name) {
   c->add_option("--per-node", args->gpus.per_node, "Use the first K GPUs of every server");
   c->add_option("-b,--minbytes", args->min_size, "Smallest size (K/M/G suffixes)");
   c->add_option("-e,--maxbytes", args->max_size, "Largest size (K/M/G suffixes)");
-  c->add_option("-f,--stepfactor", args->factor, "Size multiplier of the sweep (default 2)");
+  c->add_option("-f,--stepfactor", args->factor,
+                "Size multiplier of the sweep: an integer >= 2 (default 2), or 1 to step by -i");
+  c->add_option("-i,--stepbytes", args->step_size, "Size increment of the sweep with -f 1 (1M)");
+  c->add_option("--max-rows", args->max_rows, "Refuse sweeps of more sizes (default 10000)");
   c->add_option("--size", args->size, "One size instead of a sweep");
   c->add_option("-d,--dtype", args->dtype,
                 "Element type, nccl-tests' names (float, half, bfloat16, double, int8, ..., "

@@ -114,7 +114,7 @@ std::optional<double> parse_size_bytes(std::string_view text) {
   auto scale = size_scale(parsed->unit);
   if (!scale || parsed->value < 0) return std::nullopt;
   double bytes = parsed->value * *scale;
-  if (bytes != std::floor(bytes)) return std::nullopt;
+  if (!std::isfinite(bytes) || bytes != std::floor(bytes)) return std::nullopt;
   return bytes;
 }
 
