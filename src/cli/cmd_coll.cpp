@@ -3,6 +3,7 @@
 // prints it with the chosen renderer.
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <limits>
 #include <memory>
 
 #include "cli/cli_common.hpp"
@@ -199,9 +200,11 @@ void add_op(CLI::App& coll, const CollectiveName& name) {
   c->add_option("--mode", args->mode, "analytic (closed form) or flow (simulated)");
   c->add_option("--p2p", args->p2p, "on|off; off = NCCL_P2P_DISABLE=1");
   c->add_option("--nvls", args->nvls, "on|off; off = NCCL_NVLS_ENABLE=0");
-  c->add_option("--channels", args->channels, "Channel count (NCCL_MIN/MAX_NCHANNELS)");
+  c->add_option("--channels", args->channels, "Channel count (NCCL_MIN/MAX_NCHANNELS)")
+      ->check(int_between(1, kMaxChannels, "a channel count (NCCL's MAXCHANNELS)"));
   c->add_option("--gpus-per-thread", args->gpus_per_thread,
-                "GPUs driven by one thread, as nccl-tests -g (launches serialize)");
+                "GPUs driven by one thread, as nccl-tests -g (launches serialize)")
+      ->check(int_between(1, std::numeric_limits<int>::max(), "a GPU count"));
   auto* json = c->add_flag("--json", args->json, "Print one JSON object");
   c->add_flag("--csv", args->csv, "Print CSV")->excludes(json);
   c->add_option("--format", args->format,

@@ -61,6 +61,8 @@ CostModel cost_model(const CommGraph& g, CollectiveOp op, Algorithm algo, Protoc
     m.link_scale = 1.0;
     m.bottleneck = Bottleneck{};  // kNone: no data crosses a link
   }
+  // A file's latency overrides, per hop the latency formula counts (never below zero).
+  m.latency_s = std::max(0.0, m.latency_s + m.latency_hops * g.hop_latency_excess_s());
   m.latency_s += launch_overhead_s(g);
   return m;
 }

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "linksim/input_file.hpp"
 #include "linksim/error.hpp"
 #include "report/nccl_tests_text.hpp"
 
@@ -223,11 +224,7 @@ NcclTestsTable parse_nccl_tests_output(std::string_view text, const std::string&
 }
 
 NcclTestsTable load_nccl_tests_output(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError({path, 0, 0}, "cannot read file");
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  return parse_nccl_tests_output(contents.str(), path);
+  return parse_nccl_tests_output(read_input_file(path), path);
 }
 
 }  // namespace linksim

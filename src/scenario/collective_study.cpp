@@ -99,7 +99,7 @@ void apply_collective_key(const std::string& key, const YamlValue& value,
   } else if (key == "nvls") {
     spec.comm.nvls_enable = on_off_value(value);
   } else if (key == "channels") {
-    spec.comm.channels = value.to_int(0);
+    spec.comm.channels = value.to_int(0, kMaxChannels);
   } else if (key == "gpus_per_thread") {
     spec.comm.gpus_per_thread = value.to_int(1);
   }

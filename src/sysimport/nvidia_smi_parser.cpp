@@ -6,6 +6,7 @@
 // (tabs or spaces), so tab-separated copies with empty fields, aligned copies and trailing
 // blanks all read alike. No value nvidia-smi prints contains a blank except the three affinity
 // headers, which are matched as phrases.
+#include "linksim/input_file.hpp"
 #include "sysimport/nvidia_smi_parser.hpp"
 
 #include <fmt/core.h>
@@ -305,11 +306,7 @@ SmiMatrix parse_nvidia_smi_topo(std::string_view text, const std::string& filena
 }
 
 SmiMatrix read_nvidia_smi_topo(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError({path, 0, 0}, "cannot read file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_nvidia_smi_topo(text.str(), path);
+  return parse_nvidia_smi_topo(read_input_file(path), path);
 }
 
 }  // namespace linksim

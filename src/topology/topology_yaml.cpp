@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Loading topology files (docs/topology-format.md): includes, parameters, the server
 // template, its instances and the fabric, into a finalized Topology.
+#include "linksim/input_file.hpp"
 #include "linksim/topology_yaml.hpp"
 
 #include <cerrno>
@@ -130,11 +131,7 @@ Topology parse_topology(std::string_view text, const std::string& filename,
 
 Topology load_topology(const std::string& path, const ParamOverrides& overrides,
                        const Catalog& catalog) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(fmt::format("cannot read \"{}\": {}", path, std::strerror(errno)));
-  std::stringstream contents;
-  contents << in.rdbuf();
-  return parse_topology(contents.str(), path, overrides, catalog);
+  return parse_topology(read_input_file(path), path, overrides, catalog);
 }
 
 std::pair<std::string, std::string> parse_override(std::string_view text) {

@@ -137,9 +137,8 @@ TEST_CASE("loader errors: an error in an included file points there, with the ch
 }
 
 TEST_CASE("loader errors: a missing file names it, without a position") {
-  CHECK(load_error("no_such_file.yaml") == "linksim: error: cannot read \"" +
-                                               error_file("no_such_file.yaml") +
-                                               "\": No such file or directory");
+  CHECK(load_error("no_such_file.yaml") ==
+        error_file("no_such_file.yaml") + ": error: cannot read file: No such file or directory");
 }
 
 TEST_CASE("loader errors: inline cases for the rarer messages") {
