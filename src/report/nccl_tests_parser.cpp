@@ -6,11 +6,12 @@
 
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
-#include "linksim/input_file.hpp"
 #include "linksim/error.hpp"
+#include "linksim/input_file.hpp"
 #include "report/nccl_tests_text.hpp"
 
 namespace linksim::nccl_tests {
@@ -115,7 +116,12 @@ double parse_size(const Token& token, const std::string& file, int line) {
     for (size_t i = 0; i <= power; ++i) multiplier *= base;
   }
   if (digits.empty()) throw_field_error(file, line, token, "a size in bytes such as 33554432");
-  return std::stod(digits) * multiplier;
+  double value = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (error != std::errc() || !std::isfinite(value * multiplier)) {
+    throw_field_error(file, line, token, "a size in bytes such as 33554432");
+  }
+  return value * multiplier;
 }
 
 int parse_root(const Token& token, const std::string& file, int line) {

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 // Include resolution with cycle detection, and merging of top-level sections.
-#include "linksim/input_file.hpp"
 #include "topology/includes.hpp"
 
 #include <filesystem>
@@ -11,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "common/text.hpp"
+#include "linksim/input_file.hpp"
 
 namespace linksim::detail {
 namespace {
