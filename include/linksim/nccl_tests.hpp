@@ -66,12 +66,14 @@ struct SweepSpec {
   double max_rows = kMaxSweepRows;   ///< refuse a sweep with more rows than this
 };
 
-/// The sizes `spec` visits: MIN alone when MIN == MAX or MIN == 0. Every size is an integer
-/// <= kMaxSizeBytes. The row count is checked before any size is listed. Throws ConfigError:
+/// The sizes `spec` visits: MIN alone when MIN == MAX, or MIN == 0 with a factor. Every size
+/// is an integer <= kMaxSizeBytes. The row count is checked before any size is listed.
+/// Throws ConfigError:
 /// "-b: expected a size >= 0, got X", "-e: expected a size of at most 8 PiB (2^53 bytes),
 /// got X", "-b (MIN) is larger than -e (MAX)", "-f: expected an integer factor >= 2, or 1 to
-/// step by -i, got F", "-i: expected a step of 1 to 2^53 whole bytes, got S", and
-/// "the sweep has N sizes; expected at most M (--max-rows raises the limit)".
+/// step by -i, got F", "-i: expected a step of 1 to 2^53 whole bytes, got S",
+/// "--max-rows: expected at least 1, got M" and "the sweep has N sizes; expected at most M
+/// (--max-rows raises the limit)".
 std::vector<double> sweep_sizes(const SweepSpec& spec);
 /// The same with -f `factor` and nccl-tests' default -i.
 std::vector<double> sweep_sizes(double min_bytes, double max_bytes, double factor);

@@ -118,9 +118,9 @@ struct NcclTestsPreamble {
   double min_bytes = 0;  ///< -b, as requested
   double max_bytes = 0;  ///< -e, as requested
   double step_factor = 2;   ///< -f; 1 = the sweep steps by step_bytes
-  double step_bytes = 1048576;  ///< -i, printed when step_factor is 1 (nccl-tests' default)
   int gpus_per_thread = 1;  ///< nccl-tests' -g
   std::vector<NcclTestsDeviceLine> devices;
+  double step_bytes = 1048576;  ///< -i, printed when step_factor is 1 (nccl-tests' default)
 };
 
 /// The device lines of `ranks` (a communicator's ranks, in rank order) on `topology`.

@@ -78,9 +78,6 @@ std::vector<double> requested_sizes(const CollArgs& a) {
   spec.max_bytes = size_arg(a.max_size, "-e");
   spec.factor = a.factor;
   if (!a.step_size.empty()) spec.step_bytes = size_arg(a.step_size, "-i");
-  if (!(a.max_rows >= 1)) {
-    throw ConfigError(fmt::format("--max-rows: expected at least 1, got {}", a.max_rows));
-  }
   spec.max_rows = a.max_rows;
   return sweep_sizes(spec);
 }

@@ -72,15 +72,18 @@ namespace {
 // before any work): a geometric sweep has at most 54 rows below 2^53, an arithmetic one
 // floor((MAX - MIN) / STEP) + 1.
 double sweep_row_count(const SweepSpec& s) {
-  if (s.min_bytes == s.max_bytes || s.min_bytes == 0) return 1;
+  if (s.min_bytes == s.max_bytes) return 1;
   if (s.factor == 1) return std::floor((s.max_bytes - s.min_bytes) / s.step_bytes) + 1;
+  if (s.min_bytes == 0) return 1;  // 0 x FACTOR stays 0: the size once
   double rows = 0;
   for (double size = s.min_bytes; size <= s.max_bytes; size *= s.factor) ++rows;
   return rows;
 }
 
 void check_size_flag(double bytes, const char* flag) {
-  if (!(bytes >= 0)) throw ConfigError(fmt::format("{}: expected a size >= 0, got {}", flag, bytes));
+  if (!(bytes >= 0)) {
+    throw ConfigError(fmt::format("{}: expected a size >= 0, got {}", flag, bytes));
+  }
   if (bytes > kMaxSizeBytes) {
     throw ConfigError(fmt::format("{}: expected a size of at most 8 PiB (2^53 bytes), got {}",
                                   flag, bytes));
@@ -105,6 +108,9 @@ void check_sweep(const SweepSpec& s) {
     throw ConfigError(fmt::format("-i: expected a step of 1 to 2^53 whole bytes, got {}",
                                   s.step_bytes));
   }
+  if (!(s.max_rows >= 1)) {
+    throw ConfigError(fmt::format("--max-rows: expected at least 1, got {}", s.max_rows));
+  }
   const double rows = sweep_row_count(s);
   if (rows > s.max_rows) {
     throw ConfigError(fmt::format(
@@ -122,7 +128,7 @@ std::vector<double> sweep_sizes(const SweepSpec& spec) {
   for (double s = spec.min_bytes; s <= spec.max_bytes;
        s = spec.factor > 1 ? s * spec.factor : s + spec.step_bytes) {
     sizes.push_back(s);
-    if (s == 0 || spec.min_bytes == spec.max_bytes) break;
+    if ((s == 0 && spec.factor > 1) || spec.min_bytes == spec.max_bytes) break;
   }
   return sizes;
 }

@@ -50,7 +50,9 @@ std::string read_input_file(const std::string& path) {
                                                 mebibytes(kMaxInputFileBytes), mebibytes(size)));
   }
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError({path, 0, 0}, fmt::format("cannot read file: {}", std::strerror(errno)));
+  if (!in) {
+    throw ConfigError({path, 0, 0}, fmt::format("cannot read file: {}", std::strerror(errno)));
+  }
   // Read in chunks up to one byte past the limit: the file may have grown since it was
   // measured, and a size of 0 may be a file whose size the system does not report.
   std::string text;

@@ -232,7 +232,9 @@ int YamlValue::to_int(int min, int max) const {
     fail(fmt::format("expected an integer, got \"{}\"", value_text));
   }
   if (value < min || value > max) {
-    fail(fmt::format("expected {} between {} and {}, got {}", key_name(), min, max, trimmed));
+    // "channels", not "channels[3]", for an item of a list of values.
+    const std::string key = key_name().substr(0, key_name().find('['));
+    fail(fmt::format("expected {} between {} and {}, got {}", key, min, max, trimmed));
   }
   return static_cast<int>(value);
 }

@@ -67,7 +67,8 @@ std::vector<double> read_collective_sizes(const YamlValue& entry) {
   if (factor) {
     spec.factor = factor->to_double(1);
     if (spec.factor != std::floor(spec.factor) || (spec.factor < 2 && min_bytes != max_bytes)) {
-      factor->fail(fmt::format("expected stepfactor to be an integer >= 2, got {}", factor->text()));
+      factor->fail(
+          fmt::format("expected stepfactor to be an integer >= 2, got {}", factor->text()));
     }
   }
   return sweep_sizes(spec);

@@ -313,7 +313,9 @@ ImportOptions with_model_from_sm(const XmlElement& system, ImportOptions options
   while (!stack.empty()) {
     const XmlElement* e = stack.back();
     stack.pop_back();
-    if (e->name == "gpu" && e->find("sm")) sm = sysimport::parse_xml_int(*e->find("sm")).value_or(0);
+    if (e->name == "gpu" && e->find("sm")) {
+      sm = sysimport::parse_xml_int(*e->find("sm")).value_or(0);
+    }
     if (e->name == "nvlink") nvlink = true;
     for (const XmlElement& c : e->children) stack.push_back(&c);
   }

@@ -88,7 +88,8 @@ int parse_lanes(const YamlValue& entry, const LinkType& type) {
     const int lanes = value->to_int(1);
     // PCIe negotiates x1, x2, x4, x8 or x16 (x12 and x32 never shipped; PCIe 6.0 drops them).
     if (wanted == "width" && lanes != 1 && lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16) {
-      value->fail(fmt::format("expected width 1, 2, 4, 8 or 16 (a PCIe link width), got {}", lanes));
+      value->fail(
+          fmt::format("expected width 1, 2, 4, 8 or 16 (a PCIe link width), got {}", lanes));
     }
     return lanes;
   }

@@ -103,7 +103,8 @@ TEST_CASE("bounds: a PCIe width is 1, 2, 4, 8 or 16") {
 TEST_CASE("bounds: a link bonds at most the GPU's NVLink count") {
   CHECK(load_error("nvlink_lanes_1000.yaml") ==
         regress_file("nvlink_lanes_1000.yaml") +
-            ":6:52: error: expected lanes of at most 18 (the NVLink links of a h100-sxm), got 1000");
+            ":6:52: error: expected lanes of at most 18 (the NVLink links of a h100-sxm), "
+            "got 1000");
 }
 
 TEST_CASE("bounds: the server count is bounded before any server is built") {

@@ -49,6 +49,12 @@ TEST_CASE("sweep: -f 1 steps by -i bytes, as nccl-tests' TimeTest loop") {
   CHECK(sweep_sizes(spec) == std::vector<double>{mib, 2 * mib, 3 * mib, 4 * mib});
 }
 
+TEST_CASE("sweep: -b 0 with -f 1 steps from zero, as nccl-tests; with a factor it is 0 once") {
+  const double mib = 1048576;
+  CHECK(sweep_sizes(spec_of(0, 2 * mib, 1)) == std::vector<double>{0, mib, 2 * mib});
+  CHECK(sweep_sizes(spec_of(0, 2 * mib, 2)) == std::vector<double>{0});
+}
+
 TEST_CASE("sweep: factors that are not integers >= 2 (or 1) are refused") {
   const double mib = 1048576;
   CHECK(error_text(spec_of(mib, mib, -1)) ==

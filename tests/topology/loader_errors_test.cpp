@@ -88,7 +88,7 @@ TEST_CASE("loader errors: every file in tests/data/errors gives its exact messag
       {"zero_bandwidth.yaml", "6:56: error: expected bandwidth > 0, got \"0 GB/s\""},
       {"negative_latency.yaml", "6:54: error: expected latency >= 0, got \"-1 us\""},
       {"unreachable_gpu.yaml", "4:14: error: gpu2 has no path to gpu0 within the server"},
-      {"zero_nodes.yaml", "5:8: error: expected nodes >= 1, got 0"},
+      {"zero_nodes.yaml", "5:8: error: expected nodes between 1 and 65536, got 0"},
       {"no_fabric.yaml", "5:8: error: expected a fabric to join 4 servers, got none"},
   };
   for (const auto& [file, expected] : cases) {
