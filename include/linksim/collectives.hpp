@@ -44,11 +44,16 @@ std::optional<SimMode> parse_sim_mode(std::string_view text);
 /// Broadcast, Reduce, SendRecv 1 (docs/model.md#nccl-tests-conventions).
 double bus_factor(CollectiveOp op, int ranks);
 
+/// NCCL's MAXCHANNELS (NVIDIA/nccl src/include/device.h): a communicator has at most 64
+/// channels, so NCCL_MIN/MAX_NCHANNELS beyond it mean nothing (docs/units.md#bounds).
+inline constexpr int kMaxChannels = 64;
+
 /// How the communicator is set up, mirroring what users set on real machines.
 struct CommOptions {
   bool p2p_disable = false;  ///< NCCL_P2P_DISABLE=1: non-NVLink GPU pairs go through host memory
   bool nvls_enable = true;   ///< NCCL_NVLS_ENABLE: allow NVLink SHARP where the switches offer it
-  int channels = 0;          ///< NCCL_MIN/MAX_NCHANNELS; 0 = as NCCL would choose
+  /// NCCL_MIN/MAX_NCHANNELS, 1..kMaxChannels; 0 = as NCCL would choose.
+  int channels = 0;
   /// GPUs driven by one host thread, as nccl-tests' -g: their kernel launches serialize
   /// (docs/model.md#launch-overhead). 1 = one process per GPU (mpirun / srun).
   int gpus_per_thread = 1;
@@ -128,7 +133,8 @@ struct CollectiveExplanation;  // include/linksim/explain.hpp
 /// REQUIRES: the topology outlives the communicator. Queries are const and thread-safe.
 class Communicator {
  public:
-  /// Throws ConfigError when ranks are empty, repeated, or not GPUs.
+  /// Throws ConfigError when ranks are empty, repeated, or not GPUs, when options.channels is
+  /// outside 0..kMaxChannels, or options.gpus_per_thread outside 1..ranks.
   Communicator(const Topology& topology, std::vector<DeviceId> ranks, CommOptions options = {});
   ~Communicator();
   Communicator(Communicator&&) noexcept;

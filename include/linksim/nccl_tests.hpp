@@ -50,10 +50,32 @@ bool prints_redop(CollectiveOp op);
 /// Whether `op` has a root rank (Broadcast, Reduce); the others print root -1.
 bool has_root(CollectiveOp op);
 
-/// The sizes nccl-tests' `-b MIN -e MAX -f FACTOR` visits: MIN, MIN x FACTOR, ... while
-/// <= MAX (MIN alone when MIN == MAX or MIN == 0). Bytes.
-/// Throws ConfigError "-b (MIN) is larger than -e (MAX)" and, when MIN < MAX,
-/// "-f: expected a factor > 1, got F"; "-b: expected a size >= 0" for a negative MIN.
+/// The most rows one sweep may have: a prediction and an output line each. nccl-tests' widest
+/// common sweep (-b 8 -e 16G -f 2) has 32; -i 1M from 1 MiB to 8 GiB has 8192
+/// (docs/units.md#bounds). SweepSpec::max_rows overrides it (`coll --max-rows`).
+inline constexpr double kMaxSweepRows = 10000;
+
+/// nccl-tests' sweep flags: -b MIN -e MAX, then -f FACTOR (an integer >= 2: MIN, MIN x FACTOR,
+/// ... while <= MAX) or, with -f 1, -i STEP (MIN, MIN + STEP, ... while <= MAX), as nccl-tests'
+/// TimeTest loop does (src/common.cu). Bytes.
+struct SweepSpec {
+  double min_bytes = 0;
+  double max_bytes = 0;
+  double factor = 2;                 ///< -f: an integer >= 2, or 1 to step by step_bytes
+  double step_bytes = 1048576;       ///< -i: nccl-tests' default stepBytes, 1 MiB
+  double max_rows = kMaxSweepRows;   ///< refuse a sweep with more rows than this
+};
+
+/// The sizes `spec` visits: MIN alone when MIN == MAX, or MIN == 0 with a factor. Every size
+/// is an integer <= kMaxSizeBytes. The row count is checked before any size is listed.
+/// Throws ConfigError:
+/// "-b: expected a size >= 0, got X", "-e: expected a size of at most 8 PiB (2^53 bytes),
+/// got X", "-b (MIN) is larger than -e (MAX)", "-f: expected an integer factor >= 2, or 1 to
+/// step by -i, got F", "-i: expected a step of 1 to 2^53 whole bytes, got S",
+/// "--max-rows: expected at least 1, got M" and "the sweep has N sizes; expected at most M
+/// (--max-rows raises the limit)".
+std::vector<double> sweep_sizes(const SweepSpec& spec);
+/// The same with -f `factor` and nccl-tests' default -i.
 std::vector<double> sweep_sizes(double min_bytes, double max_bytes, double factor);
 
 /// A requested size rounded as nccl-tests rounds it: count = floor(bytes / type / blocks)

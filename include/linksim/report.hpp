@@ -117,9 +117,10 @@ struct NcclTestsDeviceLine {
 struct NcclTestsPreamble {
   double min_bytes = 0;  ///< -b, as requested
   double max_bytes = 0;  ///< -e, as requested
-  double step_factor = 2;
+  double step_factor = 2;   ///< -f; 1 = the sweep steps by step_bytes
   int gpus_per_thread = 1;  ///< nccl-tests' -g
   std::vector<NcclTestsDeviceLine> devices;
+  double step_bytes = 1048576;  ///< -i, printed when step_factor is 1 (nccl-tests' default)
 };
 
 /// The device lines of `ranks` (a communicator's ranks, in rank order) on `topology`.
@@ -130,6 +131,7 @@ std::vector<NcclTestsDeviceLine> nccl_tests_devices(const Topology& topology,
 ///   "# linksim prediction of <ranks> ranks on <topology>, mode <mode>; nccl-tests format"
 ///   "# Collective test starting: <binary>"          (all_reduce_perf, ...)
 ///   "# nThread 1 nGpus <g> minBytes <b> maxBytes <e> step: <f>(factor) warmup iters: 0
+///    (step: <i>(bytes) when the factor is 1)
 ///    iters: 1 agg iters: 1 validation: 0 graph: 0"
 ///   "#", "# Using devices", one "#  Rank %2d Group  0 Pid      0 on %10s device %2d
 ///   [0000:00:00] <gpu>" line per rank (Pid and bus id are placeholders), "#"

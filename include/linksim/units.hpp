@@ -17,9 +17,25 @@ inline constexpr double kGB = 1e9;          ///< bytes
 inline constexpr double kGiB = 1073741824;  ///< bytes
 inline constexpr double kMicrosecond = 1e-6;
 
+/// The largest message size linksim accepts: 2^53 bytes (8 PiB), the largest integer a double
+/// holds exactly, so sizes and element counts stay exact integers in every report
+/// (docs/units.md#bounds).
+inline constexpr double kMaxSizeBytes = 9007199254740992.0;
+
+/// Physical bounds of a link or memory bandwidth given in a file, bytes/s per direction: 1 MB/s
+/// (below any interconnect modelled: 1 GbE is 125 MB/s) to 1 PB/s (over 100x the fastest
+/// figure in the catalogs, 8 TB/s of HBM3e). Inside them every time stays finite and printable
+/// (docs/units.md#bounds).
+inline constexpr double kMinBandwidth_Bps = 1e6;
+inline constexpr double kMaxBandwidth_Bps = 1e15;
+/// The longest one-way latency a link may be given: 1 s, above any network hop (a
+/// transcontinental link is ~50 ms); docs/units.md#bounds.
+inline constexpr double kMaxLatency_s = 1.0;
+
 /// Parses a bandwidth with an explicit unit: "450 GB/s", "400 Gb/s", "400 Gbps", "25GB/s",
 /// "12.5 MB/s", "3.2 TB/s", "800 Mb/s". Returns bytes/s per direction as written.
-/// Returns nullopt for a bare number, an unknown unit, or a non-positive/non-finite value.
+/// Returns nullopt for a bare number, an unknown unit, or a non-positive/non-finite value
+/// (including one that overflows: "1e300 GB/s").
 std::optional<double> parse_bandwidth_Bps(std::string_view text);
 
 /// Parses a duration with an explicit unit: "1.2 us", "150 ns", "0.5 ms", "2 s", "1.2 µs".
@@ -29,7 +45,8 @@ std::optional<double> parse_duration_s(std::string_view text);
 /// Parses a byte count: "1073741824", "8", "64K", "1M", "8G", "1 GiB", "512 MB", "4KiB".
 /// Bare numbers are bytes (nccl-tests' -b/-e convention); K/M/G/T suffixes are powers of 1024
 /// as in nccl-tests; "KB/MB/GB" are powers of 1000, "KiB/MiB/GiB" powers of 1024.
-/// Returns nullopt on anything else (negative, fractional byte counts, unknown suffix).
+/// Returns nullopt on anything else (negative, fractional byte counts, unknown suffix, a value
+/// that overflows a double such as "1e300T").
 std::optional<double> parse_size_bytes(std::string_view text);
 
 /// Parses a compute rate: "989.4 TFLOP/s", "989.4 TFLOPS", "1.98 PFLOP/s", "500 GFLOP/s".

@@ -3,6 +3,8 @@
 #include "cli/cli_common.hpp"
 
 #include <CLI/CLI.hpp>
+#include <charconv>
+#include <limits>
 #include <fmt/core.h>
 
 #include "linksim/topology_yaml.hpp"
@@ -21,6 +23,21 @@ Topology load_topology_arg(const TopoArgs& args) {
     overrides[name] = value;
   }
   return load_topology(args.file, overrides);
+}
+
+CLI::Validator int_between(int min, int max, const std::string& what) {
+  return CLI::Validator(
+      [min, max, what](std::string& text) -> std::string {
+        long long value = 0;
+        const char* end = text.data() + text.size();
+        auto [stop, ec] = std::from_chars(text.data(), end, value);
+        if (ec == std::errc() && stop == end && value >= min && value <= max) return {};
+        if (max == std::numeric_limits<int>::max()) {
+          return fmt::format("expected {} >= {}, got \"{}\"", what, min, text);
+        }
+        return fmt::format("expected {} between {} and {}, got \"{}\"", what, min, max, text);
+      },
+      fmt::format("{}..{}", min, max));
 }
 
 void check_host_arg(const Topology& topology, int host) {

@@ -9,6 +9,7 @@
 
 namespace CLI {
 class App;
+class Validator;
 }
 
 namespace linksim::cli {
@@ -25,6 +26,11 @@ void add_topology_options(CLI::App& command, TopoArgs& args);
 
 /// Loads the file with its overrides. Throws ConfigError (exit 2) on a bad file or --set.
 Topology load_topology_arg(const TopoArgs& args);
+
+/// A validator for an integer flag within [min, max]. CLI11 puts the flag's name in front:
+/// "--channels: expected <what> between 1 and 64, got \"0\"" (with max = INT_MAX:
+/// "expected <what> >= 1, got ...").
+CLI::Validator int_between(int min, int max, const std::string& what);
 
 /// Checks a --host value against the topology; throws ConfigError "expected a host ...".
 void check_host_arg(const Topology& topology, int host);

@@ -54,6 +54,7 @@ Prediction predict(CollectiveOp op, const CollArgs& a, const std::string& topo_f
   p.preamble.min_bytes = request.sizes_bytes.front();
   p.preamble.max_bytes = a.size.empty() ? size_arg(a.max_size, "-e") : request.sizes_bytes.back();
   p.preamble.step_factor = a.factor;
+  if (!a.step_size.empty()) p.preamble.step_bytes = size_arg(a.step_size, "-i");
   p.preamble.gpus_per_thread = a.gpus_per_thread;
   p.preamble.devices = nccl_tests_devices(topology, comm.ranks());
   return p;
@@ -93,7 +94,10 @@ void add_op(CLI::App& coll, const CollectiveName& name) {
   add_machine_options(*c, *args);
   c->add_option("-b,--minbytes", args->min_size, "Smallest size (K/M/G suffixes)");
   c->add_option("-e,--maxbytes", args->max_size, "Largest size (K/M/G suffixes)");
-  c->add_option("-f,--stepfactor", args->factor, "Size multiplier of the sweep (default 2)");
+  c->add_option("-f,--stepfactor", args->factor,
+                "Size multiplier of the sweep: an integer >= 2 (default 2), or 1 to step by -i");
+  c->add_option("-i,--stepbytes", args->step_size, "Size increment of the sweep with -f 1 (1M)");
+  c->add_option("--max-rows", args->max_rows, "Refuse sweeps of more sizes (default 10000)");
   c->add_option("--size", args->size, "One size instead of a sweep");
   add_nccl_options(*c, *args);
   c->add_option("--mode", args->mode, "analytic (closed form) or flow (simulated)");

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli/command_table.hpp"
+#include "linksim/input_file.hpp"
 #include "linksim/sysimport.hpp"
 
 namespace linksim::cli {
@@ -19,13 +20,7 @@ struct ImportArgs {
   ImportOptions options;
 };
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError({path, 0, 0}, "cannot read file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+std::string read_text(const std::string& path) { return read_input_file(path); }
 
 void emit(const std::string& yaml, const std::string& output) {
   if (output.empty() || output == "-") {

@@ -4,6 +4,8 @@
 
 #include <fmt/core.h>
 
+#include <limits>
+
 #include <CLI/CLI.hpp>
 
 #include "cli/cli_common.hpp"
@@ -23,7 +25,13 @@ std::vector<double> requested_sizes(const CollArgs& a) {
   if (a.min_size.empty() || a.max_size.empty()) {
     throw ConfigError("give a message size: --size S, or a sweep -b MIN -e MAX [-f FACTOR]");
   }
-  return sweep_sizes(size_arg(a.min_size, "-b"), size_arg(a.max_size, "-e"), a.factor);
+  SweepSpec spec;
+  spec.min_bytes = size_arg(a.min_size, "-b");
+  spec.max_bytes = size_arg(a.max_size, "-e");
+  spec.factor = a.factor;
+  if (!a.step_size.empty()) spec.step_bytes = size_arg(a.step_size, "-i");
+  spec.max_rows = a.max_rows;
+  return sweep_sizes(spec);
 }
 
 template <typename T>
@@ -63,9 +71,11 @@ void add_nccl_options(CLI::App& c, CollArgs& a) {
   c.add_option("--proto", a.proto, "auto|ll|ll128|simple (NCCL_PROTO)");
   c.add_option("--p2p", a.p2p, "on|off; off = NCCL_P2P_DISABLE=1");
   c.add_option("--nvls", a.nvls, "on|off; off = NCCL_NVLS_ENABLE=0");
-  c.add_option("--channels", a.channels, "Channel count (NCCL_MIN/MAX_NCHANNELS)");
+  c.add_option("--channels", a.channels, "Channel count (NCCL_MIN/MAX_NCHANNELS)")
+      ->check(int_between(1, kMaxChannels, "a channel count (NCCL's MAXCHANNELS)"));
   c.add_option("--gpus-per-thread", a.gpus_per_thread,
-               "GPUs driven by one thread, as nccl-tests -g (launches serialize)");
+               "GPUs driven by one thread, as nccl-tests -g (launches serialize)")
+      ->check(int_between(1, std::numeric_limits<int>::max(), "a GPU count"));
 }
 
 double size_arg(const std::string& text, const char* flag) {
@@ -73,6 +83,10 @@ double size_arg(const std::string& text, const char* flag) {
   if (!v) {
     throw ConfigError(
         fmt::format("{}: expected a size such as 8, 64K, 1M or 8G, got \"{}\"", flag, text));
+  }
+  if (*v > kMaxSizeBytes) {
+    throw ConfigError(fmt::format("{}: expected a size of at most 8 PiB (2^53 bytes), got \"{}\"",
+                                  flag, text));
   }
   return *v;
 }

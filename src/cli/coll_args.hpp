@@ -24,6 +24,8 @@ struct CollArgs {
   GpuSelection gpus;
   std::string min_size, max_size, size;
   double factor = 2;
+  std::string step_size;              ///< -i: the sweep's increment with -f 1
+  double max_rows = kMaxSweepRows;    ///< --max-rows: a longer sweep is refused
   std::string algo = "auto", proto = "auto", mode = "analytic", dtype = "float", redop = "sum";
   int root = 0;
   std::string p2p = "on", nvls = "on";

@@ -51,8 +51,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    // Usage errors (unknown flag, missing argument, bad value) are bad input: status 2.
-    app.exit(e);
+    // Usage errors (unknown flag, missing argument, bad value) are bad input: status 2, in
+    // the one error style (CLI11's texts behind linksim's prefix).
+    std::fflush(stdout);
+    fmt::print(stderr, "linksim: error: {}\n  note: run with --help for usage\n", e.what());
     return linksim::cli::kExitBadInput;
   } catch (const linksim::ConfigError& e) {
     std::fflush(stdout);

@@ -32,6 +32,7 @@ CostModel nvls_model(const CommGraph& g, CollectiveOp op, CostTrace* trace) {
   const NvlsInfo& nv = g.nvls();
   const int n = static_cast<int>(g.ranks().size());
   m.latency_s = kLat.nvls_simple_us * kUs;
+  m.latency_hops = 2;  // into the switches and out
   if (op == CollectiveOp::kAllReduce) {
     // Reduce-scatter by multimem loads, then multicast stores: each GPU moves S each way.
     m.bw_Bps = nv.gpu_nvlink_Bps * nvls_efficiency(nv.sm);
@@ -85,6 +86,7 @@ CostModel nvls_tree_model(const CommGraph& g, CostTrace* trace) {
     trace->latency.terms.push_back(
         us_term("lat_net", kLat.nvls_tree_net_us, "NCCL tuning.cc hwLat[NET][NVLSTree][Simple]"));
   }
+  m.latency_hops = 2.0 + 2.0 * std::log2(double(nodes));
   // NCCL tuning.cc: the inter-server tree's bus bandwidth is the servers' NICs (doubled on
   // two servers); NVLSTree converts bus to algorithm bandwidth with nRanks / nsteps ~ 1/2.
   const double inter = g.node_network_Bps() * (nodes <= 2 ? 2.0 : 1.0) * 0.5;

@@ -88,6 +88,7 @@ CostModel ring_model(const CommGraph& g, CollectiveOp op, Protocol p, CostTrace*
   m.eligible = true;
   m.channels = g.channels();
   m.latency_s = ring_latency_us(g, op, p, trace) * kUs;
+  m.latency_hops = ring_steps(op, static_cast<int>(g.ranks().size()));
   m.wire_factor = bus_factor(op, static_cast<int>(g.ranks().size()));
   m.bw_Bps = ring_protocol_bw(g, p, g.ring().throughput_Bps, m.channels, trace);
   m.link_scale = m.bw_Bps / g.ring().throughput_Bps;

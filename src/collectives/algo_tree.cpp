@@ -40,6 +40,7 @@ CostModel tree_model(const CommGraph& g, Protocol p, CostTrace* trace) {
   m.eligible = true;
   m.channels = g.channels();
   m.latency_s = tree_latency_us(g, p, trace) * kUs;
+  m.latency_hops = 2.0 * (g.max_ranks_per_node() - 1 + std::log2(double(g.node_count())));
   // Each server's chain carries S up and S down; its NICs carry about S each way.
   const double intra = g.ring().intra_throughput_Bps;
   const double inter = g.node_network_Bps();

@@ -52,10 +52,17 @@ CostModel cost_model(const CommGraph& g, CollectiveOp op, Algorithm algo, Protoc
   if (!protocol_allowed(g, *find_algorithm(algo), proto, &m.why_not)) return m;
   m = find_algorithm(algo)->cost(g, op, proto, size_bytes, trace);
   if (g.ranks().size() == 1) {
-    m.bw_Bps = std::numeric_limits<double>::infinity();
+    // A device-memory copy, not the algorithm's traffic (docs/model.md#one-rank).
+    const double hbm_Bps = g.topology().gpu_model(g.ranks().front()).memory_bw_Bps;
+    m.wire_factor = kOneRankCopyBytesPerByte;
+    m.bw_Bps = hbm_Bps > 0 ? hbm_Bps * kOneRankCopyEfficiency
+                           : std::numeric_limits<double>::infinity();
     m.fill_s = 0;
-    m.bottleneck = Bottleneck{};  // kNone: a single rank moves no data
+    m.link_scale = 1.0;
+    m.bottleneck = Bottleneck{};  // kNone: no data crosses a link
   }
+  // A file's latency overrides, per hop the latency formula counts (never below zero).
+  m.latency_s = std::max(0.0, m.latency_s + m.latency_hops * g.hop_latency_excess_s());
   const double launch_s = launch_overhead_s(g);
   m.latency_s += launch_s;
   if (trace != nullptr) {

@@ -20,6 +20,9 @@ struct CostModel {
   double wire_factor = 1;    ///< bytes each rank moves over its bottleneck per byte of size
   double bw_Bps = 0;         ///< steady-state rate of those bytes
   int channels = 0;
+  /// The hops NCCL's latency formula counts for this algorithm (ring steps, tree depth x 2,
+  /// into and out of the switch): each adds CommGraph::hop_latency_excess_s.
+  double latency_hops = 1;
   Bottleneck bottleneck;
   /// Flow mode: the factor applied to every effective link capacity (and route cap) so that
   /// an uncontended simulation reproduces bw_Bps (the protocol's efficiency, in effect).

@@ -29,6 +29,16 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
       router_(topology, router_options(options)),
       capacity_(effective_capacities(topology)) {
   if (ranks_.empty()) throw ConfigError("a collective needs at least one GPU");
+  if (options_.channels < 0 || options_.channels > kMaxChannels) {
+    throw ConfigError(fmt::format("expected channels between 1 and {} (NCCL's MAXCHANNELS), or 0 "
+                                  "as NCCL chooses, got {}",
+                                  kMaxChannels, options_.channels));
+  }
+  if (options_.gpus_per_thread < 1 || options_.gpus_per_thread > int(ranks_.size())) {
+    throw ConfigError(fmt::format("expected gpus per thread between 1 and {} (the GPUs of the "
+                                  "communicator), got {}",
+                                  ranks_.size(), options_.gpus_per_thread));
+  }
   std::set<uint32_t> seen;
   for (DeviceId id : ranks_) {
     if (topology.device(id).kind != DeviceKind::kGpu) {
@@ -44,6 +54,29 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
   plan_rings();
   find_nvls();
   measure_network();
+  measure_hop_latency();
+}
+
+void CommGraph::measure_hop_latency() {
+  bool any = false;
+  double worst_s = 0;
+  for (const auto& ring : ring_.rings) {
+    if (ring.size() < 2) continue;
+    for (size_t i = 0; i < ring.size(); ++i) {
+      const Route& r = route(ring[i], ring[(i + 1) % ring.size()]);
+      for (const Path& path : r.paths) {
+        double excess_s = 0;
+        for (LinkId id : path.links) {
+          const Link& link = topology_.link(id);
+          const LinkType* type = topology_.catalog().find_link_type(link.type);
+          excess_s += link.latency_s - (type != nullptr ? type->latency_s : link.latency_s);
+        }
+        worst_s = any ? std::max(worst_s, excess_s) : excess_s;
+        any = true;
+      }
+    }
+  }
+  hop_latency_excess_s_ = worst_s;
 }
 
 int CommGraph::max_ranks_per_node() const {

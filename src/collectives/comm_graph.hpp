@@ -66,12 +66,18 @@ class CommGraph {
   /// Effective NIC bandwidth per server: the distinct NICs its ranks use, summed (bytes/s).
   double node_network_Bps() const { return node_network_Bps_; }
   int channels() const;
+  /// How much the slowest ring hop's link latencies exceed their catalog types' latencies
+  /// (a topology file's `latency:` overrides), seconds; 0 without overrides, negative when
+  /// an override is faster. NCCL's latency tables stand for hops at the catalog latency, so
+  /// every latency step of an algorithm adds this (docs/model.md#latency-overrides).
+  double hop_latency_excess_s() const { return hop_latency_excess_s_; }
 
  private:
   void group_nodes();
   void plan_rings();
   void find_nvls();
   void measure_network();
+  void measure_hop_latency();
   Route compute_route(DeviceId src, DeviceId dst) const;
   /// Adds every hop of a cyclic ring to `set`, each carrying `weight` (route caps included).
   void add_ring_streams(StreamSet& set, const std::vector<int>& ring, double weight) const;
@@ -87,6 +93,7 @@ class CommGraph {
   RingPlan ring_;
   NvlsInfo nvls_;
   double node_network_Bps_ = 0;
+  double hop_latency_excess_s_ = 0;
   int min_sm_ = 0;
 };
 

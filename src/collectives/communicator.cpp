@@ -12,6 +12,7 @@
 #include "collectives/tuner.hpp"
 #include "linksim/collectives.hpp"
 #include "linksim/error.hpp"
+#include "linksim/units.hpp"
 
 namespace linksim {
 namespace {
@@ -53,6 +54,10 @@ const Topology& Communicator::topology() const { return impl_->graph.topology();
 
 CollectiveResult Communicator::run(const CollectiveQuery& query) const {
   if (!(query.size_bytes >= 0)) throw ConfigError("message size must be >= 0 bytes");
+  if (query.size_bytes > kMaxSizeBytes) {
+    throw ConfigError(fmt::format("expected a message size of at most 8 PiB (2^53 bytes), got {}",
+                                  query.size_bytes));
+  }
   const detail::CommGraph& g = impl_->graph;
   if ((query.op == CollectiveOp::kBroadcast || query.op == CollectiveOp::kReduce) &&
       (query.root < 0 || query.root >= rank_count())) {

@@ -105,11 +105,14 @@ std::vector<std::pair<LinkId, double>> StreamSet::loads() const {
 StreamSet::Limit StreamSet::limit() const {
   Limit best;
   best.throughput_Bps = std::numeric_limits<double>::infinity();
+  // No stream (a single rank): nothing limits, and best.why stays kNone.
+  best.by_link = false;
   for (uint32_t id : touched_) {
     double t = capacity_[id] / load_[id];
     if (t < best.throughput_Bps) {
       best.throughput_Bps = t;
       best.link = LinkId{id};
+      best.by_link = true;
     }
   }
   if (has_cap_ && cap_limit_ < best.throughput_Bps) {

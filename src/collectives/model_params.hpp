@@ -89,6 +89,13 @@ inline constexpr double kP2pBytesPerChannelStep = 16.0 * 1048576.0;
 inline constexpr int kP2pMinChannels = 4;
 inline constexpr int kP2pMaxChannels = 32;
 
+/// One rank: NCCL moves nothing between GPUs; out of place (nccl-tests' first column) it
+/// copies the send buffer into the receive buffer in device memory, reading and writing each
+/// byte once, at the fraction of the HBM rate a streaming kernel reaches (the planner's
+/// streaming fraction, docs/planner.md). docs/model.md#one-rank.
+inline constexpr double kOneRankCopyBytesPerByte = 2.0;
+inline constexpr double kOneRankCopyEfficiency = 0.85;
+
 /// Kernel launch cost per GPU when one host thread drives several GPUs (nccl-tests -g N):
 /// launches serialize. Calibration 30 and 49 (8 GPUs, one thread): small-message times
 /// 44-48 us against NCCL's 15 us model, (44 - 15) / 7 = 4.1 us per extra GPU.

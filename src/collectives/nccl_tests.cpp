@@ -66,21 +66,79 @@ bool has_root(CollectiveOp op) {
   return op == CollectiveOp::kBroadcast || op == CollectiveOp::kReduce;
 }
 
-std::vector<double> sweep_sizes(double min_bytes, double max_bytes, double factor) {
-  if (!(min_bytes >= 0)) throw ConfigError(fmt::format("-b: expected a size >= 0, got {}", min_bytes));
-  if (min_bytes > max_bytes) {
-    throw ConfigError(fmt::format("-b ({}) is larger than -e ({})", format_size(min_bytes),
-                                  format_size(max_bytes)));
+namespace {
+
+// The sweep's row count, computed without listing the sizes (so a huge sweep is refused
+// before any work): a geometric sweep has at most 54 rows below 2^53, an arithmetic one
+// floor((MAX - MIN) / STEP) + 1.
+double sweep_row_count(const SweepSpec& s) {
+  if (s.min_bytes == s.max_bytes) return 1;
+  if (s.factor == 1) return std::floor((s.max_bytes - s.min_bytes) / s.step_bytes) + 1;
+  if (s.min_bytes == 0) return 1;  // 0 x FACTOR stays 0: the size once
+  double rows = 0;
+  for (double size = s.min_bytes; size <= s.max_bytes; size *= s.factor) ++rows;
+  return rows;
+}
+
+void check_size_flag(double bytes, const char* flag) {
+  if (!(bytes >= 0)) {
+    throw ConfigError(fmt::format("{}: expected a size >= 0, got {}", flag, bytes));
   }
-  if (!(factor > 1) && min_bytes != max_bytes) {
-    throw ConfigError(fmt::format("-f: expected a factor > 1, got {}", factor));
+  if (bytes > kMaxSizeBytes) {
+    throw ConfigError(fmt::format("{}: expected a size of at most 8 PiB (2^53 bytes), got {}",
+                                  flag, bytes));
   }
+}
+
+void check_sweep(const SweepSpec& s) {
+  check_size_flag(s.min_bytes, "-b");
+  check_size_flag(s.max_bytes, "-e");
+  if (s.min_bytes > s.max_bytes) {
+    throw ConfigError(fmt::format("-b ({}) is larger than -e ({})", format_size(s.min_bytes),
+                                  format_size(s.max_bytes)));
+  }
+  // nccl-tests reads -f as an integer and steps by -i bytes when it is 1 or less.
+  if (!(s.factor >= 1) || s.factor != std::floor(s.factor) || s.factor > kMaxSizeBytes) {
+    throw ConfigError(fmt::format(
+        "-f: expected an integer factor >= 2, or 1 to step by -i, got {}", s.factor));
+  }
+  if (s.factor == 1 && s.min_bytes < s.max_bytes &&
+      !(s.step_bytes >= 1 && s.step_bytes <= kMaxSizeBytes &&
+        s.step_bytes == std::floor(s.step_bytes))) {
+    throw ConfigError(fmt::format("-i: expected a step of 1 to 2^53 whole bytes, got {}",
+                                  s.step_bytes));
+  }
+  if (!(s.max_rows >= 1)) {
+    throw ConfigError(fmt::format("--max-rows: expected at least 1, got {}", s.max_rows));
+  }
+  const double rows = sweep_row_count(s);
+  if (rows > s.max_rows) {
+    throw ConfigError(fmt::format(
+        "the sweep has {:.0f} sizes; expected at most {:.0f} (--max-rows raises the limit)", rows,
+        s.max_rows));
+  }
+}
+
+}  // namespace
+
+std::vector<double> sweep_sizes(const SweepSpec& spec) {
+  check_sweep(spec);
   std::vector<double> sizes;
-  for (double s = min_bytes; s <= max_bytes; s *= factor) {
+  sizes.reserve(static_cast<size_t>(sweep_row_count(spec)));
+  for (double s = spec.min_bytes; s <= spec.max_bytes;
+       s = spec.factor > 1 ? s * spec.factor : s + spec.step_bytes) {
     sizes.push_back(s);
-    if (s == 0 || min_bytes == max_bytes) break;
+    if ((s == 0 && spec.factor > 1) || spec.min_bytes == spec.max_bytes) break;
   }
   return sizes;
+}
+
+std::vector<double> sweep_sizes(double min_bytes, double max_bytes, double factor) {
+  SweepSpec spec;
+  spec.min_bytes = min_bytes;
+  spec.max_bytes = max_bytes;
+  spec.factor = factor;
+  return sweep_sizes(spec);
 }
 
 // nccl-tests' size column counts every rank's block for these; its count column one block.

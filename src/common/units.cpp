@@ -96,7 +96,7 @@ std::optional<double> parse_bandwidth_Bps(std::string_view text) {
   auto parsed = split_number(text);
   if (!parsed) return std::nullopt;
   auto scale = bandwidth_scale(parsed->unit);
-  if (!scale || parsed->value <= 0) return std::nullopt;
+  if (!scale || parsed->value <= 0 || !std::isfinite(parsed->value * *scale)) return std::nullopt;
   return parsed->value * *scale;
 }
 
@@ -104,7 +104,7 @@ std::optional<double> parse_duration_s(std::string_view text) {
   auto parsed = split_number(text);
   if (!parsed) return std::nullopt;
   auto scale = duration_scale(parsed->unit);
-  if (!scale || parsed->value < 0) return std::nullopt;
+  if (!scale || parsed->value < 0 || !std::isfinite(parsed->value * *scale)) return std::nullopt;
   return parsed->value * *scale;
 }
 
@@ -114,7 +114,7 @@ std::optional<double> parse_size_bytes(std::string_view text) {
   auto scale = size_scale(parsed->unit);
   if (!scale || parsed->value < 0) return std::nullopt;
   double bytes = parsed->value * *scale;
-  if (bytes != std::floor(bytes)) return std::nullopt;
+  if (!std::isfinite(bytes) || bytes != std::floor(bytes)) return std::nullopt;
   return bytes;
 }
 

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <set>
 
 #include <fmt/format.h>
@@ -42,8 +43,14 @@ std::string unit_hint(const std::string& text, const std::vector<std::string>& u
                       Parser parse) {
   NumberAndUnit split = split_number(text);
   if (!split.number || split.unit.empty()) return "";
+  // Bytes (B) and bits (b) differ by 8x: a near miss keeps the class the user wrote, so
+  // "450 GBps" suggests "GB/s", never "Gbps".
+  const bool wrote_bytes = split.unit.find('B') != std::string::npos;
+  const bool wrote_bits = !wrote_bytes && split.unit.find('b') != std::string::npos;
   std::vector<std::string> accepted;
   for (const std::string& unit : units) {
+    const bool bytes = unit.find('B') != std::string::npos;
+    if ((wrote_bytes && !bytes) || (wrote_bits && bytes)) continue;
     if (parse("1 " + unit)) accepted.push_back(unit);
   }
   std::string close = closest_match(split.unit, accepted);
@@ -215,6 +222,23 @@ int YamlValue::to_int(int min) const {
   return value;
 }
 
+int YamlValue::to_int(int min, int max) const {
+  std::string value_text = text();
+  std::string_view trimmed = text::trim(value_text);
+  long long value = 0;
+  auto [end, ec] = std::from_chars(trimmed.data(), trimmed.data() + trimmed.size(), value);
+  if (ec == std::errc::result_out_of_range) value = std::numeric_limits<long long>::max();
+  else if (ec != std::errc() || end != trimmed.data() + trimmed.size() || trimmed.empty()) {
+    fail(fmt::format("expected an integer, got \"{}\"", value_text));
+  }
+  if (value < min || value > max) {
+    // "channels", not "channels[3]", for an item of a list of values.
+    const std::string key = key_name().substr(0, key_name().find('['));
+    fail(fmt::format("expected {} between {} and {}, got {}", key, min, max, trimmed));
+  }
+  return static_cast<int>(value);
+}
+
 double YamlValue::to_double(double min) const {
   std::string value_text = text();
   NumberAndUnit split = split_number(value_text);
@@ -236,11 +260,19 @@ bool YamlValue::to_bool() const {
 
 double YamlValue::to_bandwidth_Bps() const {
   std::string value_text = text();
-  if (std::optional<double> bw = parse_bandwidth_Bps(value_text)) return *bw;
   NumberAndUnit split = split_number(value_text);
-  if (split.number && *split.number <= 0 && !split.unit.empty() &&
-      parse_bandwidth_Bps("1 " + split.unit)) {
+  const std::optional<double> unit_Bps =
+      split.number && !split.unit.empty() ? parse_bandwidth_Bps("1 " + split.unit) : std::nullopt;
+  if (unit_Bps && *split.number <= 0) {
     fail(fmt::format("expected {} > 0, got \"{}\"", key_name(), value_text));
+  }
+  if (unit_Bps) {
+    const double bw_Bps = *split.number * *unit_Bps;
+    if (!(bw_Bps >= kMinBandwidth_Bps && bw_Bps <= kMaxBandwidth_Bps)) {
+      fail(fmt::format("expected {} between 1 MB/s and 1 PB/s, got \"{}\"", key_name(),
+                       value_text));
+    }
+    if (std::optional<double> bw = parse_bandwidth_Bps(value_text)) return *bw;
   }
   fail(fmt::format("expected a bandwidth such as {}, got \"{}\"{}", kBandwidthExample, value_text,
                    unit_hint(value_text, kBandwidthUnits, parse_bandwidth_Bps)));
@@ -248,8 +280,17 @@ double YamlValue::to_bandwidth_Bps() const {
 
 double YamlValue::to_duration_s() const {
   std::string value_text = text();
-  if (std::optional<double> seconds = parse_duration_s(value_text)) return *seconds;
   NumberAndUnit split = split_number(value_text);
+  if (std::optional<double> seconds = parse_duration_s(value_text)) {
+    if (*seconds > kMaxLatency_s) {
+      fail(fmt::format("expected {} of at most 1 s, got \"{}\"", key_name(), value_text));
+    }
+    return *seconds;
+  }
+  if (split.number && *split.number > 0 && !split.unit.empty() &&
+      parse_duration_s("1 " + split.unit)) {
+    fail(fmt::format("expected {} of at most 1 s, got \"{}\"", key_name(), value_text));
+  }
   if (split.number && *split.number < 0 && !split.unit.empty() &&
       parse_duration_s("1 " + split.unit)) {
     fail(fmt::format("expected {} >= 0, got \"{}\"", key_name(), value_text));

@@ -75,13 +75,19 @@ class YamlValue {
   std::string text() const;
   /// Throws "expected an integer, got ..." and "expected <key> >= min, got N".
   int to_int(int min) const;
+  /// The same within [min, max]: "expected <key> between min and max, got N" (also for a
+  /// number too large for an int).
+  int to_int(int min, int max) const;
   /// Throws "expected a number, got ..." and "expected <key> >= min, got X".
   double to_double(double min) const;
   /// "true" or "false"; throws "expected true or false, got ...".
   bool to_bool() const;
-  /// A bandwidth with a unit, per direction, bytes/s > 0 (units.hpp parse_bandwidth_Bps).
+  /// A bandwidth with a unit, per direction, bytes/s within [kMinBandwidth_Bps,
+  /// kMaxBandwidth_Bps] (units.hpp parse_bandwidth_Bps): "expected <key> between 1 MB/s and
+  /// 1 PB/s, got ..." outside.
   double to_bandwidth_Bps() const;
-  /// A duration with a unit, seconds >= 0 (units.hpp parse_duration_s).
+  /// A duration with a unit, seconds in [0, kMaxLatency_s] (units.hpp parse_duration_s):
+  /// "expected <key> of at most 1 s, got ..." above.
   double to_duration_s() const;
 
  private:

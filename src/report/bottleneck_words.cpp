@@ -23,7 +23,7 @@ std::string link_words(const Topology& topology, LinkId id) {
 
 std::string describe_bottleneck(const Bottleneck& b, const Topology& topology) {
   switch (b.kind) {
-    case BottleneckKind::kNone: return "none (a single rank moves no data)";
+    case BottleneckKind::kNone: return "none (a single rank moves no data between GPUs)";
     case BottleneckKind::kLink: {
       std::string words = link_words(topology, b.link);
       if (b.name_family) words += fmt::format(" [{}]", to_string(b.family));

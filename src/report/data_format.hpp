@@ -2,6 +2,7 @@
 // Number and field formatting shared by the data renderings (JSON, CSV).
 #pragma once
 
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -28,16 +29,20 @@ inline std::string csv_field(std::string_view text) {
 /// significant digits are far beyond any model's accuracy and print as people wrote them.
 inline double round_to_10_digits(double value) {
   if (!std::isfinite(value)) return value;
-  return std::stod(fmt::format("{:.10g}", value));
+  const std::string text = fmt::format("{:.10g}", value);
+  double rounded_value = value;
+  std::from_chars(text.data(), text.data() + text.size(), rounded_value);
+  return rounded_value;
 }
 
 /// Byte and element counts are integers in every real run; writing them as JSON integers
 /// keeps "33554432" from turning into "33554432.0" for notebook users.
 template <typename Json = nlohmann::json>
 Json count_value(double value) {
-  constexpr double kLargestExactInteger = 9007199254740992.0;  // 2^53
-  if (std::isfinite(value) && value >= 0 && value <= kLargestExactInteger &&
-      std::floor(value) == value) {
+  // Every double of 2^53 or more is a whole number; below 2^64 it converts to uint64_t
+  // exactly, so the integer printed is the double's own value.
+  constexpr double kTwoTo64 = 18446744073709551616.0;
+  if (std::isfinite(value) && value >= 0 && value < kTwoTo64 && std::floor(value) == value) {
     return static_cast<std::uint64_t>(value);
   }
   return value;

@@ -4,6 +4,7 @@
 // absent optionals as null.
 #pragma once
 
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <fmt/core.h>
@@ -13,11 +14,12 @@
 
 namespace linksim::report_json {
 
-/// An integer when `value` is a non-negative whole number representable exactly, else as is.
+/// An integer when `value` is a non-negative whole number below 2^64, else as is.
 inline nlohmann::ordered_json count_value(double value) {
-  constexpr double kLargestExactInteger = 9007199254740992.0;  // 2^53
-  if (std::isfinite(value) && value >= 0 && value <= kLargestExactInteger &&
-      std::floor(value) == value) {
+  // Every double of 2^53 or more is a whole number; below 2^64 it converts to uint64_t
+  // exactly, so the integer printed is the double's own value.
+  constexpr double kTwoTo64 = 18446744073709551616.0;
+  if (std::isfinite(value) && value >= 0 && value < kTwoTo64 && std::floor(value) == value) {
     return static_cast<std::uint64_t>(value);
   }
   return value;
@@ -27,7 +29,10 @@ inline nlohmann::ordered_json count_value(double value) {
 /// Non-finite values (which JSON cannot hold) become null.
 inline nlohmann::ordered_json rounded(double value) {
   if (!std::isfinite(value)) return nullptr;
-  return std::stod(fmt::format("{:.10g}", value));
+  const std::string text = fmt::format("{:.10g}", value);
+  double rounded_value = value;
+  std::from_chars(text.data(), text.data() + text.size(), rounded_value);
+  return rounded_value;
 }
 
 inline nlohmann::ordered_json rounded(const std::optional<double>& value) {

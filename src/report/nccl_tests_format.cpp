@@ -30,10 +30,13 @@ void append_preamble(std::string& out, const CollectiveReport& report,
   append_line(out, fmt::format("# linksim prediction of {} ranks on {}, mode {}; nccl-tests format",
                                report.ranks, report.topology, report.mode));
   append_line(out, "# Collective test starting: " + binary_name(report.collective));
-  append_line(out, fmt::format("# nThread 1 nGpus {} minBytes {:.0f} maxBytes {:.0f} step: {:g}(factor) "
+  const std::string step = preamble.step_factor > 1
+                               ? fmt::format("{:g}(factor)", preamble.step_factor)
+                               : fmt::format("{:.0f}(bytes)", preamble.step_bytes);
+  append_line(out, fmt::format("# nThread 1 nGpus {} minBytes {:.0f} maxBytes {:.0f} step: {} "
                                "warmup iters: 0 iters: 1 agg iters: 1 validation: 0 graph: 0",
                                preamble.gpus_per_thread, preamble.min_bytes, preamble.max_bytes,
-                               preamble.step_factor));
+                               step));
   append_line(out, "#");
   append_line(out, "# Using devices");
   for (const NcclTestsDeviceLine& d : preamble.devices) {

@@ -6,10 +6,12 @@
 
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
 #include "linksim/error.hpp"
+#include "linksim/input_file.hpp"
 #include "report/nccl_tests_text.hpp"
 
 namespace linksim::nccl_tests {
@@ -114,7 +116,12 @@ double parse_size(const Token& token, const std::string& file, int line) {
     for (size_t i = 0; i <= power; ++i) multiplier *= base;
   }
   if (digits.empty()) throw_field_error(file, line, token, "a size in bytes such as 33554432");
-  return std::stod(digits) * multiplier;
+  double value = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (error != std::errc() || !std::isfinite(value * multiplier)) {
+    throw_field_error(file, line, token, "a size in bytes such as 33554432");
+  }
+  return value * multiplier;
 }
 
 int parse_root(const Token& token, const std::string& file, int line) {
@@ -223,11 +230,7 @@ NcclTestsTable parse_nccl_tests_output(std::string_view text, const std::string&
 }
 
 NcclTestsTable load_nccl_tests_output(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError({path, 0, 0}, "cannot read file");
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  return parse_nccl_tests_output(contents.str(), path);
+  return parse_nccl_tests_output(read_input_file(path), path);
 }
 
 }  // namespace linksim

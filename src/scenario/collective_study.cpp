@@ -3,9 +3,11 @@
 #include "scenario/collective_study.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
+#include "linksim/nccl_tests.hpp"
 #include "linksim/units.hpp"
 #include "scenario/value_parsers.hpp"
 
@@ -16,6 +18,9 @@ double size_value(const YamlValue& value) {
   std::string text = value.text();
   std::optional<double> bytes = parse_size_bytes(text);
   if (!bytes) value.fail(fmt::format("expected a size such as 8, 64K, 1M or 8G, got \"{}\"", text));
+  if (*bytes > kMaxSizeBytes) {
+    value.fail(fmt::format("expected a size of at most 8 PiB (2^53 bytes), got \"{}\"", text));
+  }
   return *bytes;
 }
 
@@ -55,16 +60,18 @@ std::vector<double> read_collective_sizes(const YamlValue& entry) {
   if (min_bytes > max_bytes) {
     hi->fail(fmt::format("expected maxbytes >= minbytes ({}), got \"{}\"", lo->text(), hi->text()));
   }
-  const double step = factor ? factor->to_double(0) : 2;
-  if (!(step > 1) && min_bytes != max_bytes) {
-    factor->fail(fmt::format("expected stepfactor > 1, got {}", factor->text()));
+  // nccl-tests' -f: an integer factor (src/common.cu reads it with strtol).
+  SweepSpec spec;
+  spec.min_bytes = min_bytes;
+  spec.max_bytes = max_bytes;
+  if (factor) {
+    spec.factor = factor->to_double(1);
+    if (spec.factor != std::floor(spec.factor) || (spec.factor < 2 && min_bytes != max_bytes)) {
+      factor->fail(
+          fmt::format("expected stepfactor to be an integer >= 2, got {}", factor->text()));
+    }
   }
-  std::vector<double> sizes;
-  for (double s = min_bytes; s <= max_bytes; s *= step) {
-    sizes.push_back(s);
-    if (s == 0 || min_bytes == max_bytes) break;
-  }
-  return sizes;
+  return sweep_sizes(spec);
 }
 
 void apply_collective_key(const std::string& key, const YamlValue& value,
@@ -93,7 +100,7 @@ void apply_collective_key(const std::string& key, const YamlValue& value,
   } else if (key == "nvls") {
     spec.comm.nvls_enable = on_off_value(value);
   } else if (key == "channels") {
-    spec.comm.channels = value.to_int(0);
+    spec.comm.channels = value.to_int(0, kMaxChannels);
   } else if (key == "gpus_per_thread") {
     spec.comm.gpus_per_thread = value.to_int(1);
   }

@@ -120,7 +120,7 @@ void apply_plan_key(const std::string& key, const YamlValue& value, PlanCaseSpec
   } else if (key == "nvls") {
     r.comm.nvls_enable = on_off_value(value);
   } else if (key == "channels") {
-    r.comm.channels = value.to_int(0);
+    r.comm.channels = value.to_int(0, kMaxChannels);
   } else if (key == "comm_mode") {
     r.sim_mode = sim_mode_value(value);
   } else if (key == "baseline_gpus") {

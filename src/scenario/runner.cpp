@@ -3,6 +3,7 @@
 // land in their case's slot, so the output does not depend on the thread count.
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <limits>
 #include <mutex>
 #include <thread>
@@ -20,8 +21,7 @@ Shard parse_shard(const std::string& text, const std::string& flag) {
     if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos) {
       return false;
     }
-    out = std::stoi(s);
-    return true;
+    return std::from_chars(s.data(), s.data() + s.size(), out).ec == std::errc();
   };
   Shard shard;
   if (slash == std::string::npos || !number(text.substr(0, slash), shard.index) ||

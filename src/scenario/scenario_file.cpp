@@ -12,6 +12,7 @@
 
 #include "common/text.hpp"
 #include "common/yaml_reader.hpp"
+#include "linksim/input_file.hpp"
 #include "linksim/scenario.hpp"
 #include "scenario/case_naming.hpp"
 #include "scenario/collective_study.hpp"
@@ -350,6 +351,11 @@ Scenario parse_scenario(const std::string& text, const std::string& filename,
   const detail::YamlFile file{filename, {}};
   YAML::Node node = detail::parse_yaml(text, file);
   YamlValue root(node, &file, "", nullptr);
+  // An empty document has no mark: place the error at the file's first character.
+  if (node.IsNull() && node.Mark().line < 0) {
+    throw ConfigError({filename, 1, 1}, "expected a scenario (a mapping with machines: and "
+                                        "collectives: or plans:), got an empty file");
+  }
   if (!root.is_map()) {
     root.fail(fmt::format("expected a scenario (a mapping with machines: and collectives: or "
                           "plans:), got {}", detail::describe(node)));
@@ -374,11 +380,7 @@ Scenario parse_scenario(const std::string& text, const std::string& filename,
 }
 
 Scenario load_scenario(const std::string& path, const ScenarioOptions& options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(fmt::format("cannot read scenario file \"{}\"", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_scenario(text.str(), path, options);
+  return parse_scenario(read_input_file(path), path, options);
 }
 
 }  // namespace linksim

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <cstdint>
 #include <set>
 
@@ -167,11 +168,25 @@ XmlElement parse_nccl_xml(std::string_view text, const std::string& filename) {
   return XmlReader(text, filename).read_root();
 }
 
+std::optional<int> parse_xml_int(std::string_view text) {
+  int base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    text.remove_prefix(2);
+    base = 16;
+  }
+  int value = 0;
+  const char* end = text.data() + text.size();
+  auto [stop, ec] = std::from_chars(text.data(), end, value, base);
+  if (text.empty() || ec != std::errc() || stop != end) return std::nullopt;
+  return value;
+}
+
 std::optional<int> pcie_gen_from_link_speed(std::string_view link_speed) {
+  // The leading number of "16.0 GT/s PCIe".
+  while (!link_speed.empty() && link_speed.front() == ' ') link_speed.remove_prefix(1);
   double rate = 0;
-  try {
-    rate = std::stod(std::string(link_speed));
-  } catch (const std::exception&) {
+  if (std::from_chars(link_speed.data(), link_speed.data() + link_speed.size(), rate).ec !=
+      std::errc()) {
     return std::nullopt;
   }
   for (const auto& [gts, gen] : kPcieRates) {
@@ -187,15 +202,23 @@ std::string link_speed_for_pcie_gen(int gen) {
   return "";
 }
 
-std::string cores_from_affinity_mask(std::string_view mask) {
-  // Collect bits, least significant group last in the text.
+std::optional<std::string> cores_from_affinity_mask(std::string_view mask) {
+  // Collect bits, least significant group last in the text: 1 to 8 hex digits per group, at
+  // most kMaxMaskGroups groups (4096 CPUs, as affinity_mask_from_cores).
+  constexpr size_t kMaxMaskGroups = 128;
   std::vector<uint32_t> groups;
   size_t start = 0;
   while (start <= mask.size()) {
     size_t end = mask.find(',', start);
     if (end == std::string_view::npos) end = mask.size();
-    groups.push_back(static_cast<uint32_t>(
-        std::stoul(std::string(mask.substr(start, end - start)), nullptr, 16)));
+    const std::string_view group = mask.substr(start, end - start);
+    uint32_t bits = 0;
+    auto [stop, ec] = std::from_chars(group.data(), group.data() + group.size(), bits, 16);
+    if (group.empty() || group.size() > 8 || ec != std::errc() ||
+        stop != group.data() + group.size() || groups.size() == kMaxMaskGroups) {
+      return std::nullopt;
+    }
+    groups.push_back(bits);
     start = end + 1;
   }
   std::string out;
@@ -224,16 +247,13 @@ std::optional<std::string> affinity_mask_from_cores(std::string_view cores) {
   while (start < cores.size()) {
     size_t end = cores.find(',', start);
     if (end == std::string_view::npos) end = cores.size();
-    const std::string part(cores.substr(start, end - start));
+    const std::string_view part = cores.substr(start, end - start);
     const size_t dash = part.find('-');
-    try {
-      const int lo = std::stoi(part.substr(0, dash));
-      const int hi = dash == std::string::npos ? lo : std::stoi(part.substr(dash + 1));
-      if (lo < 0 || hi < lo || hi > 4095) return std::nullopt;
-      for (int c = lo; c <= hi; ++c) cpus.insert(c);
-    } catch (const std::exception&) {
-      return std::nullopt;
-    }
+    const std::optional<int> lo = parse_xml_int(part.substr(0, dash));
+    const std::optional<int> hi =
+        dash == std::string_view::npos ? lo : parse_xml_int(part.substr(dash + 1));
+    if (!lo || !hi || *lo < 0 || *hi < *lo || *hi > 4095) return std::nullopt;
+    for (int c = *lo; c <= *hi; ++c) cpus.insert(c);
     start = end + 1;
   }
   if (cpus.empty()) return std::nullopt;

@@ -37,9 +37,14 @@ std::optional<int> pcie_gen_from_link_speed(std::string_view link_speed);
 /// 5 -> "32.0 GT/s PCIe".
 std::string link_speed_for_pcie_gen(int gen);
 
+/// An XML attribute's integer: decimal, or hexadecimal after "0x" (NCCL writes both);
+/// nullopt for anything else, including a value beyond int.
+std::optional<int> parse_xml_int(std::string_view text);
+
 /// NCCL's cpu affinity mask ("0000ffff,ff000000", comma-separated 32-bit groups, most
 /// significant first) as an nvidia-smi-style core list ("24-55"); "" for an empty mask.
-std::string cores_from_affinity_mask(std::string_view mask);
+/// nullopt unless every group is 1 to 8 hex digits and there are at most 128 (4096 CPUs).
+std::optional<std::string> cores_from_affinity_mask(std::string_view mask);
 /// The inverse: "0-3,8" -> "0000010f". nullopt when `cores` is not a list of ranges.
 std::optional<std::string> affinity_mask_from_cores(std::string_view cores);
 

@@ -96,12 +96,7 @@ class XmlImporter {
 
   int need_int(const XmlElement& e, std::string_view key) const {
     const std::string& text = need(e, key);
-    try {
-      size_t used = 0;
-      const int value = std::stoi(text, &used, 0);
-      if (used == text.size()) return value;
-    } catch (const std::exception&) {
-    }
+    if (std::optional<int> value = sysimport::parse_xml_int(text)) return *value;
     fail(e, fmt::format("expected an integer {}, got '{}'", key, text));
   }
 
@@ -110,7 +105,13 @@ class XmlImporter {
                         std::nullopt, std::nullopt};
     if (cpu.find("numaid")) device.numa = need_int(cpu, "numaid");
     if (const std::string* mask = cpu.find("affinity")) {
-      device.cores = sysimport::cores_from_affinity_mask(*mask);
+      std::optional<std::string> cores = sysimport::cores_from_affinity_mask(*mask);
+      if (!cores) {
+        fail(cpu, fmt::format("expected a hexadecimal affinity mask such as "
+                              "'00000000,ffffffff' (groups of 1 to 8 hex digits, at most 4096 "
+                              "CPUs), got '{}'", *mask));
+      }
+      device.cores = *cores;
     }
     const std::string* vendor = cpu.find("vendor");
     if (vendor && *vendor == "AuthenticAMD") smp_type_ = "xgmi";
@@ -312,7 +313,9 @@ ImportOptions with_model_from_sm(const XmlElement& system, ImportOptions options
   while (!stack.empty()) {
     const XmlElement* e = stack.back();
     stack.pop_back();
-    if (e->name == "gpu" && e->find("sm")) sm = std::atoi(e->find("sm")->c_str());
+    if (e->name == "gpu" && e->find("sm")) {
+      sm = sysimport::parse_xml_int(*e->find("sm")).value_or(0);
+    }
     if (e->name == "nvlink") nvlink = true;
     for (const XmlElement& c : e->children) stack.push_back(&c);
   }

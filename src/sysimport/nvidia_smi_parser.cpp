@@ -10,10 +10,14 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <fstream>
 #include <sstream>
+
+#include "linksim/input_file.hpp"
 
 namespace linksim::sysimport {
 
@@ -64,6 +68,38 @@ struct Line {
   std::vector<Token> tokens;
   int end_column = 1;  // column just past the last non-blank byte
 };
+
+// nvidia-smi writes terminal escape sequences when its output is a terminal (ESC[4m ... ESC[0m
+// underlines the header), and a capture made with `script` or copied from a terminal keeps
+// them. Each sequence becomes blanks of the same length, so tokens split where the escapes
+// were and every column still counts the file's own bytes. Handled: CSI (ESC [ parameters,
+// intermediates, final byte 0x40-0x7E), OSC (ESC ] ... BEL or ESC \) and two-byte ESC x.
+std::string blank_terminal_escapes(std::string_view text) {
+  constexpr char kEsc = '\x1b';
+  std::string out(text);
+  size_t i = 0;
+  while ((i = out.find(kEsc, i)) != std::string::npos) {
+    size_t end = i + 1;
+    if (end < out.size() && out[end] == '[') {
+      ++end;
+      while (end < out.size() && out[end] >= 0x20 && out[end] <= 0x3f) ++end;
+      if (end < out.size() && out[end] >= 0x40 && out[end] <= 0x7e) ++end;
+    } else if (end < out.size() && out[end] == ']') {
+      while (end < out.size() && out[end] != '\a' && out[end] != '\n' &&
+             !(out[end] == kEsc && end + 1 < out.size() && out[end + 1] == '\\')) {
+        ++end;
+      }
+      if (end < out.size() && out[end] == '\a') end += 1;
+      else if (end < out.size() && out[end] == kEsc) end += 2;
+    } else if (end < out.size() && out[end] != '\n') {
+      ++end;
+    }
+    std::fill(out.begin() + static_cast<std::ptrdiff_t>(i),
+              out.begin() + static_cast<std::ptrdiff_t>(end), ' ');
+    i = end;
+  }
+  return out;
+}
 
 std::vector<Line> split_lines(std::string_view text) {
   std::vector<Line> lines;
@@ -190,6 +226,20 @@ std::string describe_fields(const SmiMatrix& m, const Header& header, bool with_
   return text;
 }
 
+// A NUMA node number, as nvidia-smi prints it: digits up to Linux's largest node id (1023:
+// MAX_NUMNODES = 2^CONFIG_NODES_SHIFT, at most 2^10). Other text ("N/A") is kept as written.
+void check_numa_id(const Token& token, SourceLocation where) {
+  constexpr long kMaxNumaNode = 1023;
+  const std::string& text = token.text;
+  if (text.empty() || !std::all_of(text.begin(), text.end(), ::isdigit)) return;
+  long value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec == std::errc() && end == text.data() + text.size() && value <= kMaxNumaNode) return;
+  where.column = token.column;
+  throw ConfigError(where, fmt::format("expected a NUMA node between 0 and {} or N/A, got '{}'",
+                                       kMaxNumaNode, text));
+}
+
 void check_row_width(const Line& line, const SmiDevice& device, const Header& header,
                      const SmiMatrix& m, const std::string& file) {
   const size_t n = m.devices.size();
@@ -236,6 +286,7 @@ void parse_row(const Line& line, size_t row, const Header& header, const std::st
       case 1: device.numa_affinity = value; break;
       default: device.gpu_numa_id = value; break;
     }
+    if (header.affinity[k] != 0) check_numa_id(line.tokens[k + n + 1], {file, line.number, 0});
   }
 }
 
@@ -267,7 +318,8 @@ void read_nic_legend(const std::vector<Line>& lines, size_t from, SmiMatrix& m) 
 }  // namespace
 
 SmiMatrix parse_nvidia_smi_topo(std::string_view text, const std::string& filename) {
-  const std::vector<Line> lines = split_lines(text);
+  const std::string plain = blank_terminal_escapes(text);
+  const std::vector<Line> lines = split_lines(plain);
   const auto header_index = find_header(lines, 0);
   if (!header_index) {
     throw ConfigError({filename, 1, 1},
@@ -305,11 +357,7 @@ SmiMatrix parse_nvidia_smi_topo(std::string_view text, const std::string& filena
 }
 
 SmiMatrix read_nvidia_smi_topo(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError({path, 0, 0}, "cannot read file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_nvidia_smi_topo(text.str(), path);
+  return parse_nvidia_smi_topo(read_input_file(path), path);
 }
 
 }  // namespace linksim

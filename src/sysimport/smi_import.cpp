@@ -13,6 +13,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <numeric>
 #include <optional>
@@ -63,7 +64,11 @@ bool at_most(PathClass cls, PathClass limit) {
 std::optional<int> numa_of(const SmiDevice& device) {
   const std::string& text = device.numa_affinity;
   if (text.empty() || !std::all_of(text.begin(), text.end(), ::isdigit)) return std::nullopt;
-  return std::stoi(text);
+  // The parser bounds NUMA ids (check_numa_id); from_chars keeps this total all the same.
+  int value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
 }
 
 // Groups of `members` joined by cells of class at most `limit` (NV# cells join nothing).

@@ -124,6 +124,29 @@ LeafPorts leaf_ports(const FabricSpec& spec) {
   return ports;
 }
 
+/// Leaves per pod of a three-tier fabric: spines with half their ports down, rounded to
+/// whole runs of `pod_granularity` (a rail group) when they fit.
+int pod_size_for(int radix, int pod_granularity) {
+  const int spine_down = radix / 2;
+  if (pod_granularity > 1 && spine_down >= pod_granularity) {
+    return spine_down / pod_granularity * pod_granularity;
+  }
+  return spine_down;
+}
+
+/// Throws when `leaf_count` leaves need more than three tiers of radix-port switches.
+void check_tiers(const FabricSpec& spec, long leaf_count, int pod_granularity, long nic_count) {
+  const int radix = spec.radix;
+  if (leaf_count <= radix) return;
+  const int pod_size = pod_size_for(radix, pod_granularity);
+  if (pod_size < 1 || (leaf_count + pod_size - 1) / pod_size > radix) {
+    const long capacity = long(radix) * pod_size * leaf_ports(spec).down;
+    throw ConfigError(spec.where,
+                      fmt::format("expected at most {} NICs for radix {} with three tiers, got {}",
+                                  capacity, radix, nic_count));
+  }
+}
+
 /// Spines (and cores if the radix demands) above `leaves`, which are ordered so that
 /// consecutive runs of `pod_granularity` belong together in a pod.
 void build_upper_tiers(FabricWriter& writer, const std::vector<DeviceId>& leaves, int uplinks,
@@ -138,18 +161,10 @@ void build_upper_tiers(FabricWriter& writer, const std::vector<DeviceId>& leaves
     return;
   }
   // Three tiers: pods of leaves under spines with half their ports down, half up to cores.
+  check_tiers(writer.spec(), leaf_count, pod_granularity, long(nic_count));
   const int spine_down = radix / 2;
-  int pod_size = spine_down;
-  if (pod_granularity > 1 && spine_down >= pod_granularity) {
-    pod_size = spine_down / pod_granularity * pod_granularity;
-  }
+  const int pod_size = pod_size_for(radix, pod_granularity);
   const int pods = ceil_div(leaf_count, pod_size);
-  if (pods > radix || spine_down < 1) {
-    const long capacity = long(radix) * pod_size * leaf_ports(writer.spec()).down;
-    throw ConfigError(writer.spec().where,
-                      fmt::format("expected at most {} NICs for radix {} with three tiers, got {}",
-                                  capacity, radix, nic_count));
-  }
   std::vector<std::vector<DeviceId>> pod_spines;  // [pod][spine index in pod]
   std::vector<int> spine_uplinks;                 // per spine index: cables down = cables up
   for (int pod = 0; pod < pods; ++pod) {
@@ -174,14 +189,17 @@ void build_upper_tiers(FabricWriter& writer, const std::vector<DeviceId>& leaves
   }
 }
 
-void build_single_switch(FabricWriter& writer, const std::vector<NicRef>& nics) {
-  const int radix = writer.spec().radix;
-  if (int(nics.size()) > radix) {
-    throw ConfigError(writer.spec().where,
+void check_single_switch(const FabricSpec& spec, long nic_count) {
+  if (nic_count > spec.radix) {
+    throw ConfigError(spec.where,
                       fmt::format("expected a radix of at least {} for a single_switch fabric "
                                   "(one port per NIC), got {}",
-                                  nics.size(), radix));
+                                  nic_count, spec.radix));
   }
+}
+
+void build_single_switch(FabricWriter& writer, const std::vector<NicRef>& nics) {
+  check_single_switch(writer.spec(), long(nics.size()));
   DeviceId hub = writer.add_switch("switch", 0, 1, -1);
   for (const NicRef& nic : nics) writer.add_nic_link(nic.id, hub, *nic.type);
 }
@@ -228,7 +246,9 @@ void build_rail_optimized(FabricWriter& writer, const std::vector<NicRef>& nics)
 
 }  // namespace
 
-void build_fabric(Topology& topology, const FabricSpec& spec, const Catalog& catalog) {
+namespace {
+
+void check_spec(const FabricSpec& spec) {
   if (spec.radix < 2) {
     throw ConfigError(spec.where,
                       fmt::format("expected a radix of at least 2, got {}", spec.radix));
@@ -237,6 +257,26 @@ void build_fabric(Topology& topology, const FabricSpec& spec, const Catalog& cat
     throw ConfigError(spec.where, fmt::format("expected an oversubscription of at least 1, got {}",
                                               spec.oversubscription));
   }
+}
+
+}  // namespace
+
+void check_fabric_size(const FabricSpec& spec, int hosts, int nics_per_host) {
+  check_spec(spec);
+  const long nics = long(hosts) * nics_per_host;
+  if (nics == 0) return;  // build_fabric names the missing NICs
+  const long down = leaf_ports(spec).down;
+  switch (spec.kind) {
+    case FabricKind::kSingleSwitch: check_single_switch(spec, nics); break;
+    case FabricKind::kFatTree: check_tiers(spec, (nics + down - 1) / down, 1, nics); break;
+    case FabricKind::kRailOptimized:
+      check_tiers(spec, long(nics_per_host) * ((hosts + down - 1) / down), nics_per_host, nics);
+      break;
+  }
+}
+
+void build_fabric(Topology& topology, const FabricSpec& spec, const Catalog& catalog) {
+  check_spec(spec);
   const std::vector<NicRef> nics = collect_nics(topology, catalog);
   if (nics.empty()) {
     throw ConfigError(spec.where,

@@ -21,6 +21,11 @@ struct FabricSpec {
   SourceLocation where;              ///< the `fabric:` key, for errors
 };
 
+/// The size checks of build_fabric, made before any server is built: throws the same
+/// ConfigError build_fabric would for `hosts` servers of `nics_per_host` NICs each (a radix
+/// below 2, an oversubscription below 1, more NICs than one switch or three tiers can hold).
+void check_fabric_size(const FabricSpec& spec, int hosts, int nics_per_host);
+
 /// Adds the fabric's switches and links to `topology`: every NIC of every host gets one link
 /// (its own type) to a leaf. Call after the host blocks are laid out, before finalize().
 /// Sets Device::tier (1 leaf, 2 spine, 3 core) and Device::group (rail or pod).

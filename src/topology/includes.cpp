@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "common/text.hpp"
+#include "linksim/input_file.hpp"
 
 namespace linksim::detail {
 namespace {
@@ -25,6 +26,11 @@ class DocumentLoader {
     YAML::Node root = parse_yaml(text, file);
     if (doc_.files.size() == 1) doc_.root = root;
     YamlValue top(root, &file, "", nullptr);
+    // An empty document has no mark: place the error at the file's first character.
+    if (root.IsNull() && root.Mark().line < 0) {
+      throw ConfigError({file.name, 1, 1}, "expected a mapping at the top level, got an empty file",
+                        file.notes);
+    }
     if (!root.IsMap()) top.fail(fmt::format("expected a mapping at the top level, got {}",
                                             describe(root)));
     // The top-level keys of docs/topology-format.md#top-level-keys.
@@ -61,10 +67,14 @@ class DocumentLoader {
       const YamlValue& start = i < including_.size() ? including_[i] : item;
       start.fail(fmt::format("include cycle: {}", text::join(chain, " -> ")));
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) item.fail(fmt::format("include file \"{}\" not found", written));
-    std::stringstream contents;
-    contents << in.rdbuf();
+    std::error_code ec;
+    if (!fs::exists(path, ec)) item.fail(fmt::format("include file \"{}\" not found", written));
+    std::string contents;
+    try {
+      contents = read_input_file(path);
+    } catch (const ConfigError& e) {
+      item.fail(fmt::format("include file \"{}\": {}", written, e.message()));
+    }
     YamlFile& included = doc_.files.emplace_back();
     included.name = path;
     SourceLocation from = item.location();
@@ -73,7 +83,7 @@ class DocumentLoader {
     included.notes.insert(included.notes.end(), item.file().notes.begin(),
                           item.file().notes.end());
     including_.push_back(item);
-    load(contents.str(), included);
+    load(contents, included);
     including_.pop_back();
   }
 

@@ -84,8 +84,29 @@ int parse_lanes(const YamlValue& entry, const LinkType& type) {
     entry.key_of(other).fail(fmt::format("expected \"{}\" for a {} link, got \"{}\"", wanted,
                                          type.key, other));
   }
-  if (auto value = entry.find(wanted)) return value->to_int(1);
+  if (auto value = entry.find(wanted)) {
+    const int lanes = value->to_int(1);
+    // PCIe negotiates x1, x2, x4, x8 or x16 (x12 and x32 never shipped; PCIe 6.0 drops them).
+    if (wanted == "width" && lanes != 1 && lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16) {
+      value->fail(
+          fmt::format("expected width 1, 2, 4, 8 or 16 (a PCIe link width), got {}", lanes));
+    }
+    return lanes;
+  }
   return type.lanes_key.empty() ? 1 : std::max(1, type.default_lanes);
+}
+
+// A GPU has as many NVLink links as its datasheet says (the catalog's nvlink_lanes): one
+// link may not bond more.
+void check_nvlink_lanes(const YamlValue& entry, const LinkType& type, int lanes, const Device& end,
+                        const Catalog& catalog) {
+  if (type.family != LinkFamily::kNvlink || end.kind != DeviceKind::kGpu) return;
+  const GpuModel* gpu = catalog.find_gpu(end.model);
+  if (gpu == nullptr || gpu->nvlink_lanes <= 0 || lanes <= gpu->nvlink_lanes) return;
+  const std::optional<YamlValue> value = entry.find("lanes");
+  (value ? *value : entry)
+      .fail(fmt::format("expected lanes of at most {} (the NVLink links of a {}), got {}",
+                        gpu->nvlink_lanes, gpu->key, lanes));
 }
 
 // Per-lane rate: the type's, capped by a GPU whose NVLink ports are slower (GpuModel docs).
@@ -148,6 +169,8 @@ void parse_links(const YamlValue& links, const Catalog& catalog, ServerTemplate&
       const Device& da = server.devices[a];
       const Device& db = server.devices[b];
       if (a == b) entry.fail(fmt::format("expected a link between two devices, got {} to itself", da.name));
+      check_nvlink_lanes(entry, *link.type, link.lanes, da, catalog);
+      check_nvlink_lanes(entry, *link.type, link.lanes, db, catalog);
       bool into_cpu = da.kind == DeviceKind::kCpu || db.kind == DeviceKind::kCpu;
       if (link.host_bridge >= 0 && (link.type->family != LinkFamily::kPcie || !into_cpu)) {
         entry.key_of("host_bridge").fail(fmt::format(

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "common/text.hpp"
+#include "linksim/input_file.hpp"
 #include "topology/fabric_builder.hpp"
 #include "topology/includes.hpp"
 #include "topology/server_template.hpp"
@@ -84,22 +85,26 @@ YamlValue section_key(const MergedDocument& doc, const std::string& key) {
   return YamlValue(s.key, s.file, "", nullptr);
 }
 
-void add_fabric(Topology& topology, const MergedDocument& doc, const Params& params,
-                const detail::ServerTemplate& server, int hosts, const Catalog& catalog) {
+// The fabric section, checked against the server count before any server is built (so a
+// machine too large for its fabric is refused without building it).
+std::optional<detail::FabricSpec> fabric_spec(const MergedDocument& doc, const Params& params,
+                                              const detail::ServerTemplate& server, int hosts,
+                                              const Catalog& catalog) {
   std::optional<YamlValue> fabric = section(doc, "fabric", params);
   if (!fabric) {
     if (hosts > 1) {
       section(doc, "nodes", params)->fail(
           fmt::format("expected a fabric to join {} servers, got none", hosts));
     }
-    return;
+    return std::nullopt;
   }
   YamlValue key = section_key(doc, "fabric");
   detail::FabricSpec spec = parse_fabric(*fabric, key, catalog);
-  bool has_nic = false;
-  for (const Device& device : server.devices) has_nic = has_nic || device.kind == DeviceKind::kNic;
-  if (!has_nic) key.fail("expected a nic in the server to attach the fabric to, got none");
-  detail::build_fabric(topology, spec, catalog);
+  int nics = 0;
+  for (const Device& device : server.devices) nics += device.kind == DeviceKind::kNic ? 1 : 0;
+  if (nics == 0) key.fail("expected a nic in the server to attach the fabric to, got none");
+  detail::check_fabric_size(spec, hosts, nics);
+  return spec;
 }
 
 }  // namespace
@@ -119,24 +124,21 @@ Topology parse_topology(std::string_view text, const std::string& filename,
   topology.set_source_file(filename);
   if (auto description = section(doc, "description", params)) description->text();
   int hosts = 1;
-  if (auto nodes = section(doc, "nodes", params)) hosts = nodes->to_int(1);
+  if (auto nodes = section(doc, "nodes", params)) hosts = nodes->to_int(1, kMaxServers);
   node->expect_map();
   std::optional<YamlValue> extend = section(doc, "extend", params);
   if (extend) extend->expect_map();
   detail::ServerTemplate server = detail::parse_server(*node, extend, catalog);
+  const std::optional<detail::FabricSpec> fabric = fabric_spec(doc, params, server, hosts, catalog);
   detail::instantiate_servers(topology, server, hosts);
-  add_fabric(topology, doc, params, server, hosts, catalog);
+  if (fabric) detail::build_fabric(topology, *fabric, catalog);
   topology.finalize();
   return topology;
 }
 
 Topology load_topology(const std::string& path, const ParamOverrides& overrides,
                        const Catalog& catalog) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(fmt::format("cannot read \"{}\": {}", path, std::strerror(errno)));
-  std::stringstream contents;
-  contents << in.rdbuf();
-  return parse_topology(contents.str(), path, overrides, catalog);
+  return parse_topology(read_input_file(path), path, overrides, catalog);
 }
 
 std::pair<std::string, std::string> parse_override(std::string_view text) {

@@ -69,7 +69,7 @@ TEST_CASE("link usage: a single rank carries none and has no bottleneck") {
   const CollectiveResult r = ring_allreduce(one, 1e6, SimMode::kAnalytic);
   CHECK(r.link_usage.empty());
   CHECK(r.bottleneck == Bottleneck{});
-  CHECK(describe_bottleneck(r, t) == "none (a single rank moves no data)");
+  CHECK(describe_bottleneck(r, t) == "none (a single rank moves no data between GPUs)");
 }
 
 TEST_CASE("describe_bottleneck: each mechanism in the words reports have always used") {

@@ -215,7 +215,8 @@ TEST_SUITE("report") {
   TEST_CASE("nccl_tests: a missing file is a ConfigError naming it") {
     const std::string path = bad_input("does_not_exist.txt");
     CHECK_THROWS_WITH_AS(linksim::load_nccl_tests_output(path),
-                         (path + ": error: cannot read file").c_str(), ConfigError);
+                         (path + ": error: cannot read file: No such file or directory").c_str(),
+                         ConfigError);
   }
 
   TEST_CASE("nccl_tests: measured rows become a report in SI units") {

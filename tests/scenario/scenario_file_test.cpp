@@ -167,22 +167,28 @@ collectives:
         "the scenario expands to 20 cases up to this study, more than the limit of 19; sweep "
         "fewer values or raise the limit with --max-cases");
 
-  // The default limit is 10,000; 11 x 1000 channel values is over it.
+  // The default limit is 10,000; 11 x 1000 gpus_per_thread values is over it.
   std::string channels;
   for (int i = 1; i <= 1000; ++i) channels += (i > 1 ? ", " : "") + std::to_string(i);
   const std::string big = "machines:\n  - topology: dgx-h100-ib.yaml\n    set: {nodes: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]}\n"
-                          "collectives:\n  - {ops: allreduce, sizes: [1M], channels: [" + channels + "]}\n";
+                          "collectives:\n  - {ops: allreduce, sizes: [1M], gpus_per_thread: [" + channels + "]}\n";
   CHECK(parse_error(big).message() ==
         "the scenario expands to 11000 cases up to this study, more than the limit of 10000; "
         "sweep fewer values or raise the limit with --max-cases");
-  // A product far beyond any limit saturates instead of overflowing.
+  // A product far beyond any limit saturates instead of overflowing: 11 x 65 x 3 x 1000^3.
+  std::string all_channels;
+  for (int i = 0; i <= 64; ++i) all_channels += (i > 0 ? ", " : "") + std::to_string(i);
   const std::string huge = "machines:\n  - topology: dgx-h100-ib.yaml\n    set: {nodes: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]}\n"
-                           "collectives:\n  - {ops: allreduce, sizes: [1M], channels: [" + channels +
-                           "], gpus_per_thread: [" + channels + "], g: [" + channels +
-                           "], per_node: [" + channels + "]}\n";
+                           "collectives:\n  - {ops: allreduce, sizes: [1M], channels: [" + all_channels +
+                           "], proto: [ll, ll128, simple], gpus_per_thread: [" + channels +
+                           "], g: [" + channels + "], per_node: [" + channels + "]}\n";
   CHECK(parse_error(huge).message() ==
         "the scenario expands to over 1000000000000 cases up to this study, more than the limit "
         "of 10000; sweep fewer values or raise the limit with --max-cases");
+  // Channels beyond NCCL's MAXCHANNELS are refused where they are written.
+  const std::string too_many = "machines:\n  - topology: dgx-h100.yaml\n"
+                               "collectives:\n  - {ops: allreduce, sizes: [1M], channels: [8, 65]}\n";
+  CHECK(parse_error(too_many).message() == "expected channels between 0 and 64, got 65");
 }
 
 }  // namespace

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Regression checks through the real binary: sweeps that looped or overflowed, out-of-range
+# flags, the flag parser's own errors, unreadable inputs and one-rank collectives. Each bad
+# request exits 2 with one exact "linksim: error: ..." (or "file: error: ...") first line.
+# Usage: bash robustness.sh <linksim-binary> <source-dir>
+set -u
+cli=$1
+src=$2
+topo=$src/topologies
+regress=$src/tests/data/regress
+failures=0
+
+expect() {  # expect <status> <first stderr line> <args...>
+  local want_status=$1 want=$2
+  shift 2
+  local err status
+  err=$(timeout 60 "$cli" "$@" 2>&1 >/dev/null)
+  status=$?
+  err=${err%%$'\n'*}
+  if [[ $status -ne $want_status || $err != "$want" ]]; then
+    echo "FAIL: linksim $*"
+    echo "  got status $status: $err"
+    echo "  want status $want_status: $want"
+    failures=$((failures + 1))
+  fi
+}
+
+expect_out() {  # expect_out <glob the stdout must match> <args...>
+  local want=$1
+  shift
+  local out status
+  out=$(timeout 60 "$cli" "$@" 2>&1)
+  status=$?
+  if [[ $status -ne 0 || $out != $want ]]; then
+    echo "FAIL: linksim $*"
+    echo "  got status $status: $out"
+    failures=$((failures + 1))
+  fi
+}
+
+h100=$topo/dgx-h100.yaml
+factor='linksim: error: -f: expected an integer factor >= 2, or 1 to step by -i, got'
+
+# Sweeps: nccl-tests' -f 1 with -b == -e is one size; factors that would loop are refused.
+rows=$("$cli" coll allreduce --topo "$h100" -b 1M -e 1M -f 1 --csv | tail -n +2 | wc -l)
+if [[ $rows -ne 1 ]]; then
+  echo "FAIL: -b 1M -e 1M -f 1 printed $rows rows, want 1"
+  failures=$((failures + 1))
+fi
+expect 2 "$factor -1" coll allreduce --topo "$h100" -b 1M -e 1M -f -1
+expect 2 "$factor 0.5" coll allreduce --topo "$h100" -b 1M -e 1M -f 0.5
+expect 2 "$factor 1.000001" coll allreduce --topo "$h100" -b 1 -e 1T -f 1.000001
+expect 2 'linksim: error: the sweep has 1073741824 sizes; expected at most 10000 (--max-rows raises the limit)' \
+  coll allreduce --topo "$h100" -b 1 -e 1G -f 1 -i 1
+expect 2 'linksim: error: -b: expected a size such as 8, 64K, 1M or 8G, got "1e300T"' \
+  coll allreduce --topo "$h100" -b 1e300T -e 1e300T
+expect 2 'linksim: error: --size: expected a size such as 8, 64K, 1M or 8G, got "1e300T"' \
+  coll allreduce --topo "$h100" --size 1e300T
+expect 2 'linksim: error: --size: expected a size of at most 8 PiB (2^53 bytes), got "1e20"' \
+  coll allreduce --topo "$h100" --size 1e20
+
+# Flags out of NCCL's range name the flag.
+channels='linksim: error: --channels: expected a channel count (NCCL'"'"'s MAXCHANNELS) between 1 and 64, got'
+expect 2 "$channels \"0\"" coll allreduce --topo "$h100" --size 1M --channels 0
+expect 2 "$channels \"-1\"" coll allreduce --topo "$h100" --size 1M --channels -1
+expect 2 "$channels \"2147483647\"" coll allreduce --topo "$h100" --size 1M --channels 2147483647
+expect 2 'linksim: error: --gpus-per-thread: expected a GPU count >= 1, got "0"' \
+  coll allreduce --topo "$h100" --size 1M --gpus-per-thread 0
+
+# The flag parser's own errors carry the prefix.
+expect 2 'linksim: error: The following argument was not expected: --frob' \
+  coll allreduce --topo "$h100" --size 1M --frob
+
+# One rank: no link is the bottleneck.
+expect_out '*"bottleneck": "none (a single rank moves no data between GPUs)"*' \
+  coll alltoall --topo "$h100" -g 1 --size 1M --json
+
+# Inputs: regular files of bounded size, empty files positioned.
+expect 2 "$regress/empty.yaml:1:1: error: expected a mapping at the top level, got an empty file" \
+  topo show "$regress/empty.yaml"
+expect 2 "$regress: error: expected a regular file, got a directory" topo show "$regress"
+expect 2 "/dev/zero: error: expected a regular file, got a device" topo show /dev/zero
+expect 2 "/dev/zero: error: expected a regular file, got a device" \
+  topo verify "$h100" --against /dev/zero
+expect 2 "$regress/include_dev_zero.yaml:2:10: error: include file \"/dev/zero\": expected a regular file, got a device" \
+  topo show "$regress/include_dev_zero.yaml"
+expect 2 "$topo/dgx-h100-ib.yaml:21:1: error: expected at most 65536 NICs for radix 64 with three tiers, got 160000" \
+  topo show "$topo/dgx-h100-ib.yaml" --set nodes=20000
+expect 2 "$topo/dgx-h100-ib.yaml:20:8: error: expected nodes between 1 and 65536, got 100000" \
+  topo show "$topo/dgx-h100-ib.yaml" --set nodes=100000
+
+if [[ $failures -gt 0 ]]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "robustness: all passed"
