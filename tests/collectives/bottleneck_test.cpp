@@ -7,24 +7,11 @@
 #include "linksim/collectives.hpp"
 #include "linksim/report.hpp"
 #include "linksim/topology_yaml.hpp"
+#include "support/test_topologies.hpp"
 
 using namespace linksim;
 
 namespace {
-
-// Four H100s in an NVLink ring (one NVLink 4 lane, 25 GB/s per direction, between
-// neighbours), each on PCIe Gen5 x16 to one CPU. The PCIe links are declared first, so link
-// 0 is gpu0->cpu0.
-const char* kRing4 = R"(
-name: ring4
-node:
-  devices:
-    - {name: cpu0, kind: cpu}
-    - {name: "gpu[0-3]", kind: gpu, model: h100-sxm}
-  links:
-    - {from: "gpu[0-3]", to: cpu0, type: pcie5, width: 16}
-    - {from: "gpu[0-3]", to: "gpu[1-3,0]", type: nvlink4, lanes: 1}
-)";
 
 CollectiveResult ring_allreduce(const Communicator& comm, double bytes, SimMode mode) {
   CollectiveQuery q;
@@ -44,7 +31,7 @@ TEST_CASE("link usage: a ring AllReduce loads every NVLink direction with 0.75 S
   // on one ring and carries half of each rank's 2(n-1)/n x S = 1.5 S, so 0.75 S. At 20.6 GB/s
   // effective (NCCL's SM90 per-link constant) it is busy 0.75 S / 20.6e9 s. PCIe carries
   // nothing.
-  const Topology t = parse_topology(kRing4, "input");
+  const Topology t = testing::ring4();
   const Communicator comm(t, t.gpus());
   const double S = 1073741824.0;
   for (SimMode mode : {SimMode::kAnalytic, SimMode::kFlow}) {
@@ -64,7 +51,7 @@ TEST_CASE("link usage: a ring AllReduce loads every NVLink direction with 0.75 S
 }
 
 TEST_CASE("link usage: a single rank carries none and has no bottleneck") {
-  const Topology t = parse_topology(kRing4, "input");
+  const Topology t = testing::ring4();
   const Communicator one(t, {t.gpus()[0]});
   const CollectiveResult r = ring_allreduce(one, 1e6, SimMode::kAnalytic);
   CHECK(r.link_usage.empty());
@@ -73,7 +60,7 @@ TEST_CASE("link usage: a single rank carries none and has no bottleneck") {
 }
 
 TEST_CASE("describe_bottleneck: each mechanism in the words reports have always used") {
-  const Topology t = parse_topology(kRing4, "input");
+  const Topology t = testing::ring4();
   Bottleneck link;
   link.kind = BottleneckKind::kLink;
   link.link = LinkId{0};

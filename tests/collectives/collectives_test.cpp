@@ -8,29 +8,12 @@
 #include "linksim/error.hpp"
 #include "linksim/report.hpp"
 #include "linksim/topology_yaml.hpp"
+#include "support/test_topologies.hpp"
 
 using namespace linksim;
 
 namespace {
 
-const std::string kSource = LINKSIM_SOURCE_DIR;
-
-// Four H100s in an NVLink ring, one NVLink 4 link (25 GB/s per direction) between neighbours,
-// each also on PCIe Gen5 to one CPU.
-const char* kRing4 = R"(
-name: ring4
-node:
-  devices:
-    - {name: cpu0, kind: cpu}
-    - {name: "gpu[0-3]", kind: gpu, model: h100-sxm}
-  links:
-    - {from: "gpu[0-3]", to: cpu0, type: pcie5, width: 16}
-    - {from: "gpu[0-3]", to: "gpu[1-3,0]", type: nvlink4, lanes: 1}
-)";
-
-Topology load(const std::string& file, ParamOverrides sets = {}) {
-  return load_topology(kSource + "/topologies/" + file, sets);
-}
 
 CollectiveResult run(const Communicator& comm, CollectiveOp op, double bytes,
                      Algorithm algo = Algorithm::kAuto, Protocol proto = Protocol::kAuto,
@@ -62,7 +45,7 @@ TEST_SUITE("collectives") {
     // other direction of every link), so every rank sends at 2 x 20.6 = 41.2 GB/s.
     // Ring Simple latency: 8.4 + 2(n-1) x 3.4 = 8.4 + 6 x 3.4 = 28.8 us.
     // Each rank sends 2(n-1)/n x S = 1.5 S. time(1 GiB) = 28.8e-6 + 1.5 x 2^30 / 41.2e9.
-    Topology t = parse_topology(kRing4, "input");
+    Topology t = testing::ring4();
     Communicator comm(t, t.gpus());
     const double S = 1073741824.0;
     CollectiveResult r = run(comm, CollectiveOp::kAllReduce, S, Algorithm::kRing, Protocol::kSimple);
@@ -78,7 +61,7 @@ TEST_SUITE("collectives") {
   TEST_CASE("collectives: LL halves the ring's bandwidth and has NCCL's LL latency") {
     // LL: 4 data bytes per 8-byte line -> 0.5 x 41.2 = 20.6 GB/s (below Hopper's 141 GB/s
     // cap); latency 6.6 + 6 x 0.6 = 10.2 us.
-    Topology t = parse_topology(kRing4, "input");
+    Topology t = testing::ring4();
     Communicator comm(t, t.gpus());
     const double S = 1048576.0;
     CollectiveResult r = run(comm, CollectiveOp::kAllReduce, S, Algorithm::kRing, Protocol::kLL);
@@ -86,7 +69,7 @@ TEST_SUITE("collectives") {
   }
 
   TEST_CASE("collectives: auto picks LL for small and Simple or NVLS for large messages") {
-    Topology t = load("dgx-h100.yaml");
+    Topology t = testing::library_topology("dgx-h100.yaml");
     Communicator comm(t, t.gpus());
     CollectiveResult small = run(comm, CollectiveOp::kAllReduce, 8);
     CHECK(small.protocol == Protocol::kLL);
@@ -100,7 +83,7 @@ TEST_SUITE("collectives") {
   TEST_CASE("collectives: flow and analytic modes agree within 1% where nothing contends") {
     const double S = 256.0 * 1048576.0;
     SUBCASE("NVLink ring") {
-      Topology t = parse_topology(kRing4, "input");
+      Topology t = testing::ring4();
       Communicator comm(t, t.gpus());
       for (CollectiveOp op : {CollectiveOp::kAllReduce, CollectiveOp::kAllGather,
                               CollectiveOp::kBroadcast, CollectiveOp::kSendRecv}) {
@@ -111,7 +94,7 @@ TEST_SUITE("collectives") {
       }
     }
     SUBCASE("DGX H100 ring and NVLS") {
-      Topology t = load("dgx-h100.yaml");
+      Topology t = testing::library_topology("dgx-h100.yaml");
       Communicator comm(t, t.gpus());
       for (Algorithm algo : {Algorithm::kRing, Algorithm::kNvls}) {
         double a = run(comm, CollectiveOp::kAllReduce, S, algo, Protocol::kSimple).time_s;
@@ -120,7 +103,7 @@ TEST_SUITE("collectives") {
       }
     }
     SUBCASE("host-staged pair") {
-      Topology t = load("dual-4090.yaml");
+      Topology t = testing::library_topology("dual-4090.yaml");
       Communicator comm(t, t.gpus());
       double a = run(comm, CollectiveOp::kAllReduce, S).time_s;
       double f = run(comm, CollectiveOp::kAllReduce, S, Algorithm::kAuto, Protocol::kAuto, SimMode::kFlow).time_s;
@@ -130,13 +113,13 @@ TEST_SUITE("collectives") {
 
   TEST_CASE("collectives: the dual 4090 is limited by host staging, the PCIe server by the socket") {
     // RTX 4090s have no P2P: host-staged at 0.254 of PCIe Gen4 x16 (31.5 GB/s) = 8.0 GB/s.
-    Topology pair = load("dual-4090.yaml");
+    Topology pair = testing::library_topology("dual-4090.yaml");
     Communicator two(pair, pair.gpus());
     CollectiveResult r = run(two, CollectiveOp::kAllReduce, 1073741824.0);
     CHECK(r.bottleneck.kind == BottleneckKind::kHostStaging);
     CHECK(describe_bottleneck(r, pair).find("host-staged") != std::string::npos);
     CHECK(r.busbw_Bps / 1e9 == doctest::Approx(8.0).epsilon(0.01));
-    Topology server = load("pcie-8gpu.yaml");
+    Topology server = testing::library_topology("pcie-8gpu.yaml");
     Communicator eight(server, server.gpus());
     CollectiveResult s = run(eight, CollectiveOp::kAllReduce, 1073741824.0);
     CHECK(s.bottleneck.kind == BottleneckKind::kHostStaging);
@@ -146,7 +129,7 @@ TEST_SUITE("collectives") {
 
   TEST_CASE("collectives: across servers the NICs set the ring's rate") {
     // 2 x DGX A100, 8 HDR NICs per server used one per GPU: 8 x 25 GB/s x 0.96 = 192 GB/s.
-    Topology t = load("dgx-a100-ib.yaml", {{"nodes", "2"}});
+    Topology t = testing::library_topology("dgx-a100-ib.yaml", {{"nodes", "2"}});
     Communicator comm(t, t.gpus());
     CollectiveResult r = run(comm, CollectiveOp::kAllReduce, 4294967296.0, Algorithm::kRing,
                              Protocol::kSimple);
@@ -157,13 +140,13 @@ TEST_SUITE("collectives") {
   }
 
   TEST_CASE("collectives: refused algorithms and bad ranks are input errors") {
-    Topology t = load("pcie-8gpu.yaml");
+    Topology t = testing::library_topology("pcie-8gpu.yaml");
     Communicator comm(t, t.gpus());
     CHECK_THROWS_WITH_AS(run(comm, CollectiveOp::kAllReduce, 1024, Algorithm::kNvls),
                          "linksim: error: algorithm 'nvls' is not available for allreduce on these "
                          "8 GPUs; expected one of: auto, ring",
                          ConfigError);
-    Topology h = load("dgx-h100.yaml");
+    Topology h = testing::library_topology("dgx-h100.yaml");
     Communicator nv(h, h.gpus());
     CHECK_THROWS_WITH_AS(run(nv, CollectiveOp::kAllReduce, 1024, Algorithm::kNvls, Protocol::kLL),
                          "linksim: error: protocol 'LL' cannot be used with algorithm 'nvls' "

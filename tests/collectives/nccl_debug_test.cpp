@@ -11,29 +11,12 @@
 #include "linksim/collectives.hpp"
 #include "linksim/nccl_debug.hpp"
 #include "linksim/topology_yaml.hpp"
+#include "support/test_topologies.hpp"
 
 using namespace linksim;
 
 namespace {
 
-const std::string kSource = LINKSIM_SOURCE_DIR;
-
-// Four H100s in an NVLink ring, one NVLink 4 link between neighbours (as collectives_test.cpp):
-// two rings of 20.6 GB/s each, one each way round.
-const char* kRing4 = R"(
-name: ring4
-node:
-  devices:
-    - {name: cpu0, kind: cpu}
-    - {name: "gpu[0-3]", kind: gpu, model: h100-sxm}
-  links:
-    - {from: "gpu[0-3]", to: cpu0, type: pcie5, width: 16}
-    - {from: "gpu[0-3]", to: "gpu[1-3,0]", type: nvlink4, lanes: 1}
-)";
-
-Topology load(const std::string& file, ParamOverrides sets = {}) {
-  return load_topology(kSource + "/topologies/" + file, sets);
-}
 
 NcclCall call(CollectiveOp op, double bytes) {
   NcclCall c;
@@ -73,7 +56,7 @@ const NcclTuningCell& cell(const NcclDebugInfo& info, CollectiveOp op, Algorithm
 
 TEST_SUITE("nccl_debug") {
   TEST_CASE("nccl_debug: on DGX H100 every hop is P2P over NVLink") {
-    Topology t = load("dgx-h100.yaml");
+    Topology t = testing::library_topology("dgx-h100.yaml");
     Communicator comm(t, t.gpus());
     const NcclDebugInfo info = comm.nccl_debug({call(CollectiveOp::kAllReduce, 1048576)});
     CHECK(info.ranks == 8);
@@ -97,7 +80,7 @@ TEST_SUITE("nccl_debug") {
   }
 
   TEST_CASE("nccl_debug: A100 NVLink hops use NCCL's P2P read mode") {
-    Topology t = load("dgx-a100.yaml");
+    Topology t = testing::library_topology("dgx-a100.yaml");
     Communicator comm(t, t.gpus());
     const NcclDebugInfo info = comm.nccl_debug({});
     for (const NcclHop& hop : info.channels.front().hops) CHECK(hop.p2p_read);
@@ -105,7 +88,7 @@ TEST_SUITE("nccl_debug") {
 
   TEST_CASE("nccl_debug: on pcie-8gpu the socket crossing goes through host memory") {
     // Two GPUs per PCIe switch (PIX: P2P at NCCL's default level PXB); anything further is SHM.
-    Topology t = load("pcie-8gpu.yaml");
+    Topology t = testing::library_topology("pcie-8gpu.yaml");
     Communicator comm(t, t.gpus());
     const NcclDebugInfo info = comm.nccl_debug({});
     check_rings(info);
@@ -131,7 +114,7 @@ TEST_SUITE("nccl_debug") {
   }
 
   TEST_CASE("nccl_debug: NCCL_P2P_DISABLE sends every PCIe pair through host memory") {
-    Topology t = load("pcie-8gpu.yaml");
+    Topology t = testing::library_topology("pcie-8gpu.yaml");
     CommOptions options;
     options.p2p_disable = true;
     Communicator comm(t, t.gpus(), options);
@@ -143,7 +126,7 @@ TEST_SUITE("nccl_debug") {
   }
 
   TEST_CASE("nccl_debug: on dual-4090 (no P2P) every hop is SHM") {
-    Topology t = load("dual-4090.yaml");
+    Topology t = testing::library_topology("dual-4090.yaml");
     Communicator comm(t, t.gpus());
     const NcclDebugInfo info = comm.nccl_debug({});
     check_rings(info);
@@ -157,7 +140,7 @@ TEST_SUITE("nccl_debug") {
   }
 
   TEST_CASE("nccl_debug: between DGX H100 servers the hops are NET/IB with GPUDirect RDMA") {
-    Topology t = load("dgx-h100-ib.yaml", {{"nodes", "2"}});
+    Topology t = testing::library_topology("dgx-h100-ib.yaml", {{"nodes", "2"}});
     Communicator comm(t, t.gpus());
     const NcclDebugInfo info = comm.nccl_debug({});
     CHECK(info.ranks == 16);
@@ -200,7 +183,7 @@ TEST_SUITE("nccl_debug") {
   }
 
   TEST_CASE("nccl_debug: the double binary tree joins the servers' chains") {
-    Topology t = load("dgx-h100-ib.yaml", {{"nodes", "2"}});
+    Topology t = testing::library_topology("dgx-h100-ib.yaml", {{"nodes", "2"}});
     Communicator comm(t, t.gpus());
     const NcclDebugInfo info = comm.nccl_debug({});
     REQUIRE(info.trees.size() == 2);
@@ -228,7 +211,7 @@ TEST_SUITE("nccl_debug") {
     // Ring of 4: ring Simple 8.4 + 6 x 3.4 = 28.8 us, algbw 41.2 / 1.5 GB/s; LL 6.6 + 6 x 0.6 =
     // 10.2 us at 20.6 / 1.5; LL128 14.0 + 6 x 1.9 = 25.4 us at 0.92 x 41.2 / 1.5. AllGather:
     // n - 1 = 3 steps, bytes per rank (n-1)/n = 0.75 S: Simple 8.4 + 3 x 3.4 = 18.6 us.
-    Topology t = parse_topology(kRing4, "input");
+    Topology t = testing::ring4();
     Communicator comm(t, t.gpus());
     const NcclDebugInfo info = comm.nccl_debug({});
     const auto& simple = cell(info, CollectiveOp::kAllReduce, Algorithm::kRing, Protocol::kSimple);
@@ -254,7 +237,7 @@ TEST_SUITE("nccl_debug") {
   }
 
   TEST_CASE("nccl_debug: the choice per size is run()'s, and the fastest estimate") {
-    Topology t = load("dgx-h100.yaml");
+    Topology t = testing::library_topology("dgx-h100.yaml");
     Communicator comm(t, t.gpus());
     std::vector<NcclCall> calls;
     for (double s = 8; s < 8.0 * 1073741824.0; s *= 16) {
@@ -289,7 +272,7 @@ TEST_SUITE("nccl_debug") {
   }
 
   TEST_CASE("nccl_debug: --algo and --proto restrict the estimates as they restrict run()") {
-    Topology t = load("dgx-h100.yaml");
+    Topology t = testing::library_topology("dgx-h100.yaml");
     Communicator comm(t, t.gpus());
     NcclCall c = call(CollectiveOp::kAllReduce, 1048576);
     c.algorithm = Algorithm::kRing;

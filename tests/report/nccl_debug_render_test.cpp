@@ -10,23 +10,11 @@
 #include "linksim/nccl_debug.hpp"
 #include "linksim/nccl_debug_report.hpp"
 #include "linksim/topology_yaml.hpp"
+#include "support/test_topologies.hpp"
 
 using namespace linksim;
 
 namespace {
-
-// Four H100s in an NVLink ring (as collectives_test.cpp): rings 0 1 2 3 and 0 3 2 1 of
-// 20.6 GB/s each, 41.2 GB/s per rank, default_channels(41.2 GB/s) = 2 channels.
-const char* kRing4 = R"(
-name: ring4
-node:
-  devices:
-    - {name: cpu0, kind: cpu}
-    - {name: "gpu[0-3]", kind: gpu, model: h100-sxm}
-  links:
-    - {from: "gpu[0-3]", to: cpu0, type: pcie5, width: 16}
-    - {from: "gpu[0-3]", to: "gpu[1-3,0]", type: nvlink4, lanes: 1}
-)";
 
 NcclHop hop(int from_rank, int to_rank, int from_dev, int to_dev, Transport transport,
             PathClass path) {
@@ -48,7 +36,7 @@ bool has(const std::vector<std::string>& lines, const std::string& line) {
 
 TEST_SUITE("report") {
   TEST_CASE("nccl debug log: rings, trees, transports, table and choice of a 4-GPU ring") {
-    Topology t = parse_topology(kRing4, "input");
+    Topology t = testing::ring4();
     Communicator comm(t, t.gpus());
     NcclCall call;
     call.size_bytes = 65536;
