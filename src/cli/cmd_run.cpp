@@ -2,13 +2,12 @@
 // `linksim run SCENARIO` and `linksim merge DIR...` (docs/scenario-format.md#running).
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <fmt/core.h>
+#include <fmt/format.h>
 #include <memory>
 #include <thread>
 
 #include "cli/command_table.hpp"
 #include "cli/progress_bar.hpp"
-#include "common/text.hpp"
 #include "linksim/error.hpp"
 #include "linksim/scenario.hpp"
 #include "linksim/scenario_report.hpp"
@@ -20,18 +19,16 @@ struct Formats {
   bool table = false, csv = false, json = false, svg = false, html = false;
 };
 
+/// `names` holds one format per item (CLI11 splits --format at commas).
 Formats parse_formats(const std::vector<std::string>& names, const char* flag) {
   Formats formats;
-  for (const std::string& list : names) {
-    for (const std::string& raw : text::split(list, ',')) {
-      const std::string name(text::trim(raw));
-      if (name == "table") formats.table = true;
-      else if (name == "csv") formats.csv = true;
-      else if (name == "json") formats.json = true;
-      else if (name == "svg") formats.svg = true;
-      else if (name == "html") formats.html = true;
-      else throw ConfigError(fmt::format("{}: expected table, csv, json, svg or html, got \"{}\"", flag, name));
-    }
+  for (const std::string& name : names) {
+    if (name == "table") formats.table = true;
+    else if (name == "csv") formats.csv = true;
+    else if (name == "json") formats.json = true;
+    else if (name == "svg") formats.svg = true;
+    else if (name == "html") formats.html = true;
+    else throw ConfigError(fmt::format("{}: expected table, csv, json, svg or html, got \"{}\"", flag, name));
   }
   return formats;
 }
@@ -67,8 +64,8 @@ void run(const RunArgs& a) {
   }
   const std::vector<std::string> format_names =
       !a.formats.empty() ? a.formats
-      : !scenario.formats.empty() ? std::vector<std::string>{text::join(scenario.formats, ",")}
-                                  : std::vector<std::string>{"table,csv,json"};
+      : !scenario.formats.empty() ? scenario.formats
+                                  : std::vector<std::string>{"table", "csv", "json"};
   const Formats formats = parse_formats(format_names, "--format");
   RunDirectoryOptions options;
   options.out_dir = a.out.empty() ? "linksim-out/" + scenario.name : a.out;
@@ -83,7 +80,7 @@ void run(const RunArgs& a) {
   std::vector<std::string> words = {"linksim", "run", a.scenario, "--out", options.out_dir,
                                     "--shard", a.shard};
   if (a.resume) words.push_back("--resume");
-  options.command_line = text::join(words, " ");
+  options.command_line = fmt::format("{}", fmt::join(words, " "));
   ProgressBar bar;
   options.progress = [&bar](int done, int total) { bar.update(done, total); };
   RunDirectoryOutcome outcome = run_to_directory(scenario, options);
@@ -98,7 +95,7 @@ struct MergeArgs {
 
 void merge(const MergeArgs& a) {
   const Formats formats = parse_formats(
-      a.formats.empty() ? std::vector<std::string>{"table,csv,json"} : a.formats, "--format");
+      a.formats.empty() ? std::vector<std::string>{"table", "csv", "json"} : a.formats, "--format");
   RunDirectoryOptions options;
   options.out_dir = a.out;
   options.write_csv = formats.csv;
@@ -109,7 +106,7 @@ void merge(const MergeArgs& a) {
   std::vector<std::string> words = {"linksim", "merge"};
   words.insert(words.end(), a.dirs.begin(), a.dirs.end());
   words.insert(words.end(), {"--out", a.out});
-  options.command_line = text::join(words, " ");
+  options.command_line = fmt::format("{}", fmt::join(words, " "));
   RunDirectoryOutcome outcome = merge_directories(a.dirs, options);
   print_outcome(outcome, formats.table, options.out_dir);
 }
@@ -122,7 +119,8 @@ const CommandRegistrar kRun{"", "run", [](CLI::App& app) {
   c->add_option("--jobs,-j", args->jobs, "Worker threads (default: all cores)");
   c->add_option("--shard", args->shard, "Run cases with index mod N == I (0-based), as I/N");
   c->add_flag("--resume", args->resume, "Skip cases whose result is already in --out");
-  c->add_option("--format", args->formats, "table,csv,json,svg,html (default: the scenario's report.formats, else table,csv,json)");
+  c->add_option("--format", args->formats, "table,csv,json,svg,html (default: the scenario's report.formats, else table,csv,json)")
+      ->delimiter(',');
   c->add_option("--max-cases", args->max_cases, "Refuse scenarios expanding to more cases (default 10000)");
   c->add_flag("--list", args->list, "Print the cases (index and id) without running them");
   c->callback([args] { run(*args); });
@@ -133,7 +131,8 @@ const CommandRegistrar kMerge{"", "merge", [](CLI::App& app) {
   CLI::App* c = app.add_subcommand("merge", "Join the output directories of shards into one");
   c->add_option("dirs", args->dirs, "Shard output directories")->required();
   c->add_option("--out", args->out, "Merged output directory")->required();
-  c->add_option("--format", args->formats, "table,csv,json,svg,html (default: table,csv,json)");
+  c->add_option("--format", args->formats, "table,csv,json,svg,html (default: table,csv,json)")
+      ->delimiter(',');
   c->callback([args] { merge(*args); });
 }};
 
