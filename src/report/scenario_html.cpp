@@ -118,8 +118,11 @@ std::vector<std::string> summary(const Json& manifest, const std::vector<Json>& 
       if ((*doc)["plan"]["tokens_per_s"].get<double>() > (*best)["plan"]["tokens_per_s"].get<double>()) best = doc;
     }
     const Json& p = (*best)["plan"];
-    out.push_back(fmt::format("{} ({} plans): the most tokens/s, {}, on {} ({} GPUs, step {}{}).",
-                              group.study, group.cases.size(), tokens_text(p["tokens_per_s"].get<double>()),
+    const std::string count_and_lead = group.cases.size() == 1
+                                           ? std::string("1 plan): tokens/s")
+                                           : fmt::format("{} plans): the most tokens/s", group.cases.size());
+    out.push_back(fmt::format("{} ({}, {}, on {} ({} GPUs, step {}{}).",
+                              group.study, count_and_lead, tokens_text(p["tokens_per_s"].get<double>()),
                               case_label(*best), (*best)["gpus"].get<int>(),
                               format_duration(p["step_time_s"].get<double>()),
                               p["memory"]["fits"].get<bool>() ? "" : ", does not fit in memory"));
