@@ -58,6 +58,16 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
 }
 
 void CommGraph::measure_hop_latency() {
+  // A cluster has thousands of links of a handful of types: look each type name up once (the
+  // catalog's lookup ignores case, which makes it slow).
+  std::vector<std::pair<std::string_view, const LinkType*>> types;
+  auto catalog_type = [&](const Link& link) {
+    for (const auto& [name, type] : types) {
+      if (name == link.type) return type;
+    }
+    types.emplace_back(link.type, topology_.catalog().find_link_type(link.type));
+    return types.back().second;
+  };
   bool any = false;
   double worst_s = 0;
   for (const auto& ring : ring_.rings) {
@@ -68,7 +78,7 @@ void CommGraph::measure_hop_latency() {
         double excess_s = 0;
         for (LinkId id : path.links) {
           const Link& link = topology_.link(id);
-          const LinkType* type = topology_.catalog().find_link_type(link.type);
+          const LinkType* type = catalog_type(link);
           excess_s += link.latency_s - (type != nullptr ? type->latency_s : link.latency_s);
         }
         worst_s = any ? std::max(worst_s, excess_s) : excess_s;
