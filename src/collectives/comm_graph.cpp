@@ -89,12 +89,6 @@ void CommGraph::measure_hop_latency() {
   hop_latency_excess_s_ = worst_s;
 }
 
-int CommGraph::max_ranks_per_node() const {
-  size_t m = 0;
-  for (const auto& node : nodes_) m = std::max(m, node.size());
-  return static_cast<int>(m);
-}
-
 int CommGraph::channels() const {
   return options_.channels > 0 ? options_.channels : default_channels(ring_.throughput_Bps);
 }
@@ -146,14 +140,14 @@ const Route& CommGraph::route(int from_rank, int to_rank) const {
   LINKSIM_CHECK(from_rank >= 0 && to_rank >= 0 && from_rank < static_cast<int>(ranks_.size()) &&
                     to_rank < static_cast<int>(ranks_.size()),
                 "route between ranks of the communicator");
-  const auto key = std::make_pair(from_rank, to_rank);
+  const uint64_t key = (uint64_t(uint32_t(from_rank)) << 32) | uint32_t(to_rank);
   {
     const std::lock_guard<std::mutex> lock(routes_mutex_);
     const auto it = routes_.find(key);
     if (it != routes_.end()) return it->second;
   }
   // Routing is the slow part: do it unlocked. Two threads may compute the same route; the
-  // first to insert wins and both return that entry (std::map nodes never move).
+  // first to insert wins and both return that entry (unordered_map nodes never move).
   Route computed = compute_route(ranks_[from_rank], ranks_[to_rank]);
   const std::lock_guard<std::mutex> lock(routes_mutex_);
   return routes_.emplace(key, std::move(computed)).first->second;
@@ -166,6 +160,9 @@ void CommGraph::group_nodes() {
     auto [it, added] = node_of_host.emplace(host, static_cast<int>(nodes_.size()));
     if (added) nodes_.emplace_back();
     nodes_[it->second].push_back(r);
+  }
+  for (const auto& node : nodes_) {
+    max_ranks_per_node_ = std::max(max_ranks_per_node_, static_cast<int>(node.size()));
   }
 }
 
