@@ -37,7 +37,8 @@ TransferId StepBuilder::add_transfer(const TransferSpec& spec) {
     }
   }
   if (index == std::numeric_limits<uint32_t>::max()) {
-    flowsim_internal::reject(label, "expected fewer transfers in one step");
+    flowsim_internal::reject(
+        label, fmt::format("expected at most {} transfers in one step, got more", index));
   }
   flowsim_internal::append_transfer(program_, spec);
   return TransferId{index};
