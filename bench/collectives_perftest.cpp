@@ -41,8 +41,10 @@ CollectiveResult allreduce(const Communicator& comm, double bytes, SimMode mode)
   return comm.run(q);
 }
 
+// One fixed communicator of every GPU of N DGX H100 servers; AllReduce of 8 B to 8 GB.
 void BM_AnalyticEstimate(benchmark::State& state) {
-  Topology t = load_topology(kSource + "/topologies/dgx-h100-ib.yaml", {{"nodes", "64"}});
+  const std::string nodes = std::to_string(state.range(0));
+  Topology t = load_topology(kSource + "/topologies/dgx-h100-ib.yaml", {{"nodes", nodes}});
   Communicator comm(t, t.gpus());
   double size = 8;
   for (auto _ : state) {
@@ -50,8 +52,9 @@ void BM_AnalyticEstimate(benchmark::State& state) {
     size = size >= 8e9 ? 8 : size * 2;
   }
   state.counters["estimates/s"] = benchmark::Counter(double(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["gpus"] = double(state.range(0) * 8);
 }
-BENCHMARK(BM_AnalyticEstimate);
+BENCHMARK(BM_AnalyticEstimate)->Arg(64)->Arg(256)->Arg(2048);
 
 void BM_FlowAllReduceStar(benchmark::State& state) {
   const int gpus = static_cast<int>(state.range(0));

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // FlowSimulator throughput: concurrent rings (one big component) and step-synchronous rings
-// (millions of small, dependent transfers). Also a standalone mode for wall time and peak RSS:
-//   flowsim_perftest --standalone-ring N   (see scripts/bench_flowsim.sh)
+// (millions of small, dependent transfers), held at once or generated step by step. Also
+// standalone modes for wall time and peak RSS (see scripts/bench_flowsim.sh):
+//   flowsim_perftest --standalone-ring N        the whole program built, then run
+//   flowsim_perftest --standalone-step-ring N   the same ring as a step program
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
@@ -12,6 +14,7 @@
 #include <cstring>
 #include <vector>
 
+#include "linksim/flow_steps.hpp"
 #include "linksim/flowsim.hpp"
 
 namespace {
@@ -55,6 +58,23 @@ FlowSimulator step_ring(uint32_t n) {
   return sim;
 }
 
+// The same ring as a step program: each step generated when the simulation reaches it.
+struct StepRing : linksim::StepProgram {
+  uint32_t n;
+  explicit StepRing(uint32_t ranks) : n(ranks) {}
+  uint64_t step_count() const override { return 2 * (uint64_t(n) - 1); }
+  void generate(uint64_t step, linksim::StepBuilder& out) const override {
+    for (uint32_t i = 0; i < n; ++i) {
+      const ResourceId link[] = {ResourceId{i}};
+      const TransferId into_rank[] = {TransferId{(i + n - 1) % n}};
+      out.add_transfer({.bytes = kRingBytes / n,
+                        .path = link,
+                        .latency_s = kAlphaS,
+                        .after = step == 0 ? std::span<const TransferId>{} : into_rank});
+    }
+  }
+};
+
 void BM_ConcurrentRing(benchmark::State& state) {
   const auto n = static_cast<uint32_t>(state.range(0));
   FlowSimulator sim = concurrent_ring(n, 8);
@@ -75,8 +95,31 @@ void BM_StepSynchronousRing(benchmark::State& state) {
 BENCHMARK(BM_StepSynchronousRing)->Arg(64)->Arg(256)->Arg(1024)->Arg(2048)
     ->Unit(benchmark::kMillisecond)->Iterations(1);
 
+void BM_StepProgramRing(benchmark::State& state) {
+  const auto n = static_cast<uint32_t>(state.range(0));
+  const StepRing ring(n);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(
+        linksim::simulate_steps(std::vector<double>(n, kLinkBps), ring).makespan_s);
+  }
+  state.counters["transfers/s"] = benchmark::Counter(
+      2.0 * (n - 1) * n, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_StepProgramRing)->Arg(64)->Arg(256)->Arg(1024)->Arg(2048)
+    ->Unit(benchmark::kMillisecond)->Iterations(1);
+
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+double peak_rss_MB() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return double(usage.ru_maxrss) / 1024.0;  // ru_maxrss is KiB
+}
+
+double closed_form_s(uint32_t n) {
+  return 2.0 * (n - 1) * (kAlphaS + kRingBytes / (n * kLinkBps));
 }
 
 // Builds and runs the step-synchronous ring once; prints times, the closed-form error and RSS.
@@ -87,15 +130,29 @@ int standalone(uint32_t n) {
   const auto run_start = std::chrono::steady_clock::now();
   const double makespan_s = sim.run().makespan_s;
   const double run_s = seconds_since(run_start);
-  const double closed_form_s = 2.0 * (n - 1) * (kAlphaS + kRingBytes / (n * kLinkBps));
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
+  const double closed_s = closed_form_s(n);
   std::printf("step-synchronous ring N=%u: %zu transfers\n", n, sim.transfer_count());
   std::printf("build %.3f s, run %.3f s, %.3g transfers/s (run)\n", build_s, run_s,
               double(sim.transfer_count()) / run_s);
   std::printf("makespan %.12g s, closed form %.12g s, relative error %.3g\n", makespan_s,
-              closed_form_s, std::abs(makespan_s - closed_form_s) / closed_form_s);
-  std::printf("peak RSS %.1f MB\n", double(usage.ru_maxrss) / 1024.0);  // ru_maxrss is KiB
+              closed_s, std::abs(makespan_s - closed_s) / closed_s);
+  std::printf("peak RSS %.1f MB\n", peak_rss_MB());
+  return 0;
+}
+
+// Runs the step-program ring once; prints time, the closed-form error and RSS.
+int standalone_steps(uint32_t n) {
+  const auto start = std::chrono::steady_clock::now();
+  const linksim::StepFlowResult result =
+      linksim::simulate_steps(std::vector<double>(n, kLinkBps), StepRing(n));
+  const double run_s = seconds_since(start);
+  std::printf("step-program ring N=%u: %llu transfers, at most %zu held at once\n", n,
+              static_cast<unsigned long long>(result.transfer_count),
+              result.peak_held_transfers);
+  std::printf("run %.3f s, %.3g transfers/s\n", run_s, double(result.transfer_count) / run_s);
+  std::printf("makespan %.12g s, closed form %.12g s, relative error %.3g\n", result.makespan_s,
+              closed_form_s(n), std::abs(result.makespan_s - closed_form_s(n)) / closed_form_s(n));
+  std::printf("peak RSS %.1f MB\n", peak_rss_MB());
   return 0;
 }
 
@@ -104,6 +161,9 @@ int standalone(uint32_t n) {
 int main(int argc, char** argv) {
   if (argc == 3 && std::strcmp(argv[1], "--standalone-ring") == 0) {
     return standalone(static_cast<uint32_t>(std::atoi(argv[2])));
+  }
+  if (argc == 3 && std::strcmp(argv[1], "--standalone-step-ring") == 0) {
+    return standalone_steps(static_cast<uint32_t>(std::atoi(argv[2])));
   }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();

@@ -1,22 +1,37 @@
 #!/usr/bin/env bash
-# Prints linksim's headline speed figures (one core, whole process where stated):
-#  1. the CLI on DGX H100 clusters: flow-mode AllReduce of 1 GiB, wall time and peak memory;
-#  2. the collective engine's Google Benchmark table (analytic estimates/s, flow-mode sweeps);
-#  3. the flow simulator's own figures (8.4 M-transfer step-synchronous ring and more).
+# Prints linksim's headline speed figures (one core, whole process where stated), each the
+# median of LINKSIM_BENCH_RUNS runs (default 3) with the largest peak RSS:
+#  1. the CLI on DGX H100 clusters: flow-mode AllReduce of 1 GiB, wall and CPU time, peak memory;
+#  2. the analytic engine in bulk: a layout search of a 405B model on 16,384 GPUs and the
+#     1,000-case scenario sweep;
+#  3. the collective engine's Google Benchmark table (analytic estimates/s, flow-mode sweeps);
+#  4. the flow simulator's own figures (step-synchronous rings, held at once and as step programs).
+# On a shared machine wall time includes waiting for the core; CPU time (user + sys) does not.
 # Usage: scripts/bench.sh [build-dir]   (default: build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build}"
 cmake --build "$build" --target linksim_cli collectives_perftest flowsim_perftest >/dev/null
-echo "== linksim coll allreduce --topo topologies/dgx-h100-ib.yaml --set nodes=N --size 1G --mode flow"
-for nodes in 1 8 64 512 4096; do
-  line=$( { /usr/bin/time -f "%e s wall, %M KiB peak" taskset -c 0 "$build/linksim" coll allreduce \
-      --topo topologies/dgx-h100-ib.yaml --set nodes=$nodes --size 1G --mode flow >/dev/null; } 2>&1 )
-  printf '%6d GPUs: %s\n' $((nodes * 8)) "$line"
+source scripts/bench_lib.sh
+echo "== linksim coll allreduce --topo topologies/dgx-h100-ib.yaml --set nodes=N -b 1G -e 1G --mode flow"
+for nodes in 1 8 64 512 1024 2048 4096 8192; do
+  printf '%6d GPUs (%5d servers): %s\n' $((nodes * 8)) "$nodes" "$(median_run taskset -c 0 \
+    "$build/linksim" coll allreduce --topo topologies/dgx-h100-ib.yaml --set nodes=$nodes \
+    -b 1G -e 1G --mode flow)"
 done
 echo
+echo "== the analytic engine in bulk"
+out=$(mktemp -d)
+printf 'plan --search, llama3.1-405b on 16384 GPUs (2048 servers): %s\n' "$(median_run taskset -c 0 \
+  "$build/linksim" plan --topo topologies/dgx-h100-ib.yaml --set nodes=2048 --model llama3.1-405b \
+  --mode train --global-batch 2048 --seq 8192 --search)"
+printf 'run scenarios/sweep-1000.yaml (1000 cases, one job): %s\n' "$(median_run taskset -c 0 \
+  "$build/linksim" run scenarios/sweep-1000.yaml --jobs 1 --format csv --out "$out/sweep")"
+rm -rf "$out"
+echo
 echo "== collective engine"
-taskset -c 0 "$build/bench/collectives_perftest" --benchmark_counters_tabular=true
+taskset -c 0 "$build/bench/collectives_perftest" --benchmark_counters_tabular=true \
+  --benchmark_repetitions="${LINKSIM_BENCH_RUNS:-3}" --benchmark_report_aggregates_only=true
 echo
 echo "== flow simulator"
 bash scripts/bench_flowsim.sh "$build"

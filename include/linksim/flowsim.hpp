@@ -113,8 +113,9 @@ struct FlowResult {
 ///
 /// Build the program with add_transfer, then call run(). Storage is compact (CSR arrays, no
 /// per-transfer allocation): 44 bytes per single-path transfer, 4 per resource hop and 4 per
-/// dependency; run() adds 24 bytes per transfer (16 of them the result), 4 per hop and 4 per
-/// dependency. The 8.4 M-transfer ring of bench/flowsim_perftest.cpp peaks at about 710 MB.
+/// dependency; run() adds 24 bytes per transfer (16 of them the result) and 4 per dependency.
+/// The 8.4 M-transfer ring of bench/flowsim_perftest.cpp peaks at about 680 MB; a synchronous
+/// program run as a StepProgram (linksim/flow_steps.hpp) holds only the steps in flight.
 /// Thread-compatible: distinct simulators may be used from distinct threads; run() is const
 /// and may be called concurrently on one simulator.
 class FlowSimulator {

@@ -44,13 +44,13 @@ CostModel cost_model(const CommGraph& g, CollectiveOp op, Algorithm algo, Protoc
   LINKSIM_CHECK(algo != Algorithm::kAuto && proto != Protocol::kAuto,
                 "cost_model needs a resolved algorithm and protocol");
   CostModel m;
-  const auto candidates = candidate_algorithms(g, op);
-  if (std::find(candidates.begin(), candidates.end(), algo) == candidates.end()) {
+  const AlgorithmOps* ops = find_algorithm(algo);
+  if (!ops->runs(g, op)) {  // not among candidate_algorithms(g, op)
     m.why_not = fmt::format("{} cannot run {} here", to_string(algo), to_string(op));
     return m;
   }
-  if (!protocol_allowed(g, *find_algorithm(algo), proto, &m.why_not)) return m;
-  m = find_algorithm(algo)->cost(g, op, proto, size_bytes, trace);
+  if (!protocol_allowed(g, *ops, proto, &m.why_not)) return m;
+  m = ops->cost(g, op, proto, size_bytes, trace);
   if (g.ranks().size() == 1) {
     // A device-memory copy, not the algorithm's traffic (docs/model.md#one-rank).
     const double hbm_Bps = g.topology().gpu_model(g.ranks().front()).memory_bw_Bps;

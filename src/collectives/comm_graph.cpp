@@ -58,6 +58,16 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
 }
 
 void CommGraph::measure_hop_latency() {
+  // A cluster has thousands of links of a handful of types: look each type name up once (the
+  // catalog's lookup ignores case, which makes it slow).
+  std::vector<std::pair<std::string_view, const LinkType*>> types;
+  auto catalog_type = [&](const Link& link) {
+    for (const auto& [name, type] : types) {
+      if (name == link.type) return type;
+    }
+    types.emplace_back(link.type, topology_.catalog().find_link_type(link.type));
+    return types.back().second;
+  };
   bool any = false;
   double worst_s = 0;
   for (const auto& ring : ring_.rings) {
@@ -68,7 +78,7 @@ void CommGraph::measure_hop_latency() {
         double excess_s = 0;
         for (LinkId id : path.links) {
           const Link& link = topology_.link(id);
-          const LinkType* type = topology_.catalog().find_link_type(link.type);
+          const LinkType* type = catalog_type(link);
           excess_s += link.latency_s - (type != nullptr ? type->latency_s : link.latency_s);
         }
         worst_s = any ? std::max(worst_s, excess_s) : excess_s;
@@ -77,12 +87,6 @@ void CommGraph::measure_hop_latency() {
     }
   }
   hop_latency_excess_s_ = worst_s;
-}
-
-int CommGraph::max_ranks_per_node() const {
-  size_t m = 0;
-  for (const auto& node : nodes_) m = std::max(m, node.size());
-  return static_cast<int>(m);
 }
 
 int CommGraph::channels() const {
@@ -136,14 +140,14 @@ const Route& CommGraph::route(int from_rank, int to_rank) const {
   LINKSIM_CHECK(from_rank >= 0 && to_rank >= 0 && from_rank < static_cast<int>(ranks_.size()) &&
                     to_rank < static_cast<int>(ranks_.size()),
                 "route between ranks of the communicator");
-  const auto key = std::make_pair(from_rank, to_rank);
+  const uint64_t key = (uint64_t(uint32_t(from_rank)) << 32) | uint32_t(to_rank);
   {
     const std::lock_guard<std::mutex> lock(routes_mutex_);
     const auto it = routes_.find(key);
     if (it != routes_.end()) return it->second;
   }
   // Routing is the slow part: do it unlocked. Two threads may compute the same route; the
-  // first to insert wins and both return that entry (std::map nodes never move).
+  // first to insert wins and both return that entry (unordered_map nodes never move).
   Route computed = compute_route(ranks_[from_rank], ranks_[to_rank]);
   const std::lock_guard<std::mutex> lock(routes_mutex_);
   return routes_.emplace(key, std::move(computed)).first->second;
@@ -156,6 +160,9 @@ void CommGraph::group_nodes() {
     auto [it, added] = node_of_host.emplace(host, static_cast<int>(nodes_.size()));
     if (added) nodes_.emplace_back();
     nodes_[it->second].push_back(r);
+  }
+  for (const auto& node : nodes_) {
+    max_ranks_per_node_ = std::max(max_ranks_per_node_, static_cast<int>(node.size()));
   }
 }
 

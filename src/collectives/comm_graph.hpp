@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -54,7 +55,7 @@ class CommGraph {
   /// Rank indices per server, in rank order; servers in order of first appearance.
   const std::vector<std::vector<int>>& nodes() const { return nodes_; }
   int node_count() const { return static_cast<int>(nodes_.size()); }
-  int max_ranks_per_node() const;
+  int max_ranks_per_node() const { return max_ranks_per_node_; }
   int min_sm() const { return min_sm_; }
   const std::vector<double>& capacities() const { return capacity_; }
 
@@ -89,12 +90,15 @@ class CommGraph {
   std::vector<double> capacity_;
   std::vector<std::vector<int>> nodes_;
   mutable std::mutex routes_mutex_;  // guards routes_ (queries run concurrently)
-  mutable std::map<std::pair<int, int>, Route> routes_;
+  /// By (from rank << 32 | to rank). Only looked up, never iterated (so the order of a hash
+  /// table cannot show); its nodes never move, so returned references stay valid.
+  mutable std::unordered_map<uint64_t, Route> routes_;
   RingPlan ring_;
   NvlsInfo nvls_;
   double node_network_Bps_ = 0;
   double hop_latency_excess_s_ = 0;
   int min_sm_ = 0;
+  int max_ranks_per_node_ = 0;
 };
 
 }  // namespace linksim::detail

@@ -2,28 +2,28 @@
 #include "collectives/link_efficiency.hpp"
 
 #include <limits>
+#include <string_view>
+#include <utility>
 
 #include "collectives/model_params.hpp"
 
 namespace linksim::detail {
 namespace {
 
-// The GPU at either end of a link, if any: its architecture sets NVLink efficiency.
-int gpu_sm_of(const Topology& t, const Link& link) {
+// The SM version of the GPU at either end of a link (0 for none): its architecture sets NVLink
+// efficiency. `sm_of_gpu` maps a GPU to its catalog model's SM version.
+template <typename SmOfGpu>
+int gpu_sm_of(const Topology& t, const Link& link, SmOfGpu&& sm_of_gpu) {
   for (DeviceId end : {link.from, link.to}) {
-    if (t.device(end).kind == DeviceKind::kGpu) return t.gpu_model(end).sm;
+    if (t.device(end).kind == DeviceKind::kGpu) return sm_of_gpu(end);
   }
   return 0;
 }
 
-}  // namespace
-
-double link_efficiency(const Topology& t, const Link& link) {
+double efficiency_for_sm(const Link& link, int sm) {
   switch (link.family) {
-    case LinkFamily::kNvlink: {
-      int sm = gpu_sm_of(t, link);
+    case LinkFamily::kNvlink:
       return nvlink_efficiency(sm == 0 ? 90 : sm, link.bw_Bps / std::max(1, link.lanes));
-    }
     case LinkFamily::kPcie: return kPcieEfficiency;
     case LinkFamily::kNetwork: return kNetworkEfficiency;
     case LinkFamily::kC2c:
@@ -32,11 +32,31 @@ double link_efficiency(const Topology& t, const Link& link) {
   return 1.0;
 }
 
+}  // namespace
+
+double link_efficiency(const Topology& t, const Link& link) {
+  if (link.family != LinkFamily::kNvlink) return efficiency_for_sm(link, 0);
+  return efficiency_for_sm(
+      link, gpu_sm_of(t, link, [&](DeviceId gpu) { return t.gpu_model(gpu).sm; }));
+}
+
 std::vector<double> effective_capacities(const Topology& topology) {
+  // A cluster has hundreds of thousands of links and a few GPU models: look each model name up
+  // in the catalog once (the lookup ignores case, which makes it slow).
+  std::vector<std::pair<std::string_view, int>> sm_of_model;
+  auto sm_of_gpu = [&](DeviceId gpu) {
+    const std::string& model = topology.device(gpu).model;
+    for (const auto& [name, sm] : sm_of_model) {
+      if (name == model) return sm;
+    }
+    sm_of_model.emplace_back(model, topology.gpu_model(gpu).sm);
+    return sm_of_model.back().second;
+  };
   std::vector<double> capacity;
   capacity.reserve(topology.links().size());
   for (const Link& link : topology.links()) {
-    capacity.push_back(link.bw_Bps * link_efficiency(topology, link));
+    const int sm = link.family == LinkFamily::kNvlink ? gpu_sm_of(topology, link, sm_of_gpu) : 0;
+    capacity.push_back(link.bw_Bps * efficiency_for_sm(link, sm));
   }
   return capacity;
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The simulator's event queue: a binary min-heap ordered by (time, insertion sequence).
+// The simulator's event queue: a priority queue ordered by (time, insertion sequence).
 #pragma once
 
 #include <algorithm>
@@ -26,38 +26,71 @@ struct Event {
   EventKind kind() const { return static_cast<EventKind>(order & 0xff); }
 };
 
-/// Min-heap of events. Ordering is total ((time, sequence) is unique), so the pop order, and
-/// with it the whole simulation, is deterministic. push and pop are O(log n).
+/// Events in (time, sequence) order, which is total (the sequence is unique), so the pop
+/// order, and with it the whole simulation, is deterministic.
+///
+/// Two sorted stores merged at the front: a run of events pushed in non-decreasing order
+/// (a FIFO, O(1) push and pop) and a binary min-heap for the rest (O(log n)). Synchronous
+/// programs push whole steps at one instant, so their events never touch the heap; the pop
+/// order is the same as one heap's would be.
 class EventQueue {
  public:
   void push(double time_s, EventKind kind, uint32_t id, uint32_t version = 0) {
-    heap_.push_back(Event{time_s, (next_sequence_++ << 8) | static_cast<uint8_t>(kind), id, version});
-    std::push_heap(heap_.begin(), heap_.end(), Later{});
+    const Event event{time_s, (next_sequence_++ << 8) | static_cast<uint8_t>(kind), id, version};
+    if (run_head_ == run_.size()) {  // empty run: restart it
+      run_.clear();
+      run_head_ = 0;
+      run_.push_back(event);
+    } else if (Later{}(event, run_.back())) {
+      run_.push_back(event);
+    } else {
+      heap_.push_back(event);
+      std::push_heap(heap_.begin(), heap_.end(), Later{});
+    }
   }
   /// REQUIRES: !empty().
   Event pop() {
-    LINKSIM_CHECK(!heap_.empty(), "pop from an empty event queue");
+    LINKSIM_CHECK(!empty(), "pop from an empty event queue");
+    if (from_run()) {
+      const Event event = run_[run_head_++];
+      // Drop the consumed prefix once it is most of the run: amortized O(1).
+      if (run_head_ >= kCompactAt && 2 * run_head_ >= run_.size()) {
+        run_.erase(run_.begin(), run_.begin() + static_cast<std::ptrdiff_t>(run_head_));
+        run_head_ = 0;
+      }
+      return event;
+    }
     std::pop_heap(heap_.begin(), heap_.end(), Later{});
-    Event event = heap_.back();
+    const Event event = heap_.back();
     heap_.pop_back();
     return event;
   }
   /// REQUIRES: !empty().
   const Event& top() const {
-    LINKSIM_CHECK(!heap_.empty(), "top of an empty event queue");
-    return heap_.front();
+    LINKSIM_CHECK(!empty(), "top of an empty event queue");
+    return from_run() ? run_[run_head_] : heap_.front();
   }
-  bool empty() const { return heap_.empty(); }
-  std::size_t size() const { return heap_.size(); }
+  bool empty() const { return heap_.empty() && run_head_ == run_.size(); }
+  std::size_t size() const { return heap_.size() + (run_.size() - run_head_); }
 
  private:
+  static constexpr std::size_t kCompactAt = 4096;
+
   struct Later {
     bool operator()(const Event& a, const Event& b) const {
       if (a.time_s != b.time_s) return a.time_s > b.time_s;
       return a.order > b.order;
     }
   };
+  // Whether the earliest event is the run's front. REQUIRES: !empty().
+  bool from_run() const {
+    if (run_head_ == run_.size()) return false;
+    return heap_.empty() || Later{}(heap_.front(), run_[run_head_]);
+  }
+
   std::vector<Event> heap_;
+  std::vector<Event> run_;  ///< sorted; run_[run_head_..] are pending
+  std::size_t run_head_ = 0;
   uint64_t next_sequence_ = 0;
 };
 

@@ -23,51 +23,59 @@ MaxMinSolver::MaxMinSolver(std::span<const double> capacities_Bps,
       remaining_Bps_(capacities_Bps.size(), 0.0),
       unfixed_(capacities_Bps.size(), 0),
       version_(capacities_Bps.size(), 0),
-      resource_mark_(capacities_Bps.size(), 0),
-      user_index_(path_resources.size(), 0) {}
+      resource_mark_(capacities_Bps.size(), 0) {}
 
-uint32_t MaxMinSolver::add(uint32_t begin, uint32_t end, double bound_Bps) {
+uint32_t MaxMinSolver::add(std::span<const uint32_t> path, double bound_Bps) {
   uint32_t slot;
   if (!free_slots_.empty()) {
     slot = free_slots_.back();
     free_slots_.pop_back();
   } else {
     slot = slot_count();
-    begin_.push_back(0);
-    end_.push_back(0);
+    path_.push_back(nullptr);
+    length_.push_back(0);
+    index_begin_.push_back(0);
+    index_capacity_.push_back(0);
     bound_Bps_.push_back(0);
     rate_Bps_.push_back(0);
     fixed_.push_back(0);
     slot_mark_.push_back(0);
   }
-  begin_[slot] = begin;
-  end_[slot] = end;
+  const auto length = static_cast<uint32_t>(path.size());
+  if (index_capacity_[slot] < length) {
+    index_begin_[slot] = static_cast<uint32_t>(user_index_.size());
+    index_capacity_[slot] = length;
+    user_index_.resize(user_index_.size() + length);
+  }
+  path_[slot] = path.data();
+  length_[slot] = length;
   bound_Bps_[slot] = bound_Bps;
   rate_Bps_[slot] = 0;
-  for (uint32_t position = begin; position < end; ++position) {
-    const uint32_t resource = path_resources_[position];
-    user_index_[position] = static_cast<uint32_t>(users_[resource].size());
-    users_[resource].push_back(Element{slot, position});
+  uint32_t* index = user_index_.data() + index_begin_[slot];
+  for (uint32_t hop = 0; hop < length; ++hop) {
+    const uint32_t resource = path[hop];
+    index[hop] = static_cast<uint32_t>(users_[resource].size());
+    users_[resource].push_back(Element{slot, hop});
     dirty_.push_back(resource);
   }
   // A slot crossing no resource belongs to no component; collect_component reports it alone.
-  if (begin == end) orphans_.push_back(slot);
+  if (length == 0) orphans_.push_back(slot);
   return slot;
 }
 
-// Swap-removes the element at `position` from its resource's user list in O(1).
-void MaxMinSolver::detach(uint32_t position) {
-  const uint32_t resource = path_resources_[position];
+// Swap-removes the element of the slot's hop from its resource's user list in O(1).
+void MaxMinSolver::detach(uint32_t slot, uint32_t hop) {
+  const uint32_t resource = path_[slot][hop];
   std::vector<Element>& users = users_[resource];
-  const uint32_t index = user_index_[position];
+  const uint32_t index = user_index_[index_begin_[slot] + hop];
   users[index] = users.back();
-  user_index_[users[index].position] = index;
+  user_index_[index_begin_[users[index].slot] + users[index].hop] = index;
   users.pop_back();
   dirty_.push_back(resource);
 }
 
 void MaxMinSolver::remove(uint32_t slot) {
-  for (uint32_t position = begin_[slot]; position < end_[slot]; ++position) detach(position);
+  for (uint32_t hop = 0; hop < length_[slot]; ++hop) detach(slot, hop);
   rate_Bps_[slot] = 0;
   free_slots_.push_back(slot);
 }
@@ -89,8 +97,7 @@ void MaxMinSolver::collect_component() {
       if (slot_mark_[slot] == epoch_) continue;
       slot_mark_[slot] = epoch_;
       component_slots_.push_back(slot);
-      for (uint32_t position = begin_[slot]; position < end_[slot]; ++position) {
-        const uint32_t resource = path_resources_[position];
+      for (const uint32_t resource : path(slot)) {
         if (resource_mark_[resource] == epoch_) continue;
         resource_mark_[resource] = epoch_;
         component_resources_.push_back(resource);
@@ -125,29 +132,50 @@ void MaxMinSolver::push_resource_level(uint32_t resource, bool keep_heap) {
 void MaxMinSolver::fix(uint32_t slot, double rate_Bps) {
   rate_Bps_[slot] = rate_Bps;
   fixed_[slot] = 1;
-  for (uint32_t position = begin_[slot]; position < end_[slot]; ++position) {
-    const uint32_t resource = path_resources_[position];
+  for (const uint32_t resource : path(slot)) {
     remaining_Bps_[resource] -= rate_Bps;
     --unfixed_[resource];
   }
-  for (uint32_t position = begin_[slot]; position < end_[slot]; ++position) {
-    const uint32_t resource = path_resources_[position];
+  for (const uint32_t resource : path(slot)) {
     // The resource being filled fixes all its users at one level: no new entry needed.
     // A path crossing a resource twice pushes it twice; the first entry goes stale.
     if (resource != filling_) push_resource_level(resource);
   }
 }
 
+// Progressive filling would fix a lone slot at the first of its levels to fill: its bound or
+// C_r / 1 for each resource r, whichever is least. Nothing else shares those resources, so
+// the value is the same whichever entries of other components the heap pops in between.
+bool MaxMinSolver::fix_if_alone(uint32_t slot) {
+  const std::span<const uint32_t> hops = path(slot);
+  if (hops.empty()) return false;
+  double rate_Bps = bound_Bps_[slot];
+  for (const uint32_t resource : hops) {
+    if (users_[resource].size() != 1) return false;  // shared, or crossed twice
+    rate_Bps = std::min(rate_Bps, capacities_Bps_[resource]);
+  }
+  rate_Bps_[slot] = rate_Bps;
+  fixed_[slot] = 1;
+  return true;
+}
+
 void MaxMinSolver::solve_component() {
   heap_.clear();
-  for (uint32_t resource : component_resources_) {
-    remaining_Bps_[resource] = capacities_Bps_[resource];
-    unfixed_[resource] = static_cast<uint32_t>(users_[resource].size());
-    push_resource_level(resource, /*keep_heap=*/false);
-  }
   for (uint32_t slot : component_slots_) {
     fixed_[slot] = 0;
+    if (fix_if_alone(slot)) continue;
     if (bound_Bps_[slot] < kInfinity) heap_.push_back(Level{bound_Bps_[slot], slot, 0, kSlotBound});
+  }
+  for (uint32_t resource : component_resources_) {
+    const std::vector<Element>& users = users_[resource];
+    remaining_Bps_[resource] = capacities_Bps_[resource];
+    // A lone slot's resources are already filled: no level to push.
+    if (users.size() == 1 && fixed_[users.front().slot]) {
+      unfixed_[resource] = 0;
+      continue;
+    }
+    unfixed_[resource] = static_cast<uint32_t>(users.size());
+    push_resource_level(resource, /*keep_heap=*/false);
   }
   std::make_heap(heap_.begin(), heap_.end(), higher_level<Level>);  // O(n) for the initial levels
   while (!heap_.empty()) {

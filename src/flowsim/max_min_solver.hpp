@@ -18,6 +18,11 @@
 // flows are fixed below them, so a lazy min-heap of (level, resource) entries with version
 // stamps gives O(E log E) for E (resource, flow) elements.
 //
+// A flow alone on every resource it crosses (each crossed once) is its own component: its
+// rate is min(bound, min_r C_r), exactly the level progressive filling would fix it at, so
+// solve_component sets it directly and keeps it and its resources out of the heap. A
+// step-synchronous program, where every link carries one flow at a time, then needs no heap.
+//
 // Incrementality: rates only change in the connected component (resources linked by shared
 // flows) of a resource whose set of flows changed. add() and remove() mark resources dirty;
 // collect_component() finds the component from them; solve_component() re-solves it alone.
@@ -34,16 +39,23 @@ namespace linksim {
 /// Not thread-safe. All state is indices into flat arrays; slots are reused LIFO.
 class MaxMinSolver {
  public:
-  /// `path_resources` is the CSR array of resource ids that add() ranges index into.
+  /// `path_resources` is the CSR array of resource ids that add(begin, end, ...) ranges
+  /// index into (empty when only add(path, ...) is used).
   /// REQUIRES: it and `capacities_Bps` (all finite, > 0) outlive the solver, and every entry
   /// of path_resources is < capacities_Bps.size().
-  MaxMinSolver(std::span<const double> capacities_Bps, std::span<const uint32_t> path_resources);
+  explicit MaxMinSolver(std::span<const double> capacities_Bps,
+                        std::span<const uint32_t> path_resources = {});
 
-  /// Activates a sub-flow crossing path_resources[begin, end) with rate bound `bound_Bps`
-  /// (+inf for none). Returns its slot (< slot_count()). O(end - begin).
+  /// Activates a sub-flow crossing the resources of `path` with rate bound `bound_Bps`
+  /// (+inf for none). Returns its slot (< slot_count()). O(path length).
   /// A slot with no resources and no bound gets an infinite rate.
-  /// REQUIRES: no active slot uses any position in [begin, end) (each CSR range is one flow).
-  uint32_t add(uint32_t begin, uint32_t end, double bound_Bps);
+  /// REQUIRES: `path` stays valid and unchanged while the slot is active; its entries are
+  /// < capacities_Bps.size().
+  uint32_t add(std::span<const uint32_t> path, double bound_Bps);
+  /// add() over path_resources[begin, end).
+  uint32_t add(uint32_t begin, uint32_t end, double bound_Bps) {
+    return add(path_resources_.subspan(begin, end - begin), bound_Bps);
+  }
   /// Deactivates a slot; its id may be returned by a later add(). O(its path length).
   void remove(uint32_t slot);
 
@@ -73,7 +85,7 @@ class MaxMinSolver {
  private:
   struct Element {
     uint32_t slot;
-    uint32_t position;  ///< index into path_resources
+    uint32_t hop;  ///< index into the slot's path
   };
   struct Level {
     double level_Bps;
@@ -83,10 +95,14 @@ class MaxMinSolver {
   };
 
   void fix(uint32_t slot, double rate_Bps);
+  /// Fixes `slot` at min(bound, capacities) when it is alone on every resource it crosses;
+  /// returns whether it did.
+  bool fix_if_alone(uint32_t slot);
+  std::span<const uint32_t> path(uint32_t slot) const { return {path_[slot], length_[slot]}; }
   /// Pushes the resource's current level (if it has unfixed elements) and stales older ones.
   /// keep_heap = false only while the heap is being bulk-built (make_heap follows).
   void push_resource_level(uint32_t resource, bool keep_heap = true);
-  void detach(uint32_t position);
+  void detach(uint32_t slot, uint32_t hop);
 
   std::span<const double> capacities_Bps_;
   std::span<const uint32_t> path_resources_;
@@ -99,11 +115,13 @@ class MaxMinSolver {
   std::vector<uint32_t> version_;
   std::vector<uint32_t> resource_mark_;
 
-  // Per position in path_resources: where its element sits in users_[resource].
+  // Per slot: its path (the caller's memory) and, in user_index_[index_begin_ + hop], where
+  // each hop's element sits in users_[resource]. A reused slot keeps its range of user_index_
+  // when the new path fits, so the pool grows only with the longest path each slot has had.
+  std::vector<const uint32_t*> path_;
+  std::vector<uint32_t> length_;
+  std::vector<uint32_t> index_begin_, index_capacity_;
   std::vector<uint32_t> user_index_;
-
-  // Per slot.
-  std::vector<uint32_t> begin_, end_;
   std::vector<double> bound_Bps_, rate_Bps_;
   std::vector<uint8_t> fixed_;
   std::vector<uint32_t> slot_mark_;

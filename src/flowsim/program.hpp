@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// The flat storage of a flow program: transfers, their sub-flows and dependencies as CSR arrays.
+// The flat storage of a flow program: transfers, their sub-flows and dependencies as CSR arrays,
+// and the validation and appending shared by FlowSimulator and StepBuilder.
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "linksim/flowsim.hpp"
@@ -34,6 +37,29 @@ struct Program {
   std::vector<uint32_t> dependencies;    ///< transfer ids
 
   uint32_t transfer_count() const { return static_cast<uint32_t>(bytes.size()); }
+  /// Empties the transfers, keeping capacities, options and allocated storage.
+  void clear_transfers();
 };
+
+/// Throws ConfigError unless every capacity is finite and > 0 and the precision in [0, 1).
+void check_setup(const std::vector<double>& capacities_Bps, const FlowSimOptions& options);
+
+/// How error messages name a transfer: "transfer 3" or "step 7, transfer 3".
+struct TransferLabel {
+  uint32_t index = 0;
+  std::optional<uint64_t> step;
+};
+
+/// Throws ConfigError "flowsim: <label>: <what>".
+[[noreturn]] void reject(const TransferLabel& label, std::string_view what);
+
+/// Checks everything of `spec` but its dependencies against `resources` (the resource count)
+/// and `precision`; throws ConfigError naming `label` (FlowSimulator::add_transfer's contract).
+void check_transfer(const TransferSpec& spec, const TransferLabel& label, std::size_t resources,
+                    double precision);
+
+/// Appends `spec` as the next transfer. REQUIRES: check_transfer passed and every dependency
+/// is valid for the program's numbering.
+void append_transfer(Program& program, const TransferSpec& spec);
 
 }  // namespace linksim::flowsim_internal

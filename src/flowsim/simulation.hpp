@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: Apache-2.0
+// The discrete-event loop (docs/flowsim.md#event-loop): start and finish events, incremental
+// re-solve and resource metering, over any source of transfers. Two sources use it: a whole
+// Program held at once (event_loop.cpp) and a step program generated as it runs
+// (step_simulation.cpp); the loop is the same code, so both give bit-identical times.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "flowsim/event_queue.hpp"
+#include "flowsim/max_min_solver.hpp"
+#include "linksim/flowsim.hpp"
+
+namespace linksim::flowsim_internal {
+
+/// What the loop reads from a source, for a transfer id t it was given:
+///   double bytes(t), rate_cap_Bps(t); uint32_t subflow_count(t);
+///   double share(t, k); std::span<const uint32_t> path(t, k)   (k < subflow_count(t); the
+///     span must stay valid until the sub-flow finishes);
+///   uint32_t& pending(t)                        sub-flows of a started transfer not yet done;
+///   initial(ready)                              ready(t, latency_s) for every transfer with
+///                                               no dependency, in id order;
+///   finished(t, now, ready)                     records t's finish and calls ready(d, latency)
+///                                               for each dependent d it releases, in order;
+///   add_bytes(resources)                        adds every sub-flow's bytes to the resources
+///                                               it crosses, in transfer order.
+struct Outcome {
+  std::vector<ResourceUsage> resources;
+  std::vector<ResourceId> bottlenecks;
+  double makespan_s = 0;
+};
+
+template <typename Source>
+class Simulation {
+ public:
+  Simulation(Source& source, std::span<const double> capacities_Bps, double precision)
+      : source_(source),
+        capacities_Bps_(capacities_Bps),
+        precision_(precision),
+        solver_(capacities_Bps),
+        metered_s_(capacities_Bps.size(), 0.0),
+        saturated_(capacities_Bps.size(), 0) {}
+
+  Outcome run() {
+    outcome_.resources.assign(capacities_Bps_.size(), ResourceUsage{});
+    source_.initial([&](uint32_t t, double latency_s) {
+      queue_.push(latency_s, EventKind::kStart, t);
+    });
+    // Events within precision x now of the first are one batch: processed at `now`, then one
+    // re-solve (docs/flowsim.md#tolerance).
+    while (!queue_.empty()) {
+      const double now = queue_.top().time_s;
+      const double horizon_s = now + precision_ * now;
+      while (!queue_.empty() && queue_.top().time_s <= horizon_s) handle(queue_.pop(), now);
+      if (solver_.has_changes()) resolve(now);
+    }
+    summarize();
+    return std::move(outcome_);
+  }
+
+ private:
+  void handle(const Event& event, double now) {
+    if (event.kind() == EventKind::kStart) {
+      start_transfer(event.id, now);
+    } else if (event.version == version_[event.id]) {
+      finish_slot(event.id, now);
+    }
+  }
+
+  void start_transfer(uint32_t transfer, double now) {
+    const double bytes = source_.bytes(transfer);
+    if (bytes == 0) {  // no sharing phase: done once the latency has elapsed
+      finish_transfer(transfer, now);
+      return;
+    }
+    const uint32_t subflows = source_.subflow_count(transfer);
+    source_.pending(transfer) = subflows;
+    const double rate_cap_Bps = source_.rate_cap_Bps(transfer);
+    for (uint32_t k = 0; k < subflows; ++k) {
+      const double share = source_.share(transfer, k);
+      const uint32_t slot = solver_.add(source_.path(transfer, k), rate_cap_Bps * share);
+      if (slot >= remaining_bytes_.size()) {
+        remaining_bytes_.resize(slot + 1);
+        rate_Bps_.resize(slot + 1);
+        updated_s_.resize(slot + 1);
+        version_.resize(slot + 1, 0);
+        transfer_of_.resize(slot + 1);
+      }
+      remaining_bytes_[slot] = bytes * share;
+      rate_Bps_[slot] = 0;  // not yet scheduled: resolve() will see a rate change
+      updated_s_[slot] = now;
+      ++version_[slot];
+      transfer_of_[slot] = transfer;
+    }
+  }
+
+  void finish_slot(uint32_t slot, double now) {
+    solver_.remove(slot);
+    ++version_[slot];
+    const uint32_t transfer = transfer_of_[slot];
+    if (--source_.pending(transfer) == 0) finish_transfer(transfer, now);
+  }
+
+  void finish_transfer(uint32_t transfer, double now) {
+    outcome_.makespan_s = std::max(outcome_.makespan_s, now);
+    source_.finished(transfer, now, [&](uint32_t dependent, double latency_s) {
+      queue_.push(now + latency_s, EventKind::kStart, dependent);
+    });
+  }
+
+  // Re-solves the component touched by this batch. Slots keep their scheduled finish event
+  // when their rate is unchanged: t + remaining / rate is then the same instant.
+  void resolve(double now) {
+    solver_.collect_component();
+    for (uint32_t slot : solver_.component_slots()) {
+      const double elapsed_s = now - updated_s_[slot];
+      if (elapsed_s > 0 && rate_Bps_[slot] > 0) {
+        remaining_bytes_[slot] =
+            std::max(0.0, remaining_bytes_[slot] - rate_Bps_[slot] * elapsed_s);
+      }
+      updated_s_[slot] = now;
+    }
+    solver_.solve_component();
+    for (uint32_t slot : solver_.component_slots()) {
+      const double rate = solver_.rate_Bps(slot);
+      if (rate == rate_Bps_[slot]) continue;
+      rate_Bps_[slot] = rate;
+      queue_.push(now + remaining_bytes_[slot] / rate, EventKind::kFinish, slot, ++version_[slot]);
+    }
+    for (uint32_t resource : solver_.component_resources()) meter(resource, now);
+  }
+
+  void meter(uint32_t resource, double now) {
+    if (saturated_[resource]) outcome_.resources[resource].busy_s += now - metered_s_[resource];
+    metered_s_[resource] = now;
+    const double threshold_Bps = (1 - precision_) * capacities_Bps_[resource];
+    saturated_[resource] = solver_.load_Bps(resource) >= threshold_Bps;
+  }
+
+  void summarize() {
+    const auto resources = static_cast<uint32_t>(capacities_Bps_.size());
+    for (uint32_t r = 0; r < resources; ++r) meter(r, outcome_.makespan_s);
+    source_.add_bytes(outcome_.resources);
+    for (uint32_t r = 0; r < resources; ++r) {
+      if (outcome_.resources[r].busy_s > 0) outcome_.bottlenecks.push_back(ResourceId{r});
+    }
+    std::stable_sort(outcome_.bottlenecks.begin(), outcome_.bottlenecks.end(),
+                     [&](ResourceId a, ResourceId b) {
+                       return outcome_.resources[a.value].busy_s >
+                              outcome_.resources[b.value].busy_s;
+                     });
+  }
+
+  Source& source_;
+  std::span<const double> capacities_Bps_;
+  const double precision_;
+  EventQueue queue_;
+  MaxMinSolver solver_;
+  Outcome outcome_;
+
+  // Per solver slot (an active sub-flow). Bytes left are exact as of updated_s_.
+  std::vector<double> remaining_bytes_;
+  std::vector<double> rate_Bps_;
+  std::vector<double> updated_s_;
+  std::vector<uint32_t> version_;  ///< bumped whenever the slot's scheduled finish changes
+  std::vector<uint32_t> transfer_of_;
+
+  // Per resource: saturation state since metered_s_.
+  std::vector<double> metered_s_;
+  std::vector<uint8_t> saturated_;
+};
+
+}  // namespace linksim::flowsim_internal
