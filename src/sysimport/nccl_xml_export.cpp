@@ -63,13 +63,27 @@ class XmlExporter {
     }
   }
 
+  // NCCL's CPU type attributes (topo.cc, ncclTopoAddCpu: kvDictCpuArch, kvDictCpuVendor); an
+  // unknown x86 vendor is written as Intel, as linksim wrote every CPU before platforms.
+  static std::string cpu_type_attrs(const HostPlatform& platform) {
+    switch (platform.arch) {
+      case CpuArch::kArm: return "arch=\"arm64\"";
+      case CpuArch::kPower: return "arch=\"ppc64\"";
+      case CpuArch::kX86: break;
+    }
+    const char* vendor = platform.vendor == CpuVendor::kAmd       ? "AuthenticAMD"
+                         : platform.vendor == CpuVendor::kZhaoxin ? "CentaurHauls"
+                                                                  : "GenuineIntel";
+    return fmt::format("arch=\"x86_64\" vendor=\"{}\"", vendor);
+  }
+
   void write_cpu(DeviceId cpu) {
     const Device& d = t_.device(cpu);
     std::string attrs = fmt::format("numaid=\"{}\"", d.numa >= 0 ? d.numa : d.index);
     if (auto mask = sysimport::affinity_mask_from_cores(d.cpu_affinity)) {
       attrs += fmt::format(" affinity=\"{}\"", *mask);
     }
-    out_ += fmt::format("  <cpu {} arch=\"x86_64\" vendor=\"GenuineIntel\">\n", attrs);
+    out_ += fmt::format("  <cpu {} {}>\n", attrs, cpu_type_attrs(t_.host_platform(cpu)));
     for (DeviceId child : children_[cpu.value]) write_pci(child, 2);
     out_ += "  </cpu>\n";
   }

@@ -128,6 +128,11 @@ TEST_CASE("scenario: malformed files give one positioned error naming what was e
        3, 25, "expected one of table, csv, json, svg, html, got \"pdf\""},
       {"bad on/off", "machines: [{topology: dgx-h100.yaml}]\ncollectives: [{ops: allreduce, sizes: [1M], p2p: [on, maybe]}]\n",
        2, 55, "expected on or off, got \"maybe\""},
+      {"bad p2p level", "machines: [{topology: dgx-h100.yaml}]\ncollectives: [{ops: allreduce, sizes: [1M], p2p_level: [PXB, NODE]}]\n",
+       2, 62, "expected one of LOC, NVL, PIX, PXB, PHB, SYS, got \"NODE\""},
+      {"bad ib hca", "machines: [{topology: dgx-h100.yaml}]\ncollectives: [{ops: allreduce, sizes: [1M], ib_hca: \"mlx5_0:x\"}]\n",
+       2, 53, "expected NCCL_IB_HCA's form [^][=]name[:port][,name[:port]]... (a port number >= 1 "
+       "after ':'), got \"mlx5_0:x\""},
   };
   for (const ErrorCase& c : cases) {
     CAPTURE(c.name);
