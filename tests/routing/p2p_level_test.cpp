@@ -62,6 +62,19 @@ fabric: {kind: single_switch}
                         "input", {{"nodes", std::to_string(nodes)}});
 }
 
+// RouterOptions with one switch set (designated initializers would leave the others to
+// -Wmissing-field-initializers).
+RouterOptions with_level(PathClass level) {
+  RouterOptions o;
+  o.p2p_level = level;
+  return o;
+}
+RouterOptions with_hca(const char* hca) {
+  RouterOptions o;
+  o.ib_hca = parse_ib_hca(hca);
+  return o;
+}
+
 std::string nic_of(const Router& router, DeviceId g) {
   const auto nic = router.nearest_nic(g);
   return nic ? router.topology().device(*nic).port_name : "none";
@@ -125,7 +138,7 @@ TEST_SUITE("routing") {
     // The same machine with an Intel CPU, or an explicit NCCL_P2P_LEVEL=PXB: through host memory.
     const Topology intel = dual_socket("intel-skylake");
     CHECK(Router(intel).route(gpu(intel, 0), gpu(intel, 1)).transport == Transport::kShm);
-    CHECK(Router(amd, {.p2p_level = PathClass::kPxb}).route(gpu(amd, 0), gpu(amd, 1)).transport ==
+    CHECK(Router(amd, with_level(PathClass::kPxb)).route(gpu(amd, 0), gpu(amd, 1)).transport ==
           Transport::kShm);
   }
 
@@ -135,11 +148,15 @@ TEST_SUITE("routing") {
     const Topology amd = dual_socket("amd-zen2", 4);
     CHECK(Router(amd).p2p_level() == PathClass::kPxb);
     CHECK(Router(amd).route(gpu(amd, 0), gpu(amd, 1)).transport == Transport::kShm);
-    const Router pair(amd, {.gpus_per_server = 2});
+    RouterOptions two;
+    two.gpus_per_server = 2;
+    const Router pair(amd, two);
     CHECK(pair.p2p_level() == PathClass::kSys);
     CHECK(pair.route(gpu(amd, 0), gpu(amd, 1)).transport == Transport::kP2p);
     // NCCL 2.16: SYS on AMD whatever the count.
-    CHECK(Router(amd, {.nccl_version = 21602}).p2p_level() == PathClass::kSys);
+    RouterOptions old;
+    old.nccl_version = 21602;
+    CHECK(Router(amd, old).p2p_level() == PathClass::kSys);
   }
 
   TEST_CASE("p2p disable: an NVLink pair is diverted through the CPU (level LOC)") {
@@ -148,7 +165,9 @@ TEST_SUITE("routing") {
     const Router on(t);
     CHECK(on.route(gpu(t, 0), gpu(t, 1)).transport == Transport::kP2p);
     CHECK(on.route(gpu(t, 0), gpu(t, 1)).cls == PathClass::kNvlink);
-    const Router off(t, {.p2p_disable = true});
+    RouterOptions disabled;
+    disabled.p2p_disable = true;
+    const Router off(t, disabled);
     CHECK(off.p2p_level() == PathClass::kSelf);
     const Route r = off.route(gpu(t, 0), gpu(t, 1));
     CHECK(r.transport == Transport::kShm);
@@ -161,17 +180,17 @@ TEST_SUITE("routing") {
     // The nvidia-smi matrix is the machine's, whatever NCCL is told.
     CHECK(off.classify(gpu(t, 0), gpu(t, 1)) == PathClass::kNvlink);
     // NCCL_P2P_LEVEL=LOC is the same; NVL keeps NVLink.
-    CHECK(Router(t, {.p2p_level = PathClass::kSelf}).route(gpu(t, 0), gpu(t, 1)).transport ==
+    CHECK(Router(t, with_level(PathClass::kSelf)).route(gpu(t, 0), gpu(t, 1)).transport ==
           Transport::kShm);
-    CHECK(Router(t, {.p2p_level = PathClass::kNvlink}).route(gpu(t, 0), gpu(t, 1)).transport ==
+    CHECK(Router(t, with_level(PathClass::kNvlink)).route(gpu(t, 0), gpu(t, 1)).transport ==
           Transport::kP2p);
   }
 
   TEST_CASE("p2p level: NVL stages PCIe pairs, SYS opens the socket link") {
     const Topology intel = dual_socket("intel-skylake");
-    CHECK(Router(intel, {.p2p_level = PathClass::kNvlink}).route(gpu(intel, 0), gpu(intel, 1))
+    CHECK(Router(intel, with_level(PathClass::kNvlink)).route(gpu(intel, 0), gpu(intel, 1))
               .transport == Transport::kShm);
-    CHECK(Router(intel, {.p2p_level = PathClass::kSys}).route(gpu(intel, 0), gpu(intel, 1))
+    CHECK(Router(intel, with_level(PathClass::kSys)).route(gpu(intel, 0), gpu(intel, 1))
               .transport == Transport::kP2p);
   }
 
@@ -193,7 +212,7 @@ TEST_SUITE("routing") {
     CHECK_FALSE(ported.allows("mlx5_1", 1));
     CHECK(ported.allows("mlx5_1", 2));
     CHECK(IbHcaFilter{}.allows("anything"));
-    const std::string form = "expected NCCL_IB_HCA's form [^][=]name[:port][,name[:port]]... ";
+    const std::string form = "linksim: error: expected NCCL_IB_HCA's form [^][=]name[:port][,name[:port]]... ";
     CHECK_THROWS_WITH_AS(parse_ib_hca("^"), (form + "(at least one NIC name), got \"^\"").c_str(),
                          ConfigError);
     CHECK_THROWS_WITH_AS(parse_ib_hca("mlx5_0,,mlx5_1"),
@@ -214,24 +233,24 @@ TEST_SUITE("routing") {
     const Router all(t);
     CHECK(nic_of(all, gpu(t, 0)) == "mlx5_0");
     CHECK(nic_of(all, gpu(t, 1)) == "mlx5_1");
-    const Router only1(t, {.ib_hca = parse_ib_hca("mlx5_1")});
+    const Router only1(t, with_hca("mlx5_1"));
     CHECK(nic_of(only1, gpu(t, 0)) == "mlx5_1");
     CHECK(nic_of(only1, gpu(t, 1)) == "mlx5_1");
-    const Router not1(t, {.ib_hca = parse_ib_hca("^mlx5_1")});
+    const Router not1(t, with_hca("^mlx5_1"));
     CHECK(nic_of(not1, gpu(t, 0)) == "mlx5_0");
     CHECK(nic_of(not1, gpu(t, 1)) == "mlx5_0");
-    const Router none(t, {.ib_hca = parse_ib_hca("=mlx5")});
+    const Router none(t, with_hca("=mlx5"));
     CHECK(nic_of(none, gpu(t, 0)) == "none");
   }
 
   TEST_CASE("ib hca: a server left without NICs cannot reach the others") {
     const Topology t = two_nic_servers(2);
-    const Router none(t, {.ib_hca = parse_ib_hca("=mlx5")});
+    const Router none(t, with_hca("=mlx5"));
     CHECK_THROWS_WITH_AS(none.route(t.gpus()[0], t.gpus()[2]),
-                         "no network path from host0:gpu0 to host1:gpu0 (NCCL_IB_HCA leaves its "
-                         "server no NIC)",
+                         "linksim: error: no network path from host0:gpu0 to host1:gpu0 "
+                         "(NCCL_IB_HCA leaves its server no NIC)",
                          ConfigError);
-    const Router one(t, {.ib_hca = parse_ib_hca("mlx5_1")});
+    const Router one(t, with_hca("mlx5_1"));
     const Route r = one.route(t.gpus()[0], t.gpus()[2]);
     CHECK(r.transport == Transport::kNet);
   }

@@ -157,7 +157,8 @@ name: x
 node:
   devices:
     - {name: cpu0, kind: cpu, model: a40}
-)") == "input:5:31: error: unknown key \"model\"; expected one of name, kind, numa, cores");
+)") == "input:5:31: error: unknown key \"model\"; expected one of name, kind, numa, cores, "
+        "platform, host_staging_bw, host_staging_cross_socket_bw");
   CHECK(parse_error(R"(
 name: x
 node:
