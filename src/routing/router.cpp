@@ -295,9 +295,17 @@ Route Router::route(DeviceId src, DeviceId dst) const {
   const auto leg = [&](const Located& where, uint32_t a, uint32_t b) -> Route {
     const auto& local = impl.routes[impl.pair(a, b)];
     if (!local) {
-      throw ConfigError(fmt::format("no path from {} to {} in a server",
-                                    topology_.display_name(impl.endpoints[a]),
-                                    topology_.display_name(impl.endpoints[b])));
+      // An NVLink pair beyond the P2P level needs a way through host memory, which a server
+      // whose CPUs are not linked (a GB200 rack as one server) does not have.
+      const bool staged_nvlink = impl.classes[impl.pair(a, b)] == PathClass::kNvlink &&
+                                 !within_p2p_level(PathClass::kNvlink, impl.p2p_level);
+      throw ConfigError(fmt::format(
+          "no path from {} to {} in a server{}", topology_.display_name(impl.endpoints[a]),
+          topology_.display_name(impl.endpoints[b]),
+          staged_nvlink ? fmt::format(" through host memory (P2P level {}: NCCL_P2P_DISABLE or "
+                                      "NCCL_P2P_LEVEL leave its NVLink unused)",
+                                      p2p_level_name(impl.p2p_level))
+                        : ""));
     }
     return shifted(*local, uint32_t(where.host) * impl.host_devices,
                    uint32_t(where.host) * impl.host_links);

@@ -113,7 +113,7 @@ void check_gdr(const Server& s, std::vector<LintWarning>& out) {
         best_nic = nic;
       }
     }
-    if (best <= kNcclDefaultP2pLevel) continue;
+    if (best <= kNcclDefaultGdrLevel) continue;
     // A GPU on NVLink-C2C reaches a NIC of its own CPU as NCCL's PATH_P2C, which keeps
     // GPUDirect RDMA (reference/nccl-model.md 1.1).
     if (best <= PathClass::kNode && has_c2c(s.topology, gpu)) continue;
