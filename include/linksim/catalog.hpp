@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The catalogs of GPU models and link types: data, not code (data/catalog/*.yaml).
+// The catalogs of GPU models, link types and host platforms: data, not code
+// (data/catalog/*.yaml).
 #pragma once
 
 #include <optional>
@@ -60,6 +61,32 @@ struct GpuModel {
   std::string source;
 };
 
+/// NCCL's CPU vendor (ncclTopoCpuType, NVIDIA/nccl src/graph/topo.cc): it sets NCCL's default
+/// P2P level (docs/routing.md#p2p-level).
+enum class CpuVendor { kUnknown, kIntel, kAmd, kZhaoxin, kNvidia };
+/// NCCL's CPU architecture.
+enum class CpuArch { kX86, kArm, kPower };
+std::string_view to_string(CpuVendor vendor);  ///< "unknown", "intel", "amd", "zhaoxin", "nvidia"
+std::string_view to_string(CpuArch arch);      ///< "x86", "arm", "power"
+
+/// One catalog host platform (data/catalog/platforms.yaml): the CPU behind a topology's cpu
+/// devices. Rates per direction, bytes/s.
+struct HostPlatform {
+  std::string key;                   ///< "intel-sapphire-rapids", "amd-zen2", "generic"
+  std::vector<std::string> aliases;  ///< "sapphire-rapids", "epyc-rome"
+  std::string name;
+  CpuVendor vendor = CpuVendor::kUnknown;
+  CpuArch arch = CpuArch::kX86;
+  /// NCCL's bandwidth for the link between two sockets (ncclTopoGetInterCpuBw); +infinity
+  /// where NCCL sets none (LOC_BW).
+  double nccl_smp_bw_Bps = 0;
+  /// Host-staged (SHM) copy between GPUs of one socket, and across two sockets (measured;
+  /// entries without a measurement carry the generic entry's).
+  double host_staging_Bps = 0;
+  double host_staging_cross_socket_Bps = 0;
+  std::string source;
+};
+
 /// The catalogs, loaded from YAML. Immutable once built; safe to share between threads.
 class Catalog {
  public:
@@ -69,20 +96,32 @@ class Catalog {
   /// Throws ConfigError on malformed or incomplete entries.
   static Catalog parse(std::string_view gpus_yaml, std::string_view gpus_name,
                        std::string_view links_yaml, std::string_view links_name);
+  /// As above with a host-platform catalog too (the other overload uses the built-in one).
+  /// The platforms must include the default entry, "generic".
+  static Catalog parse(std::string_view gpus_yaml, std::string_view gpus_name,
+                       std::string_view links_yaml, std::string_view links_name,
+                       std::string_view platforms_yaml, std::string_view platforms_name);
 
   /// Finds a GPU model by key or alias, case-insensitively. nullptr when unknown.
   const GpuModel* find_gpu(std::string_view name) const;
   /// Finds a link type by key, case-insensitively. nullptr when unknown.
   const LinkType* find_link_type(std::string_view key) const;
+  /// Finds a host platform by key or alias, case-insensitively. nullptr when unknown.
+  const HostPlatform* find_platform(std::string_view name) const;
+  /// The platform of a CPU that names none: "generic".
+  const HostPlatform& default_platform() const;
 
   const std::vector<GpuModel>& gpus() const { return gpus_; }
   const std::vector<LinkType>& link_types() const { return link_types_; }
   std::vector<std::string> gpu_keys() const;        ///< keys, for messages and did-you-mean
   std::vector<std::string> link_type_keys() const;
+  std::vector<std::string> platform_keys() const;
+  const std::vector<HostPlatform>& platforms() const { return platforms_; }
 
  private:
   std::vector<GpuModel> gpus_;
   std::vector<LinkType> link_types_;
+  std::vector<HostPlatform> platforms_;
 };
 
 }  // namespace linksim

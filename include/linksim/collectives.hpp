@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "linksim/routing.hpp"
 #include "linksim/topology.hpp"
 
 namespace linksim {
@@ -50,7 +51,14 @@ inline constexpr int kMaxChannels = 64;
 
 /// How the communicator is set up, mirroring what users set on real machines.
 struct CommOptions {
-  bool p2p_disable = false;  ///< NCCL_P2P_DISABLE=1: non-NVLink GPU pairs go through host memory
+  /// NCCL_P2P_DISABLE=1 (P2P level LOC): every GPU pair, NVLink pairs included, goes through
+  /// host memory (SHM); NVLS is not affected (docs/model.md#p2p-disable).
+  bool p2p_disable = false;
+  /// NCCL_P2P_LEVEL (kSelf = LOC); nullopt = NCCL's default for the host CPU
+  /// (default_p2p_level, include/linksim/routing.hpp). p2p_disable wins, as in NCCL.
+  std::optional<PathClass> p2p_level;
+  /// NCCL_IB_HCA: the NICs NCCL may use; empty = every NIC.
+  IbHcaFilter ib_hca;
   bool nvls_enable = true;   ///< NCCL_NVLS_ENABLE: allow NVLink SHARP where the switches offer it
   /// NCCL_MIN/MAX_NCHANNELS, 1..kMaxChannels; 0 = as NCCL would choose.
   int channels = 0;

@@ -5,8 +5,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "linksim/catalog.hpp"
 #include "linksim/topology.hpp"
 
 namespace linksim {
@@ -42,7 +44,9 @@ struct Path {
 struct Route {
   DeviceId src;
   DeviceId dst;
-  PathClass cls = PathClass::kSelf;  ///< nvidia-smi class of the pair (NET across servers)
+  /// nvidia-smi class of the pair (NET across servers); for a host-staged NVLink pair, the
+  /// class of the path through the CPU NCCL diverts it to (at least PHB: paths.cc addInterStep).
+  PathClass cls = PathClass::kSelf;
   int nvlinks = 0;                   ///< for NV#: the number of bonded NVLinks
   Transport transport = Transport::kP2p;
   std::vector<Path> paths;           ///< parallel paths (NVSwitch planes); one path otherwise
@@ -56,12 +60,60 @@ struct Route {
   std::string label() const;
 };
 
+/// NCCL_IB_HCA: the NICs NCCL may use (NVIDIA/nccl src/transport/net_ib.cc, ncclIbInit, with
+/// parseStringList / matchIfList of src/misc/utils.cc). docs/routing.md#ib-hca.
+struct IbHcaFilter {
+  struct Entry {
+    std::string prefix;       ///< a NIC name, or its beginning ("mlx5" matches mlx5_0, mlx5_1)
+    std::optional<int> port;  ///< ":port"; nullopt = any port
+  };
+  std::vector<Entry> entries;  ///< empty = every NIC
+  bool exclude = false;        ///< '^': NCCL may use every NIC but the listed ones
+  bool exact = false;          ///< '=': names match whole, not as prefixes
+  /// Whether NCCL may use port `port` of the NIC named `name` (nvidia-smi's NIC legend name,
+  /// "mlx5_0"; linksim's NICs are one port each, port 1).
+  bool allows(std::string_view name, int port = 1) const;
+};
+/// Parses NCCL_IB_HCA's syntax: [^][=]name[:port][,name[:port]]... ("mlx5_0:1,mlx5_1",
+/// "^=mlx5_4"). Throws ConfigError "expected ..., got ..." for an empty name or a bad port.
+IbHcaFilter parse_ib_hca(std::string_view text);
+
+/// NCCL_P2P_LEVEL's names (NVIDIA/nccl src/graph/paths.cc, ncclGetLevel): LOC (kSelf: no P2P
+/// at all), NVL, PIX, PXB, PHB, SYS, case-insensitive, and the old numbers 0-5 (LOC, PIX, PXB,
+/// PHB, SYS, SYS). nullopt for anything else.
+std::optional<PathClass> parse_p2p_level(std::string_view text);
+/// NCCL's name of a P2P level: "LOC", "NVL", "PIX", "PXB", "PHB", "SYS" (NODE counts as PHB).
+std::string_view p2p_level_name(PathClass level);
+/// Whether a GPU pair of class `cls` may use P2P at NCCL_P2P_LEVEL `level`: NCCL compares its
+/// path type, in which nvidia-smi's NODE is PHB.
+bool within_p2p_level(PathClass cls, PathClass level);
+
+/// The first NCCL release (NCCL_VERSION_CODE 2.23.0) whose default P2P level is PXB on every
+/// CPU but AMD hosts of at most two GPUs (docs/routing.md#p2p-level).
+inline constexpr int kNcclPxbDefaultVersion = 22300;
+
+/// NCCL's default P2P level on a server of `platform` whose communicator has `gpus` GPUs
+/// there (ncclTopoCheckP2p, src/graph/paths.cc). NCCL 2.23 and later: PXB, but SYS on an AMD
+/// x86 host with at most two GPUs; before 2.23: SYS, but PXB on Intel, Arm and Zhaoxin hosts.
+/// `nccl_version` is NCCL_VERSION_CODE (2.18.3 = 21803); nullopt = a recent release.
+PathClass default_p2p_level(const HostPlatform& platform, int gpus,
+                            std::optional<int> nccl_version = std::nullopt);
+
 struct RouterOptions {
-  /// NCCL_P2P_DISABLE=1: GPU pairs without NVLink use host memory (kShm), never PCIe P2P.
+  /// NCCL_P2P_DISABLE=1: NCCL's P2P level LOC. No GPU pair uses P2P, NVLink pairs included:
+  /// NCCL diverts every GPU-to-GPU path through host memory (kShm).
   bool p2p_disable = false;
-  /// NCCL_P2P_LEVEL: PCIe P2P is used only when the pair's class is at most this (default
-  /// PXB, NCCL's default). NVLink is always used where present.
-  PathClass p2p_level = PathClass::kPxb;
+  /// NCCL_P2P_LEVEL: a GPU pair uses P2P (NVLink, or PCIe peer-to-peer) only when its class
+  /// is within this level (within_p2p_level); kSelf = LOC. nullopt = NCCL's default for the
+  /// server's host platform (default_p2p_level).
+  std::optional<PathClass> p2p_level;
+  /// The GPUs NCCL sees in one server (the communicator's there), for NCCL's AMD rule;
+  /// 0 = every GPU of the server.
+  int gpus_per_server = 0;
+  /// NCCL_VERSION_CODE of the NCCL release whose rules apply; nullopt = a recent release.
+  std::optional<int> nccl_version;
+  /// NCCL_IB_HCA: a GPU's NIC is the nearest of the NICs the filter allows.
+  IbHcaFilter ib_hca;
 };
 
 /// Computes routes on a finalized Topology. Thread-compatible; cheap to copy the results.
@@ -85,6 +137,9 @@ class Router {
 
   const Topology& topology() const { return topology_; }
   const RouterOptions& options() const { return options_; }
+  /// The P2P level in force in a server: LOC (kSelf) under p2p_disable, else the options'
+  /// p2p_level, else NCCL's default for the server's host platform.
+  PathClass p2p_level() const;
 
  private:
   struct Impl;

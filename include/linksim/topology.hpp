@@ -43,11 +43,15 @@ struct Device {
   std::optional<int> host; ///< server instance index; nullopt for fabric devices
   int index = 0;           ///< ordinal among devices of its kind in its host (GPU3 -> 3, NIC0 -> 0)
   /// GPU: catalog key of its model ("h100-sxm"). NIC: catalog link type of its port ("ib_ndr").
+  /// CPU: catalog key of its host platform ("intel-sapphire-rapids"); empty = the default.
   std::string model;
   bool p2p = true;         ///< GPU: the driver allows PCIe peer-to-peer (false on GeForce cards)
   bool reduction = false;  ///< NVSwitch / network switch: in-switch reduction (NVLS / SHARP)
   int numa = -1;           ///< CPU: NUMA node id as nvidia-smi prints it
   std::string cpu_affinity;///< CPU: cores as nvidia-smi prints them ("0-35,72-107"), may be empty
+  /// CPU: the topology's own host-staged (SHM) rates, bytes/s, overriding its platform's.
+  std::optional<double> host_staging_Bps;
+  std::optional<double> host_staging_cross_socket_Bps;
   std::string port_name;   ///< NIC: the name nvidia-smi's NIC legend shows ("mlx5_0"), may be empty
   int tier = 0;            ///< network switch: 1 = leaf, 2 = spine, 3 = core
   int group = -1;          ///< network switch: rail (rail-optimized leaves) or pod, -1 if none
@@ -111,6 +115,8 @@ class Topology {
 
   /// The GPU model of a GPU device, from the catalog it was built with.
   const GpuModel& gpu_model(DeviceId gpu) const;
+  /// The host platform of a CPU device (its `platform`, else the catalog's default).
+  const HostPlatform& host_platform(DeviceId cpu) const;
   const Catalog& catalog() const { return *catalog_; }
 
   // ---- building (used by the loader, generators and tests) ----

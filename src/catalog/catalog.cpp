@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 
 #include "catalog/yaml_fields.hpp"
+#include "common/check.hpp"
 #include "common/text.hpp"
 
 namespace linksim::detail {
@@ -16,6 +18,8 @@ extern const char* const kBuiltinGpuCatalogYaml;
 extern const char* const kBuiltinLinkCatalogYaml;
 extern const char* const kBuiltinGpuCatalogPath;
 extern const char* const kBuiltinLinkCatalogPath;
+extern const char* const kBuiltinPlatformCatalogYaml;
+extern const char* const kBuiltinPlatformCatalogPath;
 }  // namespace linksim::detail
 
 namespace linksim {
@@ -63,6 +67,68 @@ const std::vector<std::string> kLinkTypeKeys = {
 const std::vector<std::string> kGpuKeys = {
     "key",      "aliases", "name", "arch", "sm",     "multiprocessors", "nvlink_type",
     "nvlink_lanes", "nvlink_lane_bw", "p2p", "pcie_gen", "bf16", "fp8", "memory", "memory_bw", "source", "note"};
+
+constexpr std::array<std::pair<std::string_view, CpuVendor>, 5> kVendors = {{
+    {"unknown", CpuVendor::kUnknown},
+    {"intel", CpuVendor::kIntel},
+    {"amd", CpuVendor::kAmd},
+    {"zhaoxin", CpuVendor::kZhaoxin},
+    {"nvidia", CpuVendor::kNvidia},
+}};
+
+constexpr std::array<std::pair<std::string_view, CpuArch>, 3> kCpuArchs = {{
+    {"x86", CpuArch::kX86},
+    {"arm", CpuArch::kArm},
+    {"power", CpuArch::kPower},
+}};
+
+const std::vector<std::string> kPlatformKeys = {
+    "key", "aliases", "name", "vendor", "arch", "nccl_smp_bw", "host_staging_bw",
+    "host_staging_cross_socket_bw", "source", "note"};
+
+constexpr std::string_view kDefaultPlatformKey = "generic";
+
+template <typename Enum, size_t N>
+Enum parse_enum(FieldReader& fields, const char* key,
+                const std::array<std::pair<std::string_view, Enum>, N>& table) {
+  const std::string text = fields.required_string(key);
+  std::vector<std::string_view> names;
+  for (const auto& [name, value] : table) {
+    if (name == text) return value;
+    names.push_back(name);
+  }
+  fields.fail_at(key, fmt::format("unknown {} '{}'; expected one of: {}", key, text,
+                                  comma_list(names)));
+}
+
+// Rates a platform leaves out are the default platform's; parsed before it, they stay 0 and
+// are filled in by parse_platforms.
+HostPlatform parse_platform(FieldReader& fields) {
+  HostPlatform platform;
+  if (auto key = fields.optional_string("key")) {
+    fields.set_what(fmt::format("platform '{}'", *key));
+  }
+  fields.reject_unknown_keys(kPlatformKeys);
+  platform.key = fields.required_string("key");
+  platform.aliases = fields.optional_string_list("aliases");
+  platform.name = fields.required_string("name");
+  platform.vendor = parse_enum(fields, "vendor", kVendors);
+  platform.arch = parse_enum(fields, "arch", kCpuArchs);
+  platform.nccl_smp_bw_Bps = fields.optional_bandwidth_Bps("nccl_smp_bw")
+                                 .value_or(std::numeric_limits<double>::infinity());
+  platform.host_staging_Bps = fields.optional_bandwidth_Bps("host_staging_bw").value_or(0);
+  platform.host_staging_cross_socket_Bps =
+      fields.optional_bandwidth_Bps("host_staging_cross_socket_bw").value_or(0);
+  if (platform.key == kDefaultPlatformKey) {
+    if (platform.host_staging_Bps == 0) fields.required_bandwidth_Bps("host_staging_bw");
+    if (platform.host_staging_cross_socket_Bps == 0) {
+      fields.required_bandwidth_Bps("host_staging_cross_socket_bw");
+    }
+  }
+  platform.source = fields.required_string("source");
+  fields.optional_string("note");
+  return platform;
+}
 
 LinkType parse_link_type(FieldReader& fields) {
   LinkType type;
@@ -187,7 +253,53 @@ std::vector<GpuModel> parse_gpus(std::string_view text, std::string_view file,
   return gpus;
 }
 
+std::vector<HostPlatform> parse_platforms(std::string_view text, std::string_view file) {
+  const YAML::Node document = load_document(text, file);
+  const YAML::Node entries = entry_list(document, file, "platforms");
+  std::vector<HostPlatform> platforms;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const YAML::Node& entry = entries[i];
+    FieldReader fields = entry_reader(entry, file, "platforms", i);
+    HostPlatform platform = parse_platform(fields);
+    check_unique(names, platform.key, location_of(entry["key"], file));
+    names.push_back(platform.key);
+    for (size_t a = 0; a < platform.aliases.size(); ++a) {
+      check_unique(names, platform.aliases[a], location_of(entry["aliases"][a], file));
+      names.push_back(platform.aliases[a]);
+    }
+    platforms.push_back(std::move(platform));
+  }
+  const auto fallback = std::find_if(platforms.begin(), platforms.end(), [](const auto& p) {
+    return p.key == kDefaultPlatformKey;
+  });
+  if (fallback == platforms.end()) {
+    throw ConfigError(location_of(document, file),
+                      fmt::format("expected a platform with key '{}' (the default)",
+                                  kDefaultPlatformKey));
+  }
+  const HostPlatform defaults = *fallback;
+  for (HostPlatform& platform : platforms) {
+    if (platform.host_staging_Bps == 0) platform.host_staging_Bps = defaults.host_staging_Bps;
+    if (platform.host_staging_cross_socket_Bps == 0) {
+      platform.host_staging_cross_socket_Bps = defaults.host_staging_cross_socket_Bps;
+    }
+  }
+  return platforms;
+}
+
+template <typename Enum, size_t N>
+std::string_view enum_name(Enum value, const std::array<std::pair<std::string_view, Enum>, N>& t) {
+  for (const auto& [name, v] : t) {
+    if (v == value) return name;
+  }
+  return "unknown";
+}
+
 }  // namespace
+
+std::string_view to_string(CpuVendor vendor) { return enum_name(vendor, kVendors); }
+std::string_view to_string(CpuArch arch) { return enum_name(arch, kCpuArchs); }
 
 std::string_view to_string(LinkFamily family) {
   for (const auto& [name, value] : kFamilies) {
@@ -205,10 +317,40 @@ const Catalog& Catalog::builtin() {
 
 Catalog Catalog::parse(std::string_view gpus_yaml, std::string_view gpus_name,
                        std::string_view links_yaml, std::string_view links_name) {
+  return parse(gpus_yaml, gpus_name, links_yaml, links_name, detail::kBuiltinPlatformCatalogYaml,
+               detail::kBuiltinPlatformCatalogPath);
+}
+
+Catalog Catalog::parse(std::string_view gpus_yaml, std::string_view gpus_name,
+                       std::string_view links_yaml, std::string_view links_name,
+                       std::string_view platforms_yaml, std::string_view platforms_name) {
   Catalog catalog;
   catalog.link_types_ = parse_link_types(links_yaml, links_name);
   catalog.gpus_ = parse_gpus(gpus_yaml, gpus_name, catalog.link_types_);
+  catalog.platforms_ = parse_platforms(platforms_yaml, platforms_name);
   return catalog;
+}
+
+const HostPlatform* Catalog::find_platform(std::string_view name) const {
+  for (const HostPlatform& platform : platforms_) {
+    if (text::iequals(platform.key, name)) return &platform;
+    for (const std::string& alias : platform.aliases) {
+      if (text::iequals(alias, name)) return &platform;
+    }
+  }
+  return nullptr;
+}
+
+const HostPlatform& Catalog::default_platform() const {
+  const HostPlatform* platform = find_platform(kDefaultPlatformKey);
+  LINKSIM_CHECK(platform != nullptr, "every parsed catalog has the default platform");
+  return *platform;
+}
+
+std::vector<std::string> Catalog::platform_keys() const {
+  std::vector<std::string> keys;
+  for (const HostPlatform& platform : platforms_) keys.push_back(platform.key);
+  return keys;
 }
 
 const GpuModel* Catalog::find_gpu(std::string_view name) const {

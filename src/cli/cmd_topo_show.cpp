@@ -78,10 +78,40 @@ struct LinkGroup {
   int lanes = 0;
 };
 
+/// The host platform of server 0's first CPU and what it means for NCCL
+/// (docs/catalog.md#platforms): its default P2P level and host-staged (SHM) rates.
+struct HostSummary {
+  const HostPlatform* platform = nullptr;
+  PathClass p2p_level = PathClass::kPxb;
+  double staging_Bps = 0;               ///< within a socket: the CPU's own rate, else the platform's
+  double staging_cross_socket_Bps = 0;  ///< across the sockets, likewise
+};
+
+HostSummary summarize_host(const Router& router) {
+  const Topology& t = router.topology();
+  HostSummary h;
+  const auto cpus = t.devices_of(0, DeviceKind::kCpu);
+  h.platform = cpus.empty() ? &t.catalog().default_platform() : &t.host_platform(cpus.front());
+  h.p2p_level = router.p2p_level();
+  h.staging_Bps = h.platform->host_staging_Bps;
+  h.staging_cross_socket_Bps = h.platform->host_staging_cross_socket_Bps;
+  if (!cpus.empty()) {
+    const Device& cpu = t.device(cpus.front());
+    h.staging_Bps = cpu.host_staging_Bps.value_or(h.staging_Bps);
+    h.staging_cross_socket_Bps =
+        cpu.host_staging_cross_socket_Bps.value_or(h.staging_cross_socket_Bps);
+  }
+  return h;
+}
+
 void print_text(const Topology& t, const std::vector<GpuSummary>& gpus,
-                std::optional<double> bisection) {
+                std::optional<double> bisection, const HostSummary& host) {
   fmt::print("{}  ({})\n", t.name(), t.source_file());
-  fmt::print("servers: {}\n\ndevices:\n", t.host_count());
+  fmt::print("servers: {}\n", t.host_count());
+  fmt::print("host: {} = {}; NCCL's default P2P level {}; host-staged copies {} within a "
+             "socket, {} across\n\ndevices:\n",
+             host.platform->key, host.platform->name, p2p_level_name(host.p2p_level),
+             format_bandwidth(host.staging_Bps), format_bandwidth(host.staging_cross_socket_Bps));
   std::map<std::string, int> kinds;
   for (const Device& d : t.devices()) ++kinds[std::string(to_string(d.kind))];
   for (const auto& [kind, count] : kinds) fmt::print("  {:<12} {:>7}\n", kind, count);
@@ -109,10 +139,15 @@ void print_text(const Topology& t, const std::vector<GpuSummary>& gpus,
 }
 
 void print_json(const Topology& t, const std::vector<GpuSummary>& gpus,
-                std::optional<double> bisection) {
+                std::optional<double> bisection, const HostSummary& host) {
   nlohmann::json out;
   out["name"] = t.name();
   out["servers"] = t.host_count();
+  out["host"] = {{"platform", host.platform->key},
+                 {"vendor", std::string(to_string(host.platform->vendor))},
+                 {"p2p_level", std::string(p2p_level_name(host.p2p_level))},
+                 {"host_staging_GBps", host.staging_Bps / 1e9},
+                 {"host_staging_cross_socket_GBps", host.staging_cross_socket_Bps / 1e9}};
   for (const Device& d : t.devices()) {
     auto& slot = out["devices"][std::string(to_string(d.kind))];
     slot = slot.is_null() ? 1 : slot.get<int>() + 1;
@@ -153,10 +188,11 @@ void run_show(const ShowArgs& args) {
     gpus.push_back(summarize_gpu(router, gpu));
   }
   const auto bisection = bisection_Bps(topology);
+  const HostSummary host = summarize_host(router);
   if (args.json) {
-    print_json(topology, gpus, bisection);
+    print_json(topology, gpus, bisection, host);
   } else {
-    print_text(topology, gpus, bisection);
+    print_text(topology, gpus, bisection, host);
   }
 }
 

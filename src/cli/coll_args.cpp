@@ -70,6 +70,10 @@ void add_nccl_options(CLI::App& c, CollArgs& a) {
   c.add_option("--algo", a.algo, "auto|ring|tree|nvls|nvls_tree|direct (NCCL_ALGO)");
   c.add_option("--proto", a.proto, "auto|ll|ll128|simple (NCCL_PROTO)");
   c.add_option("--p2p", a.p2p, "on|off; off = NCCL_P2P_DISABLE=1");
+  c.add_option("--p2p-level", a.p2p_level,
+               "LOC|NVL|PIX|PXB|PHB|SYS (NCCL_P2P_LEVEL; default: NCCL's for the host CPU)");
+  c.add_option("--ib-hca", a.ib_hca,
+               "NICs NCCL may use, NCCL_IB_HCA syntax: mlx5_0,mlx5_1 | ^mlx5_4 | =mlx5_0:1");
   c.add_option("--nvls", a.nvls, "on|off; off = NCCL_NVLS_ENABLE=0");
   c.add_option("--channels", a.channels, "Channel count (NCCL_MIN/MAX_NCHANNELS)")
       ->check(int_between(1, kMaxChannels, "a channel count (NCCL's MAXCHANNELS)"));
@@ -91,9 +95,25 @@ double size_arg(const std::string& text, const char* flag) {
   return *v;
 }
 
+void apply_nccl_path_flags(const std::string& p2p_level, const std::string& ib_hca,
+                           CommOptions& options) {
+  if (!p2p_level.empty()) {
+    options.p2p_level = parse_choice(parse_p2p_level(p2p_level), p2p_level, "--p2p-level",
+                                     "LOC, NVL, PIX, PXB, PHB, SYS (or NCCL's old 0-5)");
+  }
+  if (!ib_hca.empty()) {
+    try {
+      options.ib_hca = parse_ib_hca(ib_hca);
+    } catch (const ConfigError& e) {
+      throw ConfigError(fmt::format("--ib-hca: {}", e.message()));
+    }
+  }
+}
+
 CommOptions comm_options(const CollArgs& a) {
   CommOptions options;
   options.p2p_disable = !on_off(a.p2p, "--p2p");
+  apply_nccl_path_flags(a.p2p_level, a.ib_hca, options);
   options.nvls_enable = on_off(a.nvls, "--nvls");
   options.channels = a.channels;
   options.gpus_per_thread = a.gpus_per_thread;

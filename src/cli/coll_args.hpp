@@ -29,6 +29,8 @@ struct CollArgs {
   std::string algo = "auto", proto = "auto", mode = "analytic", dtype = "float", redop = "sum";
   int root = 0;
   std::string p2p = "on", nvls = "on";
+  std::string p2p_level;  ///< --p2p-level: NCCL_P2P_LEVEL; empty = NCCL's default for the CPU
+  std::string ib_hca;     ///< --ib-hca: NCCL_IB_HCA; empty = every NIC
   int channels = 0;
   int gpus_per_thread = 1;
   bool json = false, csv = false;
@@ -39,14 +41,22 @@ struct CollArgs {
 /// --topo (repeatable), --set, -g, --gpus, --per-node.
 /// REQUIRES: `a` outlives the parse (keep it in a shared_ptr captured by the callback).
 void add_machine_options(CLI::App& command, CollArgs& a);
-/// -d, -o, -r, --algo, --proto, --p2p, --nvls, --channels, --gpus-per-thread.
+/// -d, -o, -r, --algo, --proto, --p2p, --p2p-level, --ib-hca, --nvls, --channels,
+/// --gpus-per-thread.
 void add_nccl_options(CLI::App& command, CollArgs& a);
 
 /// A size flag's value in bytes; ConfigError "<flag>: expected a size such as ..." otherwise.
 double size_arg(const std::string& text, const char* flag);
 
-/// The communicator's switches (--p2p, --nvls, --channels, --gpus-per-thread).
+/// The communicator's switches (--p2p, --p2p-level, --ib-hca, --nvls, --channels,
+/// --gpus-per-thread).
 CommOptions comm_options(const CollArgs& a);
+
+/// --p2p-level's value (NCCL_P2P_LEVEL) and --ib-hca's (NCCL_IB_HCA) into `options`; empty
+/// texts leave NCCL's defaults. ConfigError "<flag>: expected ..., got ..." otherwise. Shared
+/// with `plan`.
+void apply_nccl_path_flags(const std::string& p2p_level, const std::string& ib_hca,
+                           CommOptions& options);
 
 /// The sweep the flags ask for: type, reduction, root, algorithm, protocol, mode and sizes
 /// (--size, or -b/-e/-f). Throws ConfigError naming the flag.

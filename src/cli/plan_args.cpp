@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/coll_args.hpp"
 #include "linksim/error.hpp"
 #include "linksim/model.hpp"
 #include "linksim/topology_yaml.hpp"
@@ -108,6 +109,7 @@ PlanRequest to_request(const PlanArgs& a) {
   r.gemm_efficiency = fraction(a.gemm_efficiency, "--gemm-efficiency");
   r.hbm_efficiency = fraction(a.hbm_efficiency, "--hbm-efficiency");
   r.comm.p2p_disable = !on_off(a.p2p, "--p2p");
+  apply_nccl_path_flags(a.p2p_level, a.ib_hca, r.comm);
   r.comm.nvls_enable = on_off(a.nvls, "--nvls");
   const std::optional<SimMode> sim = parse_sim_mode(a.sim);
   if (!sim) throw ConfigError(fmt::format("--sim: expected analytic or flow, got \"{}\"", a.sim));
@@ -170,6 +172,8 @@ void add_plan_options(CLI::App& c, PlanArgs& a) {
   c.add_flag("--sensitivity", a.sensitivity,
              "Step time with each link class, and the GPU's FLOP/s, twice as fast");
   c.add_option("--p2p", a.p2p, "on|off; off = NCCL_P2P_DISABLE=1");
+  c.add_option("--p2p-level", a.p2p_level, "LOC|NVL|PIX|PXB|PHB|SYS (NCCL_P2P_LEVEL)");
+  c.add_option("--ib-hca", a.ib_hca, "NICs NCCL may use (NCCL_IB_HCA syntax)");
   c.add_option("--nvls", a.nvls, "on|off; off = NCCL_NVLS_ENABLE=0");
   c.add_option("--sim", a.sim, "analytic (closed form, default) or flow (simulated)");
   c.add_flag("--json", a.json, "Print JSON (docs/cli.md#linksim-plan)");

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <fmt/core.h>
 #include <limits>
+#include <map>
 #include <set>
 
 #include "collectives/link_efficiency.hpp"
@@ -13,9 +14,24 @@
 namespace linksim::detail {
 namespace {
 
-RouterOptions router_options(const CommOptions& options) {
+// The communicator's GPUs in its fullest server: what NCCL's AMD P2P rule counts.
+int gpus_per_server(const Topology& topology, const std::vector<DeviceId>& ranks) {
+  std::map<int, int> per_host;
+  int most = 0;
+  for (DeviceId id : ranks) {
+    if (id.value >= topology.devices().size()) continue;  // refused by the constructor
+    most = std::max(most, ++per_host[topology.device(id).host.value_or(-1)]);
+  }
+  return most;
+}
+
+RouterOptions router_options(const CommOptions& options, const Topology& topology,
+                             const std::vector<DeviceId>& ranks) {
   RouterOptions r;
   r.p2p_disable = options.p2p_disable;
+  r.p2p_level = options.p2p_level;
+  r.gpus_per_server = gpus_per_server(topology, ranks);
+  r.ib_hca = options.ib_hca;
   return r;
 }
 
@@ -26,7 +42,7 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
     : topology_(topology),
       ranks_(std::move(ranks)),
       options_(options),
-      router_(topology, router_options(options)),
+      router_(topology, router_options(options, topology, ranks_)),
       capacity_(effective_capacities(topology)) {
   if (ranks_.empty()) throw ConfigError("a collective needs at least one GPU");
   if (options_.channels < 0 || options_.channels > kMaxChannels) {
@@ -130,7 +146,9 @@ Route CommGraph::compute_route(DeviceId src, DeviceId dst) const {
   const DeviceId proxy = topology_.gpus()[static_cast<size_t>(*s.host) * per_host + d.index];
   if (proxy == src) return router_.route(src, dst);
   Route hand_over = router_.route(src, proxy);
-  if (hand_over.cls != PathClass::kNvlink) return router_.route(src, dst);
+  if (hand_over.cls != PathClass::kNvlink || hand_over.transport != Transport::kP2p) {
+    return router_.route(src, dst);
+  }
   Route joined = concatenate(hand_over, router_.route(proxy, dst));
   joined.proxy = proxy;
   return joined;

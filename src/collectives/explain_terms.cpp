@@ -4,6 +4,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "collectives/link_efficiency.hpp"
 #include "collectives/model_params.hpp"
@@ -46,25 +47,32 @@ int rank_of(const CommGraph& g, DeviceId gpu) {
   return -1;
 }
 
-// The slowest PCIe leg and the SMP link of a host-staged route: what route_rate_cap scales.
-void add_staging_link_terms(const CommGraph& g, const Bottleneck& b,
+// A host-staged route's rate: the host platform's staged rate, bounded by NCCL's bandwidth
+// for the path (host_staging_rate, docs/model.md#shm).
+void add_staging_rate_terms(const CommGraph& g, const Bottleneck& b,
                             std::vector<ExplainTerm>& terms) {
   const int from = rank_of(g, b.from), to = rank_of(g, b.to);
   if (from < 0 || to < 0) return;
   const Topology& t = g.topology();
-  const Link* pcie = nullptr;
-  const Link* smp = nullptr;
-  for (const Path& path : g.route(from, to).paths) {
-    for (LinkId id : path.links) {
-      const Link& link = t.link(id);
-      if (link.family == LinkFamily::kPcie && (pcie == nullptr || link.bw_Bps < pcie->bw_Bps))
-        pcie = &link;
-      if (link.family == LinkFamily::kSmp && (smp == nullptr || link.bw_Bps < smp->bw_Bps))
-        smp = &link;
-    }
+  const HostStagingRate staging = host_staging_rate(t, g.route(from, to));
+  const HostPlatform& platform = t.host_platform(staging.cpu);
+  const std::string where = staging.crosses_socket ? "across the sockets" : "within a socket";
+  const std::string source =
+      staging.overridden
+          ? fmt::format("{}'s own host_staging{}_bw (the topology), {}",
+                        t.display_name(staging.cpu),
+                        staging.crosses_socket ? "_cross_socket" : "", where)
+          : fmt::format("host platform '{}' of {} (data/catalog/platforms.yaml), {}",
+                        platform.key, t.display_name(staging.cpu), where);
+  terms.push_back(rate_term("B_host", staging.platform_Bps, source));
+  if (std::isfinite(staging.nccl_path_Bps)) {
+    terms.push_back(rate_term("B_nccl_path", staging.nccl_path_Bps,
+                              "NCCL's path bandwidth: PCIe at 12/15.75 of raw (topo.h PCI_BW)" +
+                                  std::string(staging.crosses_socket
+                                                  ? ", the socket link at NCCL's inter-CPU figure"
+                                                  : "")));
   }
-  if (pcie != nullptr) terms.push_back({"C_pcie", pcie->bw_Bps, "B/s", catalog_source(t, *pcie)});
-  if (smp != nullptr) terms.push_back({"C_smp", smp->bw_Bps, "B/s", catalog_source(t, *smp)});
+  terms.push_back(rate_term("B_shm", staging.rate_Bps, "min(B_host, B_nccl_path)"));
 }
 
 }  // namespace
@@ -105,15 +113,7 @@ void add_bottleneck_terms(const CommGraph& g, const Bottleneck& b, std::vector<E
       break;
     }
     case BottleneckKind::kHostStaging:
-      add_staging_link_terms(g, b, terms);
-      terms.push_back(
-          count_term("eff_shm", kShmPcieEfficiency,
-                     "host-staged copy: 4.0 of 15.75 GB/s on a PCIe leg (calibration 35-37)"));
-      if (b.crosses_socket) {
-        terms.push_back(
-            count_term("eff_shm_smp", kShmSmpEfficiency,
-                       "host-staged copy across sockets: 1.44 of 62.4 GB/s (calibration 06)"));
-      }
+      add_staging_rate_terms(g, b, terms);
       break;
     case BottleneckKind::kNvls:
       terms.push_back(rate_term("B_nvlink", b.rate_Bps,

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "collectives/model_params.hpp"
+#include "common/check.hpp"
 
 namespace linksim::detail {
 namespace {
@@ -61,30 +62,51 @@ std::vector<double> effective_capacities(const Topology& topology) {
   return capacity;
 }
 
-double route_rate_cap(const Topology& topology, const Route& route, Bottleneck* why) {
-  if (route.transport != Transport::kShm) return std::numeric_limits<double>::infinity();
-  // Host staging: the sender's SMs store into pinned host memory and the receiver's SMs load
-  // from it; both PCIe legs and any SMP crossing carry every byte (docs/model.md#shm).
-  double cap = std::numeric_limits<double>::infinity();
-  bool crosses_socket = false;
+HostStagingRate host_staging_rate(const Topology& topology, const Route& route) {
+  LINKSIM_CHECK(route.transport == Transport::kShm, "a host-staged route");
+  HostStagingRate r;
+  r.nccl_path_Bps = std::numeric_limits<double>::infinity();
+  bool found_cpu = false;
   for (const Path& path : route.paths) {
     for (LinkId id : path.links) {
       const Link& link = topology.link(id);
-      if (link.family == LinkFamily::kPcie) cap = std::min(cap, link.bw_Bps * kShmPcieEfficiency);
-      if (link.family == LinkFamily::kSmp) {
-        cap = std::min(cap, link.bw_Bps * kShmSmpEfficiency);
-        crosses_socket = true;
+      if (link.family == LinkFamily::kPcie) {
+        r.nccl_path_Bps = std::min(r.nccl_path_Bps, link.bw_Bps * kNcclPcieBwFraction);
+      }
+      if (link.family == LinkFamily::kSmp) r.crosses_socket = true;
+      // The staging memory is the CPU nearest the receiver (paths.cc: ncclGetLocalCpu of
+      // the destination GPU): the last CPU the path reaches.
+      if (topology.device(link.to).kind == DeviceKind::kCpu) {
+        r.cpu = link.to;
+        found_cpu = true;
       }
     }
   }
+  const HostPlatform& platform = found_cpu ? topology.host_platform(r.cpu)
+                                           : topology.catalog().default_platform();
+  const std::optional<double> own =
+      found_cpu ? (r.crosses_socket ? topology.device(r.cpu).host_staging_cross_socket_Bps
+                                    : topology.device(r.cpu).host_staging_Bps)
+                : std::nullopt;
+  r.overridden = own.has_value();
+  r.platform_Bps = own.value_or(r.crosses_socket ? platform.host_staging_cross_socket_Bps
+                                                 : platform.host_staging_Bps);
+  if (r.crosses_socket) r.nccl_path_Bps = std::min(r.nccl_path_Bps, platform.nccl_smp_bw_Bps);
+  r.rate_Bps = std::min(r.platform_Bps, r.nccl_path_Bps);
+  return r;
+}
+
+double route_rate_cap(const Topology& topology, const Route& route, Bottleneck* why) {
+  if (route.transport != Transport::kShm) return std::numeric_limits<double>::infinity();
+  const HostStagingRate staging = host_staging_rate(topology, route);
   if (why) {
     *why = Bottleneck{};
     why->kind = BottleneckKind::kHostStaging;
     why->from = route.src;
     why->to = route.dst;
-    why->crosses_socket = crosses_socket;
+    why->crosses_socket = staging.crosses_socket;
   }
-  return cap;
+  return staging.rate_Bps;
 }
 
 Bottleneck link_bottleneck(const Topology& topology, LinkId id, bool name_family) {

@@ -21,6 +21,18 @@ double link_efficiency(const Topology& topology, const Link& link);
 /// raw rate x the family's efficiency (docs/model.md#link-efficiency). Indexed by LinkId.
 std::vector<double> effective_capacities(const Topology& topology);
 
+/// How fast a host-staged (SHM) route copies, and why (docs/model.md#shm).
+struct HostStagingRate {
+  DeviceId cpu;                   ///< the CPU whose memory stages the copy (the receiver's)
+  bool crosses_socket = false;    ///< the path crosses the socket link
+  bool overridden = false;        ///< the topology gives the CPU its own rate
+  double platform_Bps = 0;        ///< the host platform's (or the topology's) staged rate
+  double nccl_path_Bps = 0;       ///< NCCL's bandwidth for the path: its PCIe and socket links
+  double rate_Bps = 0;            ///< min(platform_Bps, nccl_path_Bps)
+};
+/// REQUIRES: route.transport == Transport::kShm.
+HostStagingRate host_staging_rate(const Topology& topology, const Route& route);
+
 /// A bound on one route's rate beyond its links' capacities (host-staged copies), bytes/s;
 /// +infinity when none. `why`, when given, receives the mechanism (kHostStaging).
 double route_rate_cap(const Topology& topology, const Route& route, Bottleneck* why = nullptr);

@@ -62,13 +62,11 @@ inline constexpr double kPcieEfficiency = 0.8;
 inline constexpr double kNetworkEfficiency = 0.96;
 /// NVLink-C2C and SMP links carrying P2P traffic: NCCL treats them like NVLink (0.8).
 inline constexpr double kC2cEfficiency = 0.8;
-/// Host-staged (SHM) transfers: GPU SMs store into and load from pinned host memory; measured
-/// 4.0 GB/s on a PCIe Gen3 x16 pair (15.75 raw), calibration 35-37: 0.254 of the PCIe leg.
-inline constexpr double kShmPcieEfficiency = 4.0 / 15.75;
-/// SHM across sockets: the peer's loads cross the SMP link as non-posted remote reads; measured
-/// 1.44 GB/s per direction on a dual-socket A40 server (calibration 06) against a 62.4 GB/s
-/// UPI pair: 0.023 of the SMP link. The only cross-socket SHM measurement we hold.
-inline constexpr double kShmSmpEfficiency = 1.44 / 62.4;
+/// NCCL's bandwidth of a PCIe link, as a fraction of its raw rate: NCCL counts width x speed
+/// / 80 GB/s (src/graph/topo.cc), PCI_BW 12 GB/s for Gen3 x16 (15.75 raw; src/graph/topo.h).
+/// It bounds a host-staged copy from above (docs/model.md#shm); the staged rate itself is
+/// the host platform's (data/catalog/platforms.yaml).
+inline constexpr double kNcclPcieBwFraction = 12.0 / 15.75;
 /// NVLink SHARP (NVLS): algbw achieved as a fraction of the GPU's raw NVLink bandwidth.
 /// 8x H100: 276 GB/s of 450 (calibration 01, 53; NVIDIA's 480 GB/s busbw, nccl#1374):
 /// equals NCCL's nvlsEff 0.85 x SM90 NVLink efficiency 0.824 x ~0.875.

@@ -75,6 +75,7 @@ struct HostTables {
   std::vector<std::optional<Route>> routes;          ///< [a * E + b], host 0
   std::vector<std::optional<DeviceId>> nearest_nic;  ///< per endpoint, host-0 id
   std::optional<routing_detail::FabricRoutes> fabric;
+  PathClass p2p_level = PathClass::kPxb;             ///< in force in every server
 
   size_t pair(uint32_t a, uint32_t b) const { return size_t(a) * endpoints.size() + b; }
 };
@@ -115,7 +116,7 @@ void classify_pairs(const Topology& topology, HostTables& impl) {
 // Each GPU's NIC: the nearest by PCIe class (even between NVLinked GPUs); when several GPUs
 // share the same set of equally near NICs (two GPUs and two NICs under one switch), they take
 // them in turn by index, as NCCL spreads its channels over the NICs (GPU k of the set -> NIC k).
-void find_nearest_nics(const Topology& topology, HostTables& impl) {
+void find_nearest_nics(const Topology& topology, HostTables& impl, const IbHcaFilter& ib_hca) {
   const uint32_t count = static_cast<uint32_t>(impl.endpoints.size());
   impl.nearest_nic.assign(count, std::nullopt);
   const auto cls_between = [&](uint32_t a, uint32_t b) {
@@ -126,7 +127,9 @@ void find_nearest_nics(const Topology& topology, HostTables& impl) {
   for (uint32_t a = 0; a < count; ++a) {
     std::optional<PathClass> best;
     for (uint32_t b = 0; b < count; ++b) {
-      if (topology.device(impl.endpoints[b]).kind != DeviceKind::kNic) continue;
+      const Device& nic = topology.device(impl.endpoints[b]);
+      if (nic.kind != DeviceKind::kNic) continue;
+      if (!ib_hca.allows(nic.port_name.empty() ? nic.name : nic.port_name)) continue;
       const PathClass cls = cls_between(a, b);
       if (!best || int(cls) < int(*best)) {
         best = cls;
@@ -155,8 +158,8 @@ void find_nearest_nics(const Topology& topology, HostTables& impl) {
   }
 }
 
-std::optional<Route> local_route(const Topology& topology, const HostTables& impl,
-                                 const RouterOptions& options, uint32_t a, uint32_t b) {
+std::optional<Route> local_route(const Topology& topology, const HostTables& impl, uint32_t a,
+                                 uint32_t b) {
   Route route;
   route.src = impl.endpoints[a];
   route.dst = impl.endpoints[b];
@@ -167,23 +170,50 @@ std::optional<Route> local_route(const Topology& topology, const HostTables& imp
   const bool gpus = da.kind == DeviceKind::kGpu && db.kind == DeviceKind::kGpu;
   if (a == b) {
     // no paths: a device to itself
-  } else if (route.cls == PathClass::kNvlink) {
+  } else if (route.cls == PathClass::kNvlink && within_p2p_level(route.cls, impl.p2p_level)) {
     int lanes = 0;
     route.paths = nvlink_paths(topology, route.src, route.dst, &lanes);
   } else {
     const auto meeting = routing_detail::meet(topology, impl.chains[a], impl.chains[b]);
-    // GPU pairs: NCCL's P2P rule; GPU/NIC legs: GPUDirect RDMA needs PIX/PXB.
-    const bool p2p = gpus ? (!options.p2p_disable && da.p2p && db.p2p &&
-                             route.cls <= options.p2p_level)
+    // GPU pairs: NCCL's P2P rule (ncclTopoCheckP2p); GPU/NIC legs: GPUDirect RDMA needs
+    // PIX/PXB. An NVLink pair beyond the level (LOC) is diverted through the CPU like any
+    // other (paths.cc, addInterStep): its path is the PCIe one, at least PHB.
+    const bool nvlink_pair = route.cls == PathClass::kNvlink;
+    const bool p2p = gpus ? (!nvlink_pair && da.p2p && db.p2p &&
+                             within_p2p_level(route.cls, impl.p2p_level))
                           : route.cls <= PathClass::kPxb;
     auto links = p2p ? routing_detail::pcie_path(topology, impl.chains[a], impl.chains[b], meeting)
                      : routing_detail::staged_path(topology, impl.chains[a], impl.chains[b]);
     if (!links) return std::nullopt;
     route.transport = p2p ? Transport::kP2p : Transport::kShm;
+    if (nvlink_pair) {
+      route.cls = std::max(meeting.cls, PathClass::kPhb);
+      route.nvlinks = 0;
+    }
     route.paths.push_back({std::move(*links), 1.0});
   }
   routing_detail::summarize(topology, &route);
   return route;
+}
+
+// The level in force: LOC under NCCL_P2P_DISABLE, the user's NCCL_P2P_LEVEL, or NCCL's default
+// for the server's CPU (its first socket's platform: the sockets of a server are alike).
+PathClass server_p2p_level(const Topology& topology, const HostTables& impl,
+                           const RouterOptions& options) {
+  if (options.p2p_disable) return PathClass::kSelf;
+  if (options.p2p_level) return *options.p2p_level;
+  const HostPlatform* platform = nullptr;
+  int gpus = 0;
+  for (uint32_t i = 0; i < impl.host_devices; ++i) {
+    const Device& device = topology.device(DeviceId{i});
+    if (device.kind == DeviceKind::kGpu) ++gpus;
+    if (device.kind == DeviceKind::kCpu && platform == nullptr) {
+      platform = &topology.host_platform(DeviceId{i});
+    }
+  }
+  if (platform == nullptr) platform = &topology.catalog().default_platform();
+  return default_p2p_level(*platform, options.gpus_per_server > 0 ? options.gpus_per_server : gpus,
+                           options.nccl_version);
 }
 
 Located locate(const Topology& topology, const HostTables& impl, DeviceId id) {
@@ -217,12 +247,13 @@ Router::Router(const Topology& topology, RouterOptions options)
     impl.chains.push_back(routing_detail::find_up_chain(topology, DeviceId{i}));
   }
   classify_pairs(topology, impl);
-  find_nearest_nics(topology, impl);
+  find_nearest_nics(topology, impl, options_.ib_hca);
+  impl.p2p_level = server_p2p_level(topology, impl, options_);
   const uint32_t count = uint32_t(impl.endpoints.size());
   impl.routes.resize(size_t(count) * count);
   for (uint32_t a = 0; a < count; ++a) {
     for (uint32_t b = 0; b < count; ++b) {
-      impl.routes[impl.pair(a, b)] = local_route(topology, impl, options_, a, b);
+      impl.routes[impl.pair(a, b)] = local_route(topology, impl, a, b);
     }
   }
   if (topology.host_count() > 1) impl.fabric.emplace(topology);
@@ -240,6 +271,8 @@ PathClass Router::classify(DeviceId a, DeviceId b, int* nvlinks) const {
   if (nvlinks != nullptr) *nvlinks = impl_->nvlinks[pair];
   return impl_->classes[pair];
 }
+
+PathClass Router::p2p_level() const { return impl_->p2p_level; }
 
 std::optional<DeviceId> Router::nearest_nic(DeviceId gpu) const {
   const Located at = locate(topology_, *impl_, gpu);
@@ -262,9 +295,17 @@ Route Router::route(DeviceId src, DeviceId dst) const {
   const auto leg = [&](const Located& where, uint32_t a, uint32_t b) -> Route {
     const auto& local = impl.routes[impl.pair(a, b)];
     if (!local) {
-      throw ConfigError(fmt::format("no path from {} to {} in a server",
-                                    topology_.display_name(impl.endpoints[a]),
-                                    topology_.display_name(impl.endpoints[b])));
+      // An NVLink pair beyond the P2P level needs a way through host memory, which a server
+      // whose CPUs are not linked (a GB200 rack as one server) does not have.
+      const bool staged_nvlink = impl.classes[impl.pair(a, b)] == PathClass::kNvlink &&
+                                 !within_p2p_level(PathClass::kNvlink, impl.p2p_level);
+      throw ConfigError(fmt::format(
+          "no path from {} to {} in a server{}", topology_.display_name(impl.endpoints[a]),
+          topology_.display_name(impl.endpoints[b]),
+          staged_nvlink ? fmt::format(" through host memory (P2P level {}: NCCL_P2P_DISABLE or "
+                                      "NCCL_P2P_LEVEL leave its NVLink unused)",
+                                      p2p_level_name(impl.p2p_level))
+                        : ""));
     }
     return shifted(*local, uint32_t(where.host) * impl.host_devices,
                    uint32_t(where.host) * impl.host_links);
@@ -276,8 +317,10 @@ Route Router::route(DeviceId src, DeviceId dst) const {
   const auto fabric = (nic_s && nic_d && impl.fabric) ? impl.fabric->route(*nic_s, *nic_d)
                                                       : std::nullopt;
   if (!fabric) {
-    throw ConfigError(fmt::format("no network path from {} to {}", topology_.display_name(src),
-                                  topology_.display_name(dst)));
+    const bool filtered = !options_.ib_hca.entries.empty() && (!nic_s || !nic_d);
+    throw ConfigError(fmt::format("no network path from {} to {}{}", topology_.display_name(src),
+                                  topology_.display_name(dst),
+                                  filtered ? " (NCCL_IB_HCA leaves its server no NIC)" : ""));
   }
   Route route;
   route.src = src;

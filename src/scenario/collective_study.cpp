@@ -29,7 +29,7 @@ double size_value(const YamlValue& value) {
 const std::vector<std::string>& collective_study_keys() {
   static const std::vector<std::string> keys = {
       "name", "machines", "ops", "sizes", "minbytes", "maxbytes", "stepfactor", "dtype", "g",
-      "gpus", "per_node", "algo", "proto", "mode", "p2p", "nvls", "channels",
+      "gpus", "per_node", "algo", "proto", "mode", "p2p", "p2p_level", "ib_hca", "nvls", "channels",
       "gpus_per_thread"};
   return keys;
 }
@@ -97,6 +97,10 @@ void apply_collective_key(const std::string& key, const YamlValue& value,
     spec.mode = sim_mode_value(value);
   } else if (key == "p2p") {
     spec.comm.p2p_disable = !on_off_value(value);
+  } else if (key == "p2p_level") {
+    spec.comm.p2p_level = p2p_level_value(value);
+  } else if (key == "ib_hca") {
+    spec.comm.ib_hca = ib_hca_value(value);
   } else if (key == "nvls") {
     spec.comm.nvls_enable = on_off_value(value);
   } else if (key == "channels") {

@@ -42,7 +42,7 @@ const std::vector<std::string>& plan_study_keys() {
   static const std::vector<std::string> keys = {
       "name", "machines", "model", "arch", "mode", "tp", "pp", "dp", "cp", "ep", "etp", "vpp",
       "sp", "zero", "micro_batch", "global_batch", "seq", "batch", "kv_len", "prefill_chunk",
-      "dtype", "weight_dtype", "recompute", "tp_overlap", "g", "gpus", "per_node", "p2p", "nvls",
+      "dtype", "weight_dtype", "recompute", "tp_overlap", "g", "gpus", "per_node", "p2p", "p2p_level", "ib_hca", "nvls",
       "channels", "comm_mode", "baseline_gpus", "gemm_efficiency", "hbm_efficiency", "search"};
   return keys;
 }
@@ -117,6 +117,10 @@ void apply_plan_key(const std::string& key, const YamlValue& value, PlanCaseSpec
     r.gpus.per_node = value.to_int(1);
   } else if (key == "p2p") {
     r.comm.p2p_disable = !on_off_value(value);
+  } else if (key == "p2p_level") {
+    r.comm.p2p_level = p2p_level_value(value);
+  } else if (key == "ib_hca") {
+    r.comm.ib_hca = ib_hca_value(value);
   } else if (key == "nvls") {
     r.comm.nvls_enable = on_off_value(value);
   } else if (key == "channels") {

@@ -72,6 +72,20 @@ SimMode sim_mode_value(const YamlValue& value) {
   fail_choice(value, text, {"analytic", "flow"});
 }
 
+PathClass p2p_level_value(const YamlValue& value) {
+  std::string text = value.text();
+  if (std::optional<PathClass> level = parse_p2p_level(text)) return *level;
+  fail_choice(value, text, {"LOC", "NVL", "PIX", "PXB", "PHB", "SYS"});
+}
+
+IbHcaFilter ib_hca_value(const YamlValue& value) {
+  try {
+    return parse_ib_hca(value.text());
+  } catch (const ConfigError& e) {
+    value.fail(e.message());
+  }
+}
+
 bool on_off_value(const YamlValue& value) {
   std::string text = value.text();
   if (text == "on" || text == "true" || text == "1") return true;

@@ -26,6 +26,10 @@ Protocol protocol_value(const YamlValue& value);
 SimMode sim_mode_value(const YamlValue& value);
 /// on/off, true/false, 1/0.
 bool on_off_value(const YamlValue& value);
+/// NCCL_P2P_LEVEL: LOC, NVL, PIX, PXB, PHB, SYS (parse_p2p_level).
+PathClass p2p_level_value(const YamlValue& value);
+/// NCCL_IB_HCA's syntax (parse_ib_hca), the error at the value.
+IbHcaFilter ib_hca_value(const YamlValue& value);
 /// One of `choices`, else "expected one of a, b, c, got \"x\"" (with did-you-mean).
 std::string choice_value(const YamlValue& value, const std::vector<std::string>& choices);
 

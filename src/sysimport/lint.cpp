@@ -113,7 +113,7 @@ void check_gdr(const Server& s, std::vector<LintWarning>& out) {
         best_nic = nic;
       }
     }
-    if (best <= kNcclDefaultP2pLevel) continue;
+    if (best <= kNcclDefaultGdrLevel) continue;
     // A GPU on NVLink-C2C reaches a NIC of its own CPU as NCCL's PATH_P2C, which keeps
     // GPUDirect RDMA (reference/nccl-model.md 1.1).
     if (best <= PathClass::kNode && has_c2c(s.topology, gpu)) continue;
@@ -233,6 +233,15 @@ void check_nvlink_lanes(const Server& s, std::vector<LintWarning>& out) {
   }
 }
 
+// "an intel-sapphire-rapids" / "a generic": the server's host platform, for messages.
+std::string platform_text(const Server& s) {
+  for (DeviceId id : s.topology.devices_of(0, DeviceKind::kCpu)) {
+    const std::string& key = s.topology.host_platform(id).key;
+    return fmt::format("{} {}", key.find_first_of("aeiou") == 0 ? "an" : "a", key);
+  }
+  return fmt::format("a {}", s.topology.catalog().default_platform().key);
+}
+
 void check_p2p(const Server& s, std::vector<LintWarning>& out) {
   std::vector<DeviceId> disabled;
   for (DeviceId gpu : s.gpus) {
@@ -252,7 +261,7 @@ void check_p2p(const Server& s, std::vector<LintWarning>& out) {
       if (s.nvlink_component[a] == s.nvlink_component[b]) continue;  // NVLink (or NVB)
       if (!s.topology.device(s.gpus[a]).p2p || !s.topology.device(s.gpus[b]).p2p) continue;
       const PathClass cls = s.router.classify(s.gpus[a], s.gpus[b]);
-      if (cls <= kNcclDefaultP2pLevel) continue;
+      if (within_p2p_level(cls, s.router.p2p_level())) continue;
       pairs.push_back(fmt::format("{}-{} ({})", s.name(s.gpus[a]), s.name(s.gpus[b]),
                                   to_string(cls)));
       for (DeviceId id : {s.gpus[a], s.gpus[b]}) {
@@ -264,8 +273,9 @@ void check_p2p(const Server& s, std::vector<LintWarning>& out) {
   }
   if (pairs.empty()) return;
   out.push_back({std::string(kRuleP2pLevel), devices,
-                 fmt::format("GPU pairs beyond NCCL's default P2P level (PXB): {}: NCCL refuses "
-                             "P2P between them and copies through host memory (SHM)",
+                 fmt::format("GPU pairs beyond NCCL's default P2P level ({}, {} host): {}: "
+                             "NCCL refuses P2P between them and copies through host memory (SHM)",
+                             p2p_level_name(s.router.p2p_level()), platform_text(s),
                              text::join(pairs, ", "))});
 }
 

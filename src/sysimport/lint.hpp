@@ -18,9 +18,9 @@ inline constexpr std::string_view kRuleNicRail = "nic-rail";
 inline constexpr std::string_view kRuleRingCrossesSocket = "ring-crosses-socket";
 inline constexpr std::string_view kRuleNvlinkAsymmetric = "nvlink-asymmetric";
 
-/// NCCL's default NCCL_P2P_LEVEL and NCCL_NET_GDR_LEVEL: PATH_PXB
-/// (reference/nccl-model.md section 1.1, NVIDIA/nccl src/graph/paths.cc).
-inline constexpr PathClass kNcclDefaultP2pLevel = PathClass::kPxb;
+/// NCCL's default NCCL_NET_GDR_LEVEL: PATH_PXB (NVIDIA/nccl src/graph/paths.cc,
+/// ncclTopoCheckGdr). The P2P level's default depends on the CPU: Router::p2p_level().
+inline constexpr PathClass kNcclDefaultGdrLevel = PathClass::kPxb;
 /// Most GPUs one NIC may serve before inter-server bandwidth per GPU falls below the rail
 /// designs NVIDIA ships: one NIC per GPU (DGX A100/H100), one per GPU pair (DGX-1).
 inline constexpr int kMaxGpusPerNic = 2;

@@ -3,6 +3,7 @@
 // NCCL_TOPO_DUMP_FILE writes (reference/nccl-model.md section 1.2).
 #include <fmt/core.h>
 
+#include <array>
 #include <cmath>
 #include <deque>
 #include <map>
@@ -63,13 +64,49 @@ class XmlExporter {
     }
   }
 
+  struct CpuId {
+    std::string_view platform;
+    int family;
+    int model;  ///< 0 = not written (AMD: NCCL reads the family)
+  };
+  // One CPUID per catalog generation: Broadwell-EP 0x4F, Skylake-SP 0x55, Sapphire Rapids
+  // 0x8F, Emerald Rapids 0xCF (family 6); AMD families 0x17, 0x19, 0x1A.
+  static constexpr std::array<CpuId, 7> kCpuIds = {{{"intel-broadwell", 6, 0x4F},
+                                                    {"intel-skylake", 6, 0x55},
+                                                    {"intel-sapphire-rapids", 6, 0x8F},
+                                                    {"intel-emerald-rapids", 6, 0xCF},
+                                                    {"amd-zen2", 0x17, 0},
+                                                    {"amd-zen3", 0x19, 0},
+                                                    {"amd-zen5", 0x1A, 0}}};
+
+  // NCCL's CPU type attributes (topo.cc, ncclTopoAddCpu: kvDictCpuArch, kvDictCpuVendor); an
+  // unknown x86 vendor is written as Intel, as linksim wrote every CPU before platforms.
+  static std::string cpu_type_attrs(const HostPlatform& platform) {
+    switch (platform.arch) {
+      case CpuArch::kArm: return "arch=\"arm64\"";
+      case CpuArch::kPower: return "arch=\"ppc64\"";
+      case CpuArch::kX86: break;
+    }
+    const char* vendor = platform.vendor == CpuVendor::kAmd       ? "AuthenticAMD"
+                         : platform.vendor == CpuVendor::kZhaoxin ? "CentaurHauls"
+                                                                  : "GenuineIntel";
+    std::string attrs = fmt::format("arch=\"x86_64\" vendor=\"{}\"", vendor);
+    // The CPUID family and model that make NCCL (and the importer) recognise the generation.
+    for (const auto& [key, family, model] : kCpuIds) {
+      if (key != platform.key) continue;
+      attrs += fmt::format(" familyid=\"{}\"", family);
+      if (model > 0) attrs += fmt::format(" modelid=\"{}\"", model);
+    }
+    return attrs;
+  }
+
   void write_cpu(DeviceId cpu) {
     const Device& d = t_.device(cpu);
     std::string attrs = fmt::format("numaid=\"{}\"", d.numa >= 0 ? d.numa : d.index);
     if (auto mask = sysimport::affinity_mask_from_cores(d.cpu_affinity)) {
       attrs += fmt::format(" affinity=\"{}\"", *mask);
     }
-    out_ += fmt::format("  <cpu {} arch=\"x86_64\" vendor=\"GenuineIntel\">\n", attrs);
+    out_ += fmt::format("  <cpu {} {}>\n", attrs, cpu_type_attrs(t_.host_platform(cpu)));
     for (DeviceId child : children_[cpu.value]) write_pci(child, 2);
     out_ += "  </cpu>\n";
   }

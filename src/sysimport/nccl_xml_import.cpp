@@ -39,6 +39,38 @@ bool is_nic(const std::string& cls) {
 }
 constexpr std::string_view kNvswitchClass = "0x068000";
 
+// The catalog host platform NCCL's CPU attributes name (ncclTopoAddCpu, src/graph/topo.cc,
+// reads arch, vendor, familyid, modelid; topo.h's inter-CPU bandwidths follow them): Intel
+// family 6 by model (below 0x55 Broadwell, from 0x55 Skylake, 0x8F Sapphire Rapids, 0xCF
+// Emerald Rapids), AMD by family (0x17 Zen 1/2, 0x19 Zen 3/4, 0x1A Zen 5), Zhaoxin; "" when
+// the attributes say nothing more (the generic platform).
+std::string platform_of(const XmlElement& cpu) {
+  const std::string* arch = cpu.find("arch");
+  const std::string* vendor = cpu.find("vendor");
+  if (arch == nullptr || *arch != "x86_64" || vendor == nullptr) return "";
+  const auto number = [&](std::string_view key) -> std::optional<int> {
+    const std::string* text = cpu.find(key);
+    return text ? sysimport::parse_xml_int(*text) : std::nullopt;
+  };
+  if (*vendor == "GenuineIntel") {
+    const std::optional<int> family = number("familyid");
+    const std::optional<int> model = number("modelid");
+    if (family != 6 || !model) return "";
+    if (*model >= 0xCF) return "intel-emerald-rapids";
+    if (*model >= 0x8F) return "intel-sapphire-rapids";
+    return *model >= 0x55 ? "intel-skylake" : "intel-broadwell";
+  }
+  if (*vendor == "AuthenticAMD") {
+    const std::optional<int> family = number("familyid");
+    if (family == 0x17) return "amd-zen2";
+    if (family == 0x19) return "amd-zen3";
+    if (family == 0x1A) return "amd-zen5";
+    return "";
+  }
+  if (*vendor == "CentaurHauls" || *vendor == "  Shanghai  ") return "zhaoxin";
+  return "";
+}
+
 // NIC port rate (Mb/s, NCCL's net speed) -> the standard InfiniBand type nearest on a log
 // scale. Rates: EDR 100, HDR 200, NDR 400, XDR 800 Gb/s (hardware.md, links.yaml).
 std::string nic_type_for_speed(double mbps) {
@@ -115,6 +147,7 @@ class XmlImporter {
     }
     const std::string* vendor = cpu.find("vendor");
     if (vendor && *vendor == "AuthenticAMD") smp_type_ = "xgmi";
+    device.platform = platform_of(cpu);
     cpus_.push_back(device);
     for (const XmlElement& pci : cpu.children) {
       if (pci.name == "pci") visit_pci(pci, device.name, "");

@@ -20,6 +20,7 @@ namespace {
 std::string device_line(const SketchDevice& d) {
   std::string line = fmt::format("    - {{name: {}, kind: {}", d.name, d.kind);
   if (!d.model.empty()) line += ", model: " + d.model;
+  if (!d.platform.empty()) line += ", platform: " + d.platform;
   if (d.p2p) line += fmt::format(", p2p: {}", *d.p2p ? "true" : "false");
   if (d.numa) line += fmt::format(", numa: {}", *d.numa);
   if (!d.cores.empty()) line += ", cores: " + yaml_quote(d.cores);

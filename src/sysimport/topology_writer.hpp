@@ -19,6 +19,7 @@ struct SketchDevice {
   std::string cores;  ///< cpu: CPU Affinity text
   std::optional<int> numa;  ///< cpu: NUMA node id
   std::optional<bool> p2p;  ///< gpu: only when it must differ from the catalog
+  std::string platform = "";  ///< cpu: catalog host platform key; "" = not written (generic)
 };
 
 /// One `node.links` entry between two single devices.

@@ -41,7 +41,9 @@ DeviceKind parse_kind(const YamlValue& value) {
 void check_kind_keys(const YamlValue& entry, DeviceKind kind) {
   switch (kind) {
     case DeviceKind::kGpu: return entry.check_keys({"name", "kind", "model", "p2p"});
-    case DeviceKind::kCpu: return entry.check_keys({"name", "kind", "numa", "cores"});
+    case DeviceKind::kCpu:
+      return entry.check_keys({"name", "kind", "numa", "cores", "platform", "host_staging_bw",
+                               "host_staging_cross_socket_bw"});
     case DeviceKind::kNic: return entry.check_keys({"name", "kind", "type", "port"});
     case DeviceKind::kNvswitch:
     case DeviceKind::kNetSwitch: return entry.check_keys({"name", "kind", "reduction"});
@@ -91,6 +93,25 @@ void parse_kind_fields(const YamlValue& entry, const Catalog& catalog, Device& p
                             "got \"{}\"", text));
     }
     proto.model = link->key;
+  }
+  if (proto.kind == DeviceKind::kCpu) {
+    if (auto platform = entry.find("platform")) {
+      std::string text = platform->text();
+      const HostPlatform* known = catalog.find_platform(text);
+      if (known == nullptr) {
+        std::vector<std::string> names;
+        for (const HostPlatform& p : catalog.platforms()) {
+          names.push_back(p.key);
+          names.insert(names.end(), p.aliases.begin(), p.aliases.end());
+        }
+        fail_unknown(*platform, "host platform", text, names);
+      }
+      proto.model = known->key;
+    }
+    if (auto bw = entry.find("host_staging_bw")) proto.host_staging_Bps = bw->to_bandwidth_Bps();
+    if (auto bw = entry.find("host_staging_cross_socket_bw")) {
+      proto.host_staging_cross_socket_Bps = bw->to_bandwidth_Bps();
+    }
   }
   if (auto reduction = entry.find("reduction")) proto.reduction = reduction->to_bool();
   if (auto cores = entry.find("cores")) proto.cpu_affinity = cores->text();

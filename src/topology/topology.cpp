@@ -80,6 +80,18 @@ const GpuModel& Topology::gpu_model(DeviceId gpu) const {
   return *model;
 }
 
+const HostPlatform& Topology::host_platform(DeviceId cpu) const {
+  const Catalog& catalog = catalog_ ? *catalog_ : Catalog::builtin();
+  const Device& d = devices_[cpu.value];
+  if (d.kind != DeviceKind::kCpu || d.model.empty()) return catalog.default_platform();
+  const HostPlatform* platform = catalog.find_platform(d.model);
+  if (platform == nullptr) {
+    throw ConfigError(d.where, fmt::format("'{}' has no known host platform (got '{}')", d.name,
+                                           d.model));
+  }
+  return *platform;
+}
+
 DeviceId Topology::add_device(Device device) {
   devices_.push_back(std::move(device));
   return DeviceId{uint32_t(devices_.size() - 1)};

@@ -2,6 +2,7 @@
 // The built-in catalogs (data/catalog/*.yaml) and the catalog parser's errors.
 #include <doctest/doctest.h>
 
+#include <limits>
 #include <set>
 #include <string>
 
@@ -43,6 +44,27 @@ constexpr const char* kGpus = R"(gpus:
     memory_bw: 3350 GB/s
     source: test
 )";
+
+constexpr const char* kPlatforms = R"(platforms:
+  - key: generic
+    name: Unknown
+    vendor: unknown
+    arch: x86
+    host_staging_bw: 4.0 GB/s
+    host_staging_cross_socket_bw: 1.44 GB/s
+    source: test
+  - key: amd-zen2
+    aliases: [rome]
+    name: EPYC Rome
+    vendor: amd
+    arch: x86
+    nccl_smp_bw: 16 GB/s
+    source: test
+)";
+
+Catalog parse_platforms(const std::string& platforms) {
+  return Catalog::parse(kGpus, "gpus.yaml", kLinks, "links.yaml", platforms, "platforms.yaml");
+}
 
 Catalog parse_gpus(const std::string& gpus) {
   return Catalog::parse(gpus, "gpus.yaml", kLinks, "links.yaml");
@@ -259,6 +281,54 @@ TEST_CASE("parse: references, names and structure") {
                        "gpus.yaml:2:1: error: end of sequence flow not found", ConfigError);
   CHECK_THROWS_WITH_AS(parse_gpus("- 1\n"),
                        "gpus.yaml:1:1: error: expected a mapping with key 'gpus', got a sequence",
+                       ConfigError);
+}
+
+TEST_CASE("platforms: the built-in entries, aliases and the default") {
+  const Catalog& c = Catalog::builtin();
+  const linksim::HostPlatform& generic = c.default_platform();
+  CHECK(generic.key == "generic");
+  CHECK(generic.vendor == linksim::CpuVendor::kUnknown);
+  CHECK(generic.host_staging_Bps == Approx(4.0e9));
+  CHECK(generic.host_staging_cross_socket_Bps == Approx(1.44e9));
+  // NCCL's LOC_BW: no bound on the socket link of an unknown CPU.
+  CHECK(generic.nccl_smp_bw_Bps == std::numeric_limits<double>::infinity());
+  const linksim::HostPlatform* spr = c.find_platform("Sapphire-Rapids");
+  REQUIRE(spr != nullptr);
+  CHECK(spr->key == "intel-sapphire-rapids");
+  CHECK(spr->vendor == linksim::CpuVendor::kIntel);
+  CHECK(spr->nccl_smp_bw_Bps == Approx(22e9));  // topo.h SRP_QPI_BW
+  // No measurement of its own: the default's rates.
+  CHECK(spr->host_staging_Bps == Approx(4.0e9));
+  const linksim::HostPlatform* grace = c.find_platform("grace");
+  REQUIRE(grace != nullptr);
+  CHECK(grace->arch == linksim::CpuArch::kArm);
+  CHECK(c.find_platform("epyc-rome")->key == "amd-zen2");
+  CHECK(c.find_platform("pentium") == nullptr);
+}
+
+TEST_CASE("platforms: parse inherits the default's rates and rejects bad entries") {
+  const Catalog c = parse_platforms(kPlatforms);
+  CHECK(c.find_platform("rome")->host_staging_cross_socket_Bps == Approx(1.44e9));
+  CHECK(c.find_platform("rome")->nccl_smp_bw_Bps == Approx(16e9));
+  CHECK_THROWS_WITH_AS(parse_platforms(replace(kPlatforms, "vendor: amd", "vendor: amdd")),
+                       "platforms.yaml:12:13: error: unknown vendor 'amdd'; expected one of: "
+                       "unknown, intel, amd, zhaoxin, nvidia",
+                       ConfigError);
+  CHECK_THROWS_WITH_AS(parse_platforms(replace(kPlatforms, "16 GB/s", "16")),
+                       "platforms.yaml:14:18: error: expected a bandwidth such as \"450 GB/s\" or "
+                       "\"400 Gb/s\", got \"16\"",
+                       ConfigError);
+  CHECK_THROWS_WITH_AS(
+      parse_platforms(replace(kPlatforms, "    host_staging_bw: 4.0 GB/s\n", "")),
+      "platforms.yaml:2:5: error: missing required key 'host_staging_bw' in platform 'generic'",
+      ConfigError);
+  CHECK_THROWS_WITH_AS(parse_platforms(replace(kPlatforms, "key: generic", "key: plain")),
+                       "platforms.yaml:1:1: error: expected a platform with key 'generic' (the "
+                       "default)",
+                       ConfigError);
+  CHECK_THROWS_WITH_AS(parse_platforms(replace(kPlatforms, "[rome]", "[generic]")),
+                       "platforms.yaml:10:15: error: duplicate catalog name 'generic'",
                        ConfigError);
 }
 

@@ -35,6 +35,14 @@ expect 2 "linksim: error: algorithm 'nvls' is not available for allreduce on the
   allreduce --topo "$topo/pcie-8gpu.yaml" --algo nvls --size 1M
 expect 2 'linksim: error: --p2p: expected on or off, got "maybe"' \
   allreduce --topo "$topo/dual-4090.yaml" --p2p maybe --size 1M
+expect 2 'linksim: error: --p2p-level: expected one of LOC, NVL, PIX, PXB, PHB, SYS (or NCCL'"'"'s old 0-5), got "NODE"' \
+  allreduce --topo "$topo/dgx-h100.yaml" --p2p-level NODE --size 1M
+expect 2 'linksim: error: --ib-hca: expected NCCL_IB_HCA'"'"'s form [^][=]name[:port][,name[:port]]... (a port number >= 1 after '"'"':'"'"'), got "mlx5_0:one"' \
+  allreduce --topo "$topo/dgx-h100.yaml" --ib-hca mlx5_0:one --size 1M
+expect 2 'linksim: error: no network path from host0:gpu0 to host1:gpu0 (NCCL_IB_HCA leaves its server no NIC)' \
+  allreduce --topo "$topo/dgx-h100-ib.yaml" --set nodes=2 --ib-hca =mlx5_1 --size 1M
+expect 2 'linksim: error: no path from gpu0 to gpu2 in a server through host memory (P2P level LOC: NCCL_P2P_DISABLE or NCCL_P2P_LEVEL leave its NVLink unused)' \
+  allreduce --topo "$topo/gb200-nvl72.yaml" --p2p off --size 1M
 expect 2 'linksim: error: --per-node: expected 1..8 GPUs per server, got 9' \
   allreduce --topo "$topo/dgx-h100-ib.yaml" --per-node 9 --size 1M
 expect 2 'linksim: error: --proto: expected one of auto, ll, ll128, simple, got "fast"' \

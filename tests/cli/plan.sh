@@ -52,6 +52,10 @@ expect 2 'linksim: error: --zero: expected 0, 1, 2 or 3, got 4' \
   "${h100[@]}" "${m70b[@]}" --mode train --zero 4
 expect 2 'linksim: error: --gemm-efficiency: expected a fraction in (0, 1], got 1.5' \
   "${h100[@]}" "${m70b[@]}" --mode train --gemm-efficiency 1.5
+expect 2 'linksim: error: --p2p-level: expected one of LOC, NVL, PIX, PXB, PHB, SYS (or NCCL'"'"'s old 0-5), got "ALL"' \
+  "${h100[@]}" "${m70b[@]}" --mode train --p2p-level ALL
+expect 2 'linksim: error: --ib-hca: expected NCCL_IB_HCA'"'"'s form [^][=]name[:port][,name[:port]]... (at least one NIC name), got "^="' \
+  "${h100[@]}" "${m70b[@]}" --mode train --ib-hca ^=
 expect 2 'linksim: error: --sim: expected analytic or flow, got "exact"' \
   "${h100[@]}" "${m70b[@]}" --mode train --sim exact
 expect 2 'linksim: error: --model and --arch: expected one of them, got both' \
@@ -105,6 +109,15 @@ PY
 )
   [[ -z $check ]] || fail "--json lacks: $check"
 fi
+
+# NCCL maps NCCL_P2P_DISABLE=1 to P2P level LOC: --p2p-level LOC plans as --p2p off does, and
+# both stage the TP AllReduces through host memory, slower than the default (NVLink).
+tpot() { "$cli" plan "${h100[@]}" "${m70b[@]}" --mode decode --tp 8 "$@" 2>&1 | grep 'time per output token'; }
+loc=$(tpot --p2p-level LOC)
+off=$(tpot --p2p off)
+default=$(tpot)
+[[ -n $loc && $loc == "$off" ]] || fail "--p2p-level LOC ($loc) differs from --p2p off ($off)"
+[[ $loc != "$default" ]] || fail "--p2p-level LOC did not change the plan ($loc)"
 
 if [[ $failures -gt 0 ]]; then
   echo "$failures failure(s)"

@@ -112,13 +112,14 @@ TEST_SUITE("collectives") {
   }
 
   TEST_CASE("collectives: the dual 4090 is limited by host staging, the PCIe server by the socket") {
-    // RTX 4090s have no P2P: host-staged at 0.254 of PCIe Gen4 x16 (31.5 GB/s) = 8.0 GB/s.
+    // RTX 4090s have no P2P: host-staged at the generic host platform's 4.0 GB/s within a
+    // socket (data/catalog/platforms.yaml), below NCCL's 24 GB/s for the Gen4 x16 legs.
     Topology pair = testing::library_topology("dual-4090.yaml");
     Communicator two(pair, pair.gpus());
     CollectiveResult r = run(two, CollectiveOp::kAllReduce, 1073741824.0);
     CHECK(r.bottleneck.kind == BottleneckKind::kHostStaging);
     CHECK(describe_bottleneck(r, pair).find("host-staged") != std::string::npos);
-    CHECK(r.busbw_Bps / 1e9 == doctest::Approx(8.0).epsilon(0.01));
+    CHECK(r.busbw_Bps / 1e9 == doctest::Approx(4.0).epsilon(0.01));
     Topology server = testing::library_topology("pcie-8gpu.yaml");
     Communicator eight(server, server.gpus());
     CollectiveResult s = run(eight, CollectiveOp::kAllReduce, 1073741824.0);

@@ -233,7 +233,12 @@ TEST_SUITE("explain") {
     }
     CHECK(saw_ll128);
     CHECK(e.analytic.bottleneck.kind == BottleneckKind::kHostStaging);
-    CHECK(term(step(e.steps, "bandwidth term"), "eff_shm") == doctest::Approx(4.0 / 15.75));
+    // The generic host platform's 4.0 GB/s within a socket, under NCCL's 24 GB/s for the
+    // Gen4 x16 legs (31.5 x 12 / 15.75).
+    const ExplainStep& bw = step(e.steps, "bandwidth term");
+    CHECK(term(bw, "B_host") == doctest::Approx(4.0e9));
+    CHECK(term(bw, "B_nccl_path") == doctest::Approx(24.0e9));
+    CHECK(term(bw, "B_shm") == doctest::Approx(4.0e9));
   }
 
   TEST_CASE("explain coll: errors are coll's, and one rank has no flow step") {

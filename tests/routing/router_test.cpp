@@ -105,15 +105,19 @@ TEST_CASE("router: pcie p2p up to NCCL's default level PXB, host memory beyond")
 
 TEST_CASE("router: options change the transport") {
   const Topology t = testing::make_pcie_tree();
+  RouterOptions disabled;
+  disabled.p2p_disable = true;
+  RouterOptions sys;
+  sys.p2p_level = PathClass::kSys;
   SUBCASE("p2p_disable stages even PIX pairs: up to the CPU and back down (6 hops, 6 us)") {
-    const Route r = Router(t, {.p2p_disable = true}).route(id(t, "gpu0"), id(t, "gpu1"));
+    const Route r = Router(t, disabled).route(id(t, "gpu0"), id(t, "gpu1"));
     CHECK(testing::path_text(t, r.paths[0]) == "gpu0>psw0>top>cpu0>top>psw0>gpu1");
     CHECK(r.transport == Transport::kShm);
     CHECK(r.latency_s == doctest::Approx(6e-6));
     CHECK(r.bw_Bps == doctest::Approx(32e9));
   }
   SUBCASE("p2p_level SYS allows NODE pairs through the root complex") {
-    const Router router(t, {.p2p_level = PathClass::kSys});
+    const Router router(t, sys);
     const Route r = router.route(id(t, "gpu3"), id(t, "gpu4"));
     CHECK(testing::path_text(t, r.paths[0]) == "gpu3>cpu0>gpu4");
     CHECK(r.transport == Transport::kP2p);
@@ -130,7 +134,9 @@ TEST_CASE("router: GPUs without p2p stage through both sockets") {
   CHECK(r.transport == Transport::kShm);
   CHECK(r.bw_Bps == doctest::Approx(32e9));
   CHECK(r.latency_s == doctest::Approx(2.2e-6));
-  CHECK(Router(testing::make_dual_socket(true), {.p2p_level = PathClass::kSys})
+  RouterOptions sys;
+  sys.p2p_level = PathClass::kSys;
+  CHECK(Router(testing::make_dual_socket(true), sys)
             .route(id(t, "gpu0"), id(t, "gpu1"))
             .transport == Transport::kP2p);
 }

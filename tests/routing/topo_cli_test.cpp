@@ -64,9 +64,16 @@ TEST_CASE("cli: topo show and dot") {
                       "cpu0") != std::string::npos);
   CHECK(show.out.find("nearest NIC: NIC0 (mlx5_0, PIX)") != std::string::npos);
   CHECK(show.out.find("bisection bandwidth") != std::string::npos);
+  // The host platform of the file, NCCL's default P2P level on it (8 GPUs: PXB), and the
+  // platform's host-staging rates (the generic entry's: no measurement of its own).
+  CHECK(show.out.find("host: intel-sapphire-rapids = Intel Xeon Scalable gen 4 (Sapphire "
+                      "Rapids); NCCL's default P2P level PXB; host-staged copies 4 GB/s within "
+                      "a socket, 1.44 GB/s across") != std::string::npos);
   const CliResult json = run_cli("topo show --json " + kDgxH100);
   CHECK(json.status == 0);
   CHECK(json.out.find("\"nvlink_lanes\": 18") != std::string::npos);
+  CHECK(json.out.find("\"p2p_level\": \"PXB\"") != std::string::npos);
+  CHECK(json.out.find("\"platform\": \"intel-sapphire-rapids\"") != std::string::npos);
   const CliResult dot = run_cli("topo dot " + kDgxH100);
   CHECK(dot.status == 0);
   CHECK(dot.out.rfind("graph G {", 0) == 0);

@@ -67,6 +67,22 @@ TEST_CASE("scenario: ids, file names and fingerprints are stable and unique") {
   CHECK(c.cases[0].fingerprint != a.cases[0].fingerprint);
 }
 
+TEST_CASE("scenario: p2p_level and ib_hca are coll's --p2p-level and --ib-hca, and sweep") {
+  const Scenario s = parse_inline(R"(machines: [{topology: dgx-h100.yaml}]
+collectives:
+  - {name: ar, ops: allreduce, sizes: [1M], p2p_level: [PXB, sys], ib_hca: "^=mlx5_0"}
+)");
+  REQUIRE(s.cases.size() == 2);
+  CHECK(s.cases[0].id == "ar/dgx-h100/p2p_level=PXB");
+  CHECK(s.cases[0].collective->comm.p2p_level == PathClass::kPxb);
+  CHECK(s.cases[1].collective->comm.p2p_level == PathClass::kSys);
+  const IbHcaFilter& hca = s.cases[1].collective->comm.ib_hca;
+  CHECK(hca.exclude);
+  CHECK(hca.exact);
+  CHECK_FALSE(hca.allows("mlx5_0"));
+  CHECK(hca.allows("mlx5_3"));
+}
+
 TEST_CASE("scenario: sizes from minbytes/maxbytes/stepfactor as nccl-tests' -b/-e/-f") {
   const Scenario s = parse_inline(R"(machines: [{topology: dgx-h100.yaml}]
 collectives:
@@ -128,6 +144,11 @@ TEST_CASE("scenario: malformed files give one positioned error naming what was e
        3, 25, "expected one of table, csv, json, svg, html, got \"pdf\""},
       {"bad on/off", "machines: [{topology: dgx-h100.yaml}]\ncollectives: [{ops: allreduce, sizes: [1M], p2p: [on, maybe]}]\n",
        2, 55, "expected on or off, got \"maybe\""},
+      {"bad p2p level", "machines: [{topology: dgx-h100.yaml}]\ncollectives: [{ops: allreduce, sizes: [1M], p2p_level: [PXB, NODE]}]\n",
+       2, 62, "expected one of LOC, NVL, PIX, PXB, PHB, SYS, got \"NODE\""},
+      {"bad ib hca", "machines: [{topology: dgx-h100.yaml}]\ncollectives: [{ops: allreduce, sizes: [1M], ib_hca: \"mlx5_0:x\"}]\n",
+       2, 53, "expected NCCL_IB_HCA's form [^][=]name[:port][,name[:port]]... (a port number >= 1 "
+       "after ':'), got \"mlx5_0:x\""},
   };
   for (const ErrorCase& c : cases) {
     CAPTURE(c.name);

@@ -11,6 +11,7 @@
 #include "linksim/sysimport.hpp"
 #include "linksim/topology_yaml.hpp"
 #include "sysimport/nccl_xml.hpp"
+#include "support/test_topologies.hpp"
 #include "support/validation_data.hpp"
 
 namespace {
@@ -99,6 +100,26 @@ TEST_CASE("import nccl-xml: the OCI H100 dump becomes 8 GPUs, 4 NVSwitches, 16 N
   CHECK(m.devices[8].port_name == "mlx5_18");
   // GPU0 (numa 0) and GPU4 (numa 1) have their NICs on different sockets.
   CHECK(m.cells[0][16].label() == "SYS");
+  // <cpu vendor="GenuineIntel" familyid="6" modelid="143">: model 0x8F, Sapphire Rapids.
+  const auto cpus = t.devices_of(0, linksim::DeviceKind::kCpu);
+  REQUIRE(cpus.size() == 2);
+  CHECK(t.host_platform(cpus[0]).key == "intel-sapphire-rapids");
+}
+
+TEST_CASE("import nccl-xml: the host platform survives an export and import") {
+  // dgx-a100 is AMD EPYC Rome: exported as AuthenticAMD family 0x17 (23), read back amd-zen2;
+  // a CPU whose attributes name no generation stays generic.
+  const linksim::Topology a100 = linksim::testing::library_topology("dgx-a100.yaml");
+  const std::string xml = linksim::export_nccl_xml(linksim::Router(a100), 0);
+  CHECK(xml.find("vendor=\"AuthenticAMD\" familyid=\"23\"") != std::string::npos);
+  const linksim::Topology back =
+      linksim::parse_topology(linksim::import_nccl_xml(xml, "a100.xml", {}), "a100.yaml");
+  CHECK(back.host_platform(back.devices_of(0, linksim::DeviceKind::kCpu).front()).key ==
+        "amd-zen2");
+  const linksim::Topology a40 = linksim::testing::library_topology("a40-8gpu-nvlink-pairs.yaml");
+  const std::string generic = linksim::export_nccl_xml(linksim::Router(a40), 0);
+  CHECK(generic.find("familyid") == std::string::npos);
+  CHECK(linksim::import_nccl_xml(generic, "a40.xml", {}).find("platform") == std::string::npos);
 }
 
 TEST_CASE("import nccl-xml: malformed XML fails at its position") {

@@ -83,8 +83,22 @@ TEST_CASE("lint p2p-level: GPUs under different host bridges are NODE, beyond PX
   const auto w = lint_data("lint-p2p-level.yaml");
   REQUIRE(w.size() == 1);
   CHECK(w[0].message ==
-        "GPU pairs beyond NCCL's default P2P level (PXB): gpu0-gpu1 (NODE): NCCL refuses P2P "
-        "between them and copies through host memory (SHM)");
+        "GPU pairs beyond NCCL's default P2P level (PXB, a generic host): gpu0-gpu1 (NODE): "
+        "NCCL refuses P2P between them and copies through host memory (SHM)");
+}
+
+TEST_CASE("lint p2p-level: an AMD host with two GPUs allows P2P across its sockets") {
+  // NCCL 2.23+: SYS on AMD with at most two GPUs, so gpu0 (socket 0) - gpu1 (socket 1) is fine.
+  const std::string file = LINKSIM_SOURCE_DIR "/tests/data/sysimport/lint-p2p-level-amd.yaml";
+  const linksim::Topology pair = linksim::load_topology(file);
+  CHECK(messages(linksim::lint_topology(linksim::Router(pair), 0), "p2p-level").empty());
+  // Three GPUs: PXB, and the SYS and NODE pairs are flagged.
+  const linksim::Topology three = linksim::load_topology(file, {{"last", "2"}});
+  CHECK(messages(linksim::lint_topology(linksim::Router(three), 0), "p2p-level") ==
+        std::vector<std::string>{
+            "GPU pairs beyond NCCL's default P2P level (PXB, an amd-zen3 host): gpu0-gpu1 (SYS), "
+            "gpu0-gpu2 (SYS), gpu1-gpu2 (NODE): NCCL refuses P2P between them and copies "
+            "through host memory (SHM)"});
 }
 
 TEST_CASE("lint nic-rail: too few NICs, and a NIC slower than the GPUs' rail rate") {

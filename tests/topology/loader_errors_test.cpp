@@ -55,6 +55,11 @@ TEST_CASE("loader errors: every file in tests/data/errors gives its exact messag
       {"unknown_key.yaml", "3:3: error: unknown key \"devcies\"; did you mean \"devices\"?"},
       {"missing_required_key.yaml", "6:7: error: missing required key \"type\""},
       {"wrong_type.yaml", "6:52: error: expected an integer, got \"eighteen\""},
+      {"unknown_platform.yaml",
+       "4:41: error: unknown host platform \"sapphire-rapid\"; did you mean "
+       "\"sapphire-rapids\"?"},
+      {"bare_number_host_staging.yaml",
+       "4:48: error: expected a bandwidth such as \"450 GB/s\" or \"400 Gb/s\", got \"6\""},
       {"bare_number_bandwidth.yaml",
        "6:56: error: expected a bandwidth such as \"450 GB/s\" or \"400 Gb/s\", got \"450\""},
       {"gbps_typo.yaml",
@@ -152,7 +157,8 @@ name: x
 node:
   devices:
     - {name: cpu0, kind: cpu, model: a40}
-)") == "input:5:31: error: unknown key \"model\"; expected one of name, kind, numa, cores");
+)") == "input:5:31: error: unknown key \"model\"; expected one of name, kind, numa, cores, "
+        "platform, host_staging_bw, host_staging_cross_socket_bw");
   CHECK(parse_error(R"(
 name: x
 node:

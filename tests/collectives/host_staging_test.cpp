@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: Apache-2.0
+// NCCL_P2P_DISABLE on NVLink machines, NCCL_P2P_LEVEL, NCCL_IB_HCA, and the host platform's
+// host-staging rate bounded by NCCL's path bandwidth (docs/model.md#shm, #p2p-disable).
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "linksim/collectives.hpp"
+#include "linksim/report.hpp"
+#include "linksim/topology_yaml.hpp"
+#include "support/test_topologies.hpp"
+
+using namespace linksim;
+
+namespace {
+
+constexpr double kGiB = 1073741824.0;
+
+CollectiveResult run(const Communicator& comm, double bytes, Algorithm algo = Algorithm::kAuto,
+                     Protocol proto = Protocol::kAuto, CollectiveOp op = CollectiveOp::kAllReduce) {
+  CollectiveQuery q;
+  q.op = op;
+  q.size_bytes = bytes;
+  q.algorithm = algo;
+  q.protocol = proto;
+  return comm.run(q);
+}
+
+CommOptions p2p_off(bool nvls = true) {
+  CommOptions o;
+  o.p2p_disable = true;
+  o.nvls_enable = nvls;
+  return o;
+}
+
+// Two GPUs without P2P (RTX 4090), each on its own Gen4 x16 root port of one socket (PHB):
+// a 2-rank ring puts one stream on each direction of each GPU link, 25.2 GB/s effective, so
+// only the host-staging rate limits. `cpu_keys` are added to the CPU.
+Topology staged_pair(const std::string& cpu_keys) {
+  return parse_topology(R"(
+name: staged-pair
+node:
+  devices:
+    - {name: cpu0, kind: cpu)" + cpu_keys + R"(}
+    - {name: "gpu[0-1]", kind: gpu, model: rtx4090}
+  links:
+    - {from: "gpu[0-1]", to: cpu0, type: pcie4, host_bridge: 0}
+)",
+                        "input");
+}
+
+// The same pair with one GPU on each socket of `platform`, joined by UPI.
+Topology staged_sockets(const std::string& platform, const std::string& cpu_keys) {
+  return parse_topology(R"(
+name: staged-sockets
+node:
+  devices:
+    - {name: "cpu[0-1]", kind: cpu, platform: )" + platform + cpu_keys + R"(}
+    - {name: "gpu[0-1]", kind: gpu, model: rtx4090}
+  links:
+    - {from: cpu0, to: cpu1, type: upi}
+    - {from: "gpu[0-1]", to: "cpu[0-1]", type: pcie4}
+)",
+                        "input");
+}
+
+// A 2-rank ring AllReduce of S bytes, Simple: time = 8.4 + 2 x 5.7 us (PCI hops) + S / B, and
+// busbw = S / time (bus factor 1 at n = 2).
+double two_rank_busbw(double B_Bps, double S = kGiB) { return S / (19.8e-6 + S / B_Bps); }
+
+}  // namespace
+
+TEST_SUITE("collectives") {
+  TEST_CASE("p2p off: a DGX H100 ring is host-staged, the SHM copy across the sockets names it") {
+    // NCCL_P2P_DISABLE=1 diverts every NVLink pair through the CPU. The ring crosses the
+    // sockets; across them the host platform (Sapphire Rapids, no measurement of its own: the
+    // generic 1.44 GB/s) stages below NCCL's 22 GB/s UPI figure and 48 GB/s for the Gen5 legs.
+    // One ring (a host-staging cap admits no second), Simple at 1 GiB: busbw = 1.75 S / time,
+    // time = 8.4 + 14 x 5.7 us (PCI hops: the intra-server path type is no longer NVLink)
+    // + 1.75 S / 1.44 GB/s.
+    const Topology t = testing::library_topology("dgx-h100.yaml");
+    const Communicator off(t, t.gpus(), p2p_off());
+    const CollectiveResult r = run(off, kGiB, Algorithm::kRing, Protocol::kSimple);
+    const double time = 88.2e-6 + 1.75 * kGiB / 1.44e9;
+    CHECK(r.time_s == doctest::Approx(time).epsilon(1e-6));
+    CHECK(r.busbw_Bps == doctest::Approx(1.75 * kGiB / time).epsilon(1e-6));
+    CHECK(r.bottleneck.kind == BottleneckKind::kHostStaging);
+    CHECK(r.bottleneck.crosses_socket);
+    CHECK(describe_bottleneck(r, t).find("host-staged copy") != std::string::npos);
+    // With P2P the same ring runs on NVLink, two orders of magnitude faster.
+    const Communicator on(t, t.gpus());
+    CHECK(run(on, kGiB, Algorithm::kRing, Protocol::kSimple).busbw_Bps > 100 * r.busbw_Bps);
+  }
+
+  TEST_CASE("p2p off: no LL128, PCI latencies, and NVLS untouched") {
+    const Topology t = testing::library_topology("dgx-h100.yaml");
+    // NVLS does not go through NCCL's P2P transport: with P2P disabled it still takes the
+    // large AllReduce, at its usual rate.
+    const Communicator off(t, t.gpus(), p2p_off());
+    const Communicator on(t, t.gpus());
+    const CollectiveResult nvls = run(off, kGiB);
+    CHECK(nvls.algorithm == Algorithm::kNvls);
+    CHECK(nvls.busbw_Bps == doctest::Approx(run(on, kGiB, Algorithm::kNvls).busbw_Bps));
+    // Without NVLS every size is host-staged and LL128 is never chosen.
+    const Communicator staged(t, t.gpus(), p2p_off(false));
+    for (double bytes = 1024; bytes <= kGiB; bytes *= 8) {
+      CAPTURE(bytes);
+      const CollectiveResult r = run(staged, bytes);
+      CHECK(r.protocol != Protocol::kLL128);
+      CHECK(r.algorithm == Algorithm::kRing);
+    }
+    CHECK_THROWS_AS(run(staged, 1048576, Algorithm::kRing, Protocol::kLL128), ConfigError);
+    // LL latency per ring step: PCI 1.0 us against NVLink 0.6 us, 14 steps: 5.6 us more, and
+    // 8 bytes add nothing measurable on either path.
+    const double staged_ll = run(staged, 8, Algorithm::kRing, Protocol::kLL).time_s;
+    const double nvlink_ll = run(on, 8, Algorithm::kRing, Protocol::kLL).time_s;
+    CHECK(staged_ll - nvlink_ll == doctest::Approx(14 * 0.4e-6).epsilon(0.01));
+  }
+
+  TEST_CASE("p2p level: NVL keeps NVLink, LOC stages it like --p2p off") {
+    const Topology t = testing::library_topology("dgx-h100.yaml");
+    CommOptions nvl;
+    nvl.p2p_level = PathClass::kNvlink;
+    CommOptions loc;
+    loc.p2p_level = PathClass::kSelf;
+    const Communicator off(t, t.gpus(), p2p_off());
+    const Communicator on(t, t.gpus());
+    CHECK(run(Communicator(t, t.gpus(), nvl), kGiB, Algorithm::kRing).busbw_Bps ==
+          doctest::Approx(run(on, kGiB, Algorithm::kRing).busbw_Bps));
+    CHECK(run(Communicator(t, t.gpus(), loc), kGiB, Algorithm::kRing).busbw_Bps ==
+          doctest::Approx(run(off, kGiB, Algorithm::kRing).busbw_Bps));
+  }
+
+  TEST_CASE("host staging: the platform's rate, a topology's own rate, NCCL's path as a bound") {
+    // Default platform: 4.0 GB/s within a socket.
+    const Topology generic = staged_pair("");
+    const CollectiveResult g = run(Communicator(generic, generic.gpus()), kGiB, Algorithm::kRing,
+                                   Protocol::kSimple);
+    CHECK(g.busbw_Bps == doctest::Approx(two_rank_busbw(4.0e9)).epsilon(1e-6));
+    CHECK(g.bottleneck.kind == BottleneckKind::kHostStaging);
+    CHECK_FALSE(g.bottleneck.crosses_socket);
+    // The topology's own 6 GB/s.
+    const Topology own = staged_pair(", host_staging_bw: 6 GB/s");
+    CHECK(run(Communicator(own, own.gpus()), kGiB, Algorithm::kRing, Protocol::kSimple).busbw_Bps ==
+          doctest::Approx(two_rank_busbw(6.0e9)).epsilon(1e-6));
+    // 30 GB/s is more than NCCL's 24 GB/s for a Gen4 x16 leg (31.5 x 12 / 15.75): 24.
+    const Topology fast = staged_pair(", host_staging_bw: 30 GB/s");
+    CHECK(run(Communicator(fast, fast.gpus()), kGiB, Algorithm::kRing, Protocol::kSimple).busbw_Bps ==
+          doctest::Approx(two_rank_busbw(24.0e9)).epsilon(1e-6));
+  }
+
+  TEST_CASE("host staging: across the sockets, the platform's figure and NCCL's socket bound") {
+    // Generic: 1.44 GB/s across the sockets, however fast the UPI link (62.4 GB/s).
+    const Topology generic = staged_sockets("generic", "");
+    const CollectiveResult g = run(Communicator(generic, generic.gpus()), kGiB, Algorithm::kRing,
+                                   Protocol::kSimple);
+    CHECK(g.busbw_Bps == doctest::Approx(two_rank_busbw(1.44e9)).epsilon(1e-6));
+    CHECK(g.bottleneck.crosses_socket);
+    // A Broadwell host given 8 GB/s across its sockets: NCCL's QPI figure, 6 GB/s, bounds it.
+    const Topology bdw =
+        staged_sockets("intel-broadwell", ", host_staging_cross_socket_bw: 8 GB/s");
+    CHECK(run(Communicator(bdw, bdw.gpus()), kGiB, Algorithm::kRing, Protocol::kSimple).busbw_Bps ==
+          doctest::Approx(two_rank_busbw(6.0e9)).epsilon(1e-6));
+  }
+
+  TEST_CASE("p2p level: two GPUs across the sockets of an AMD host use P2P over xGMI") {
+    // A100 PCIe cards (P2P-capable) on the two sockets: SYS. On AMD with two GPUs NCCL's
+    // default level is SYS, so the ring runs over PCIe and xGMI, not through host memory.
+    const Topology amd = parse_topology(R"(
+name: epyc-pair
+node:
+  devices:
+    - {name: "cpu[0-1]", kind: cpu, platform: amd-zen2}
+    - {name: "gpu[0-1]", kind: gpu, model: a100-pcie-40g}
+  links:
+    - {from: cpu0, to: cpu1, type: xgmi}
+    - {from: "gpu[0-1]", to: "cpu[0-1]", type: pcie4}
+)",
+                                        "input");
+    const CollectiveResult p2p = run(Communicator(amd, amd.gpus()), kGiB, Algorithm::kRing);
+    CHECK(p2p.bottleneck.kind == BottleneckKind::kLink);
+    CommOptions pxb;
+    pxb.p2p_level = PathClass::kPxb;
+    const CollectiveResult staged =
+        run(Communicator(amd, amd.gpus(), pxb), kGiB, Algorithm::kRing);
+    CHECK(staged.bottleneck.kind == BottleneckKind::kHostStaging);
+    CHECK(p2p.busbw_Bps > 5 * staged.busbw_Bps);
+  }
+
+  TEST_CASE("ib hca: one NIC of eight carries every ring between two DGX H100s") {
+    // 2 servers, ring AllReduce. With every NIC, the servers' 8 NDR NICs (8 x 48 GB/s
+    // effective) exceed the NVLink rings; NCCL_IB_HCA=mlx5_0 leaves one NIC per server, which
+    // every ring's inter-server stream crosses: ring throughput = 50 x 0.96 = 48 GB/s.
+    const Topology t = testing::library_topology("dgx-h100-ib.yaml", {{"nodes", "2"}});
+    CommOptions one;
+    one.ib_hca = parse_ib_hca("=mlx5_0");
+    const Communicator comm(t, t.gpus(), one);
+    const CollectiveResult r = run(comm, 4 * kGiB, Algorithm::kRing, Protocol::kSimple);
+    CHECK(r.bottleneck.kind == BottleneckKind::kLink);
+    CHECK(r.bottleneck.family == LinkFamily::kNetwork);
+    const double ring_busbw = r.busbw_Bps;
+    CHECK(ring_busbw == doctest::Approx(48e9).epsilon(0.01));
+    const Communicator all(t, t.gpus());
+    CHECK(run(all, 4 * kGiB, Algorithm::kRing, Protocol::kSimple).busbw_Bps > 2 * ring_busbw);
+  }
+}
