@@ -71,6 +71,10 @@ void add_nccl_options(CLI::App& c, CollArgs& a) {
   c.add_option("--proto", a.proto, "auto|ll|ll128|simple (NCCL_PROTO)");
   c.add_option("--p2p", a.p2p, "on|off; off = NCCL_P2P_DISABLE=1");
   c.add_option("--nvls", a.nvls, "on|off; off = NCCL_NVLS_ENABLE=0");
+  c.add_option("--nccl-version", a.nccl_version,
+               fmt::format("NCCL release modelled, X.Y ({} to {}; default {})",
+                           to_string(kOldestNcclVersion), to_string(kNewestNcclVersion),
+                           to_string(kDefaultNcclVersion)));
   c.add_option("--channels", a.channels, "Channel count (NCCL_MIN/MAX_NCHANNELS)")
       ->check(int_between(1, kMaxChannels, "a channel count (NCCL's MAXCHANNELS)"));
   c.add_option("--gpus-per-thread", a.gpus_per_thread,
@@ -91,8 +95,20 @@ double size_arg(const std::string& text, const char* flag) {
   return *v;
 }
 
+NcclVersion nccl_version_arg(const std::string& text) {
+  if (text.empty()) return kDefaultNcclVersion;
+  const std::optional<NcclVersion> v = parse_nccl_version(text);
+  if (!v) {
+    throw ConfigError(fmt::format("--nccl-version: expected a release X.Y from {} to {}, got \"{}\"",
+                                  to_string(kOldestNcclVersion), to_string(kNewestNcclVersion),
+                                  text));
+  }
+  return *v;
+}
+
 CommOptions comm_options(const CollArgs& a) {
   CommOptions options;
+  options.nccl_version = nccl_version_arg(a.nccl_version);
   options.p2p_disable = !on_off(a.p2p, "--p2p");
   options.nvls_enable = on_off(a.nvls, "--nvls");
   options.channels = a.channels;

@@ -29,6 +29,7 @@ struct CollArgs {
   std::string algo = "auto", proto = "auto", mode = "analytic", dtype = "float", redop = "sum";
   int root = 0;
   std::string p2p = "on", nvls = "on";
+  std::string nccl_version;  ///< --nccl-version X.Y; empty = kDefaultNcclVersion
   int channels = 0;
   int gpus_per_thread = 1;
   bool json = false, csv = false;
@@ -45,7 +46,11 @@ void add_nccl_options(CLI::App& command, CollArgs& a);
 /// A size flag's value in bytes; ConfigError "<flag>: expected a size such as ..." otherwise.
 double size_arg(const std::string& text, const char* flag);
 
-/// The communicator's switches (--p2p, --nvls, --channels, --gpus-per-thread).
+/// --nccl-version's value; ConfigError "--nccl-version: expected ..." when ill-formed or
+/// unknown. Empty text is the default release.
+NcclVersion nccl_version_arg(const std::string& text);
+
+/// The communicator's switches (--p2p, --nvls, --channels, --gpus-per-thread, --nccl-version).
 CommOptions comm_options(const CollArgs& a);
 
 /// The sweep the flags ask for: type, reduction, root, algorithm, protocol, mode and sizes

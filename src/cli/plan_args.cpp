@@ -2,6 +2,8 @@
 // Flags shared by `plan` and `explain plan`.
 #include "cli/plan_args.hpp"
 
+#include "cli/coll_args.hpp"
+
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
@@ -109,6 +111,7 @@ PlanRequest to_request(const PlanArgs& a) {
   r.hbm_efficiency = fraction(a.hbm_efficiency, "--hbm-efficiency");
   r.comm.p2p_disable = !on_off(a.p2p, "--p2p");
   r.comm.nvls_enable = on_off(a.nvls, "--nvls");
+  r.comm.nccl_version = nccl_version_arg(a.nccl_version);
   const std::optional<SimMode> sim = parse_sim_mode(a.sim);
   if (!sim) throw ConfigError(fmt::format("--sim: expected analytic or flow, got \"{}\"", a.sim));
   r.sim_mode = *sim;
@@ -171,6 +174,7 @@ void add_plan_options(CLI::App& c, PlanArgs& a) {
              "Step time with each link class, and the GPU's FLOP/s, twice as fast");
   c.add_option("--p2p", a.p2p, "on|off; off = NCCL_P2P_DISABLE=1");
   c.add_option("--nvls", a.nvls, "on|off; off = NCCL_NVLS_ENABLE=0");
+  c.add_option("--nccl-version", a.nccl_version, fmt::format("NCCL release modelled, X.Y (default {})", to_string(kDefaultNcclVersion)));
   c.add_option("--sim", a.sim, "analytic (closed form, default) or flow (simulated)");
   c.add_flag("--json", a.json, "Print JSON (docs/cli.md#linksim-plan)");
 }

@@ -32,6 +32,7 @@ struct PlanArgs {
   std::optional<int> baseline;
   bool search = false, sensitivity = false, json = false, nccl_debug = false;
   std::string p2p = "on", nvls = "on", sim = "analytic";
+  std::string nccl_version;  ///< --nccl-version X.Y; empty = the default release
 };
 
 /// Every flag of `plan`. REQUIRES: `a` outlives the parse.

@@ -40,6 +40,7 @@ struct RingPlan {
 struct NvlsInfo {
   bool available = false;
   double gpu_nvlink_Bps = 0;  ///< min over ranks of the raw NVLink bandwidth into the switches
+  double lane_Bps = 0;        ///< raw rate of one of those NVLinks (link catalog), bytes/s
   int sm = 0;
 };
 
@@ -65,7 +66,12 @@ class CommGraph {
   const NvlsInfo& nvls() const { return nvls_; }
   /// Effective NIC bandwidth per server: the distinct NICs its ranks use, summed (bytes/s).
   double node_network_Bps() const { return node_network_Bps_; }
+  /// The distinct NICs the ranks of one server use (those node_network_Bps() sums).
+  int node_nic_count() const { return node_nic_count_; }
   int channels() const;
+  /// The raw per-direction rate of one NVLink lane of the ranks' GPUs (the link catalog's
+  /// rate over the links bonded), bytes/s; 0 without NVLink.
+  double nvlink_lane_Bps() const { return nvlink_lane_Bps_; }
   /// How much the slowest ring hop's link latencies exceed their catalog types' latencies
   /// (a topology file's `latency:` overrides), seconds; 0 without overrides, negative when
   /// an override is faster. NCCL's latency tables stand for hops at the catalog latency, so
@@ -93,6 +99,8 @@ class CommGraph {
   RingPlan ring_;
   NvlsInfo nvls_;
   double node_network_Bps_ = 0;
+  double nvlink_lane_Bps_ = 0;
+  int node_nic_count_ = 0;
   double hop_latency_excess_s_ = 0;
   int min_sm_ = 0;
 };

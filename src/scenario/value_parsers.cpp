@@ -72,6 +72,16 @@ SimMode sim_mode_value(const YamlValue& value) {
   fail_choice(value, text, {"analytic", "flow"});
 }
 
+NcclVersion nccl_version_value(const YamlValue& value) {
+  const std::string text = value.text();
+  const std::optional<NcclVersion> v = parse_nccl_version(text);
+  if (!v) {
+    value.fail(fmt::format("expected an NCCL release X.Y from {} to {}, got \"{}\"",
+                           to_string(kOldestNcclVersion), to_string(kNewestNcclVersion), text));
+  }
+  return *v;
+}
+
 bool on_off_value(const YamlValue& value) {
   std::string text = value.text();
   if (text == "on" || text == "true" || text == "1") return true;

@@ -26,6 +26,8 @@ Protocol protocol_value(const YamlValue& value);
 SimMode sim_mode_value(const YamlValue& value);
 /// on/off, true/false, 1/0.
 bool on_off_value(const YamlValue& value);
+/// An NCCL release "X.Y" (nccl_version:), within the releases linksim knows.
+NcclVersion nccl_version_value(const YamlValue& value);
 /// One of `choices`, else "expected one of a, b, c, got \"x\"" (with did-you-mean).
 std::string choice_value(const YamlValue& value, const std::vector<std::string>& choices);
 
