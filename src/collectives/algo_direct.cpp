@@ -109,7 +109,7 @@ int p2p_channels(double bytes) {
 
 // One P2P channel: about one NVLink lane at its realized rate, bytes/s.
 double p2p_channel_Bps(const CommGraph& g) {
-  return realized_nvlink_bw_Bps(g.min_sm(), g.nvlink_lane_Bps());
+  return g.nvlink_lane_Bps() * g.nvlink_efficiency();
 }
 
 // A P2P send between servers sustains about NCCL_P2P_PER_CHANNEL_NET_BW = 14 GB/s per channel.

@@ -52,7 +52,7 @@ CostModel nvls_model(const CommGraph& g, CollectiveOp op, CostTrace* trace) {
     m.wire_factor = 1.0;
   } else {
     // AllGather / ReduceScatter: one multicast (or one reduction) pass, (n-1)/n of S each.
-    m.bw_Bps = nv.gpu_nvlink_Bps * nvlink_efficiency(nv.sm, nv.lane_Bps);
+    m.bw_Bps = nv.gpu_nvlink_Bps * nv.efficiency;
     m.wire_factor = (n - 1.0) / n;
   }
   // Data crosses GPU -> switch -> GPU: one loop of every channel over every head before the
@@ -79,9 +79,10 @@ CostModel nvls_model(const CommGraph& g, CollectiveOp op, CostTrace* trace) {
       s.formula = "B = B_nvlink x eff_link";
       s.terms = {rate_term("B_nvlink", nv.gpu_nvlink_Bps,
                            "raw NVLink of each GPU into the reduction-capable NVSwitches"),
-                 count_term("eff_link", nvlink_efficiency(nv.sm, nv.lane_Bps),
-                            fmt::format("realized NVLink efficiency of SM{} over {:g} GB/s lanes",
-                                        nv.sm, nv.lane_Bps / 1e9))};
+                 count_term("eff_link", nv.efficiency,
+                            fmt::format("realized NVLink efficiency of SM{} (docs/model.md"
+                                        "#link-efficiency)",
+                                        nv.sm))};
     }
     s.notes.push_back(fmt::format(
         "pipeline fill: {} channels x {} heads x {:g} KiB chunks / B (NCCL_NVLS_NCHANNELS, GPUs "

@@ -166,7 +166,10 @@ void CommGraph::find_nvls() {
       const Link& link = topology_.link(id);
       if (link.family != LinkFamily::kNvlink) continue;
       const double lane = link.bw_Bps / std::max(1, link.lanes);
-      nvlink_lane_Bps_ = nvlink_lane_Bps_ > 0 ? std::min(nvlink_lane_Bps_, lane) : lane;
+      if (nvlink_lane_Bps_ == 0 || lane < nvlink_lane_Bps_) {
+        nvlink_lane_Bps_ = lane;
+        nvlink_efficiency_ = link_efficiency(topology_, link);
+      }
     }
   }
   // NVLS from NCCL 2.17 (docs/model.md#nccl-version), on Hopper and later.
@@ -197,6 +200,7 @@ void CommGraph::find_nvls() {
   nvls_.available = true;
   nvls_.gpu_nvlink_Bps = min_bw;
   nvls_.lane_Bps = lane_Bps;
+  nvls_.efficiency = nvlink_efficiency_;
 }
 
 void CommGraph::measure_network() {

@@ -40,7 +40,8 @@ struct RingPlan {
 struct NvlsInfo {
   bool available = false;
   double gpu_nvlink_Bps = 0;  ///< min over ranks of the raw NVLink bandwidth into the switches
-  double lane_Bps = 0;        ///< raw rate of one of those NVLinks (link catalog), bytes/s
+  double lane_Bps = 0;        ///< raw rate of one of those NVLinks, bytes/s
+  double efficiency = 0;      ///< their realized efficiency (link_efficiency)
   int sm = 0;
 };
 
@@ -69,9 +70,11 @@ class CommGraph {
   /// The distinct NICs the ranks of one server use (those node_network_Bps() sums).
   int node_nic_count() const { return node_nic_count_; }
   int channels() const;
-  /// The raw per-direction rate of one NVLink lane of the ranks' GPUs (the link catalog's
-  /// rate over the links bonded), bytes/s; 0 without NVLink.
+  /// The raw per-direction rate of one NVLink lane of the ranks' GPUs (a link's rate over
+  /// the links bonded), bytes/s; 0 without NVLink.
   double nvlink_lane_Bps() const { return nvlink_lane_Bps_; }
+  /// The realized efficiency of that lane (link_efficiency; 0 without NVLink).
+  double nvlink_efficiency() const { return nvlink_efficiency_; }
   /// How much the slowest ring hop's link latencies exceed their catalog types' latencies
   /// (a topology file's `latency:` overrides), seconds; 0 without overrides, negative when
   /// an override is faster. NCCL's latency tables stand for hops at the catalog latency, so
@@ -100,6 +103,7 @@ class CommGraph {
   NvlsInfo nvls_;
   double node_network_Bps_ = 0;
   double nvlink_lane_Bps_ = 0;
+  double nvlink_efficiency_ = 0;
   int node_nic_count_ = 0;
   double hop_latency_excess_s_ = 0;
   int min_sm_ = 0;

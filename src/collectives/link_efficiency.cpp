@@ -9,11 +9,20 @@ namespace linksim::detail {
 namespace {
 
 // The GPU at either end of a link, if any: its architecture sets NVLink efficiency.
-int gpu_sm_of(const Topology& t, const Link& link) {
+const GpuModel* gpu_of(const Topology& t, const Link& link) {
   for (DeviceId end : {link.from, link.to}) {
-    if (t.device(end).kind == DeviceKind::kGpu) return t.gpu_model(end).sm;
+    if (t.device(end).kind == DeviceKind::kGpu) return &t.gpu_model(end);
   }
-  return 0;
+  return nullptr;
+}
+
+// The nominal rate of one NVLink lane, from the catalogs: the GPU's own lane rate where its
+// entry gives one (GA102 bridges: 14.0625 GB/s), else the link type's.
+double nominal_nvlink_lane_Bps(const Topology& t, const Link& link, const GpuModel* gpu) {
+  if (gpu != nullptr && gpu->nvlink_lane_bw_Bps > 0) return gpu->nvlink_lane_bw_Bps;
+  const LinkType* type = t.catalog().find_link_type(link.type);
+  if (type != nullptr && type->lane_bw_Bps > 0) return type->lane_bw_Bps;
+  return link.bw_Bps / std::max(1, link.lanes);
 }
 
 }  // namespace
@@ -21,8 +30,11 @@ int gpu_sm_of(const Topology& t, const Link& link) {
 double link_efficiency(const Topology& t, const Link& link) {
   switch (link.family) {
     case LinkFamily::kNvlink: {
-      int sm = gpu_sm_of(t, link);
-      return nvlink_efficiency(sm == 0 ? 90 : sm, link.bw_Bps / std::max(1, link.lanes));
+      // Per GPU generation, against the catalogs' nominal lane rate: a faster link (a
+      // what-if) keeps its generation's fraction (docs/model.md#link-efficiency).
+      const GpuModel* gpu = gpu_of(t, link);
+      const int sm = gpu != nullptr ? gpu->sm : 90;
+      return nvlink_efficiency(sm, nominal_nvlink_lane_Bps(t, link, gpu));
     }
     case LinkFamily::kPcie: return kPcieEfficiency;
     case LinkFamily::kNetwork: return kNetworkEfficiency;

@@ -27,14 +27,11 @@ double nccl_nvlink_bw_Bps(int sm) {
   return nccl_GBps * 1e9;
 }
 
-double nvlink_efficiency(int sm, double raw_lane_bw_Bps) {
-  if (raw_lane_bw_Bps <= 0) return 0.8;
-  return std::min(1.0, nccl_nvlink_bw_Bps(sm) / raw_lane_bw_Bps);
+double nvlink_efficiency(int sm, double catalog_lane_bw_Bps) {
+  if (catalog_lane_bw_Bps <= 0) return 0.8;
+  return std::min(1.0, nccl_nvlink_bw_Bps(sm) / catalog_lane_bw_Bps);
 }
 
-double realized_nvlink_bw_Bps(int sm, double raw_lane_bw_Bps) {
-  return raw_lane_bw_Bps * nvlink_efficiency(sm, raw_lane_bw_Bps);
-}
 
 int default_channels(double ring_bw_Bps) {
   const double per_channel_Bps = 20e9;

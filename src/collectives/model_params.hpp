@@ -54,14 +54,14 @@ ArchCaps arch_caps(int sm);
 /// SM60 18, SM70 20, SM80 20, SM86 12, SM90 20.6, SM100 40.1 GB/s). What NCCL's graph search
 /// and tuner count (nccl_tuner_model.hpp); not a measured rate.
 double nccl_nvlink_bw_Bps(int sm);
-/// Realized NVLink efficiency: the fraction of a link's raw per-direction lane rate
-/// (`raw_lane_bw_Bps`, from the link catalog) that GPU traffic achieves, by GPU generation
-/// (docs/model.md#link-efficiency). Measured against the shipped tables it agrees with NCCL's
-/// own constant over the lane rate (0.8 V100/A100, 0.48 A40, 0.824 H100, 0.8 B200), so it is
-/// that ratio; kept apart so that a measured figure can replace it without moving the tuner.
-double nvlink_efficiency(int sm, double raw_lane_bw_Bps);
-/// The realized rate of one NVLink lane: raw_lane_bw_Bps x nvlink_efficiency.
-double realized_nvlink_bw_Bps(int sm, double raw_lane_bw_Bps);
+/// Realized NVLink efficiency: the fraction of a link's raw per-direction rate GPU traffic
+/// achieves, by GPU generation, given the catalog's lane rate of the link type
+/// (`catalog_lane_bw_Bps`; docs/model.md#link-efficiency). Measured against the shipped tables
+/// it agrees with NCCL's own constant over that lane rate (0.8 V100/A100, 0.853 A40, 0.824
+/// H100, 0.802 B200), so it is that ratio; a fraction, so a faster link (a what-if) keeps it,
+/// and kept apart from nccl_nvlink_bw_Bps so that a measurement can replace it without moving
+/// the tuner.
+double nvlink_efficiency(int sm, double catalog_lane_bw_Bps);
 /// PCIe: DMA achieves ~0.8 of the raw 128b/130b rate: A100 Gen4 H2D 25 of 31.5 GB/s (0.79),
 /// V100 Gen3 12 of 15.75 (0.76), H100 Gen5 D2H 52.8 of 63 (0.84) (reference links.yaml
 /// pcie_measured). NCCL's own model (width x speed / 80) is 0.76.

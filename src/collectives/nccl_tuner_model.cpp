@@ -68,7 +68,7 @@ int min_ranks_per_node(const CommGraph& g) {
 double ring_intra_budget_GBps(const CommGraph& g) {
   double bw = g.ring().intra_throughput_Bps;
   if (g.ring().intra_class == HopClass::kNvlink) {
-    const double realized = realized_nvlink_bw_Bps(g.min_sm(), g.nvlink_lane_Bps());
+    const double realized = g.nvlink_lane_Bps() * g.nvlink_efficiency();
     if (realized > 0) bw *= nccl_nvlink_bw_Bps(g.min_sm()) / realized;
   }
   return bw / 1e9;
@@ -163,17 +163,19 @@ std::span<const double> search_speeds_GBps(int sm, bool inter_node) {
   return inter_node ? std::span<const double>(kSpeedsInter) : kSpeedsIntra;
 }
 
-SearchedGraph ring_search(int sm, double intra_GBps, double nic_GBps, int max_channels) {
+SearchedGraph ring_search(int sm, double intra_GBps, double nic_GBps, int max_channels,
+                          double max_path_GBps) {
   const bool inter = nic_GBps > 0;
   const std::span<const double> speeds = search_speeds_GBps(sm, inter);
   const double total = inter ? std::min(intra_GBps, nic_GBps) : intra_GBps;
+  const double first = std::min(total, max_path_GBps);
   auto channels_at = [&](double s) {
     double c = std::floor(intra_GBps / s + 1e-9);
     if (inter) c = std::min(c, std::floor(nic_GBps / s + 1e-9));
     return static_cast<int>(std::min<double>(c, max_channels));
   };
   size_t i = 0;
-  while (i + 1 < speeds.size() && speeds[i] > total) ++i;
+  while (i + 1 < speeds.size() && speeds[i] > first + 1e-9) ++i;
   SearchedGraph best;
   for (; i < speeds.size(); ++i) {
     const int c = channels_at(speeds[i]);
@@ -193,8 +195,23 @@ SearchedGraph ring_search(int sm, double intra_GBps, double nic_GBps, int max_ch
   return best;
 }
 
+// NCCL's maxBw: across servers the GPU's NIC at line rate; on one server the best GPU-GPU
+// path (NVLink at NCCL's per-link constant; through NVSwitches, all of the GPU's links).
+double max_path_GBps(const CommGraph& g) {
+  if (g.node_count() > 1) return nic_budget_GBps(g) / std::max(1, g.node_nic_count());
+  double best = 0;
+  const double lane = g.nvlink_lane_Bps();
+  for (size_t b = 1; b < g.ranks().size(); ++b) {
+    const Route& r = g.route(0, static_cast<int>(b));
+    if (r.cls != PathClass::kNvlink || !(lane > 0)) return std::numeric_limits<double>::infinity();
+    best = std::max(best, r.bw_Bps / lane * nccl_nvlink_bw_Bps(g.min_sm()) / 1e9);
+  }
+  return best > 0 ? best : std::numeric_limits<double>::infinity();
+}
+
 SearchedGraph nccl_ring_graph(const CommGraph& g) {
-  return ring_search(g.min_sm(), ring_intra_budget_GBps(g), nic_budget_GBps(g), kRingMaxChannels);
+  return ring_search(g.min_sm(), ring_intra_budget_GBps(g), nic_budget_GBps(g), kRingMaxChannels,
+                     max_path_GBps(g));
 }
 
 SearchedGraph nvls_search(int sm, double gpu_nvs_GBps, int heads, bool inter_node) {

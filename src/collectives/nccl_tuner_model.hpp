@@ -6,6 +6,7 @@
 // (analytic.hpp).
 #pragma once
 
+#include <limits>
 #include <span>
 
 #include "collectives/analytic.hpp"
@@ -25,10 +26,13 @@ std::span<const double> search_speeds_GBps(int sm, bool inter_node);
 
 /// NCCL's ring search over a per-GPU bandwidth budget (GB/s, NCCL's own link constants):
 /// `intra_GBps` through the server, `nic_GBps` the NICs of one server (0 on one server), each
-/// channel consuming its speed on both. Pass 1 from the fastest allowed speed down while the
-/// next is within 0.49 of the best found; then channels are doubled at half the speed when the
-/// speed is >= 25 (ncclTopoDupChannels). At most `max_channels`.
-SearchedGraph ring_search(int sm, double intra_GBps, double nic_GBps, int max_channels);
+/// channel consuming its speed on both; no channel faster than `max_path_GBps` (NCCL's
+/// system maxBw: the best single GPU-GPU path, or GPU-NIC path across servers). Pass 1 from
+/// the fastest allowed speed down while the next is within 0.49 of the best found; then
+/// channels are doubled at half the speed when the speed is >= 25 (ncclTopoDupChannels). At
+/// most `max_channels`.
+SearchedGraph ring_search(int sm, double intra_GBps, double nic_GBps, int max_channels,
+                          double max_path_GBps = std::numeric_limits<double>::infinity());
 
 /// The ring graph NCCL's search finds on this communicator (ring_search over NCCL's view of the
 /// server's ring and of its NICs); the tree graph has the same channels.
