@@ -4,6 +4,8 @@
 // are derived by hand from NCCL's search.cc, tuning.cc and paths.cc (docs/model.md#tuner).
 #include <doctest/doctest.h>
 
+#include "collectives/analytic.hpp"
+#include "collectives/comm_graph.hpp"
 #include "collectives/nccl_tuner_model.hpp"
 #include "linksim/collectives.hpp"
 #include "linksim/error.hpp"
@@ -142,6 +144,35 @@ TEST_SUITE("tuner") {
     CHECK(then.bottleneck.kind == linksim::BottleneckKind::kP2pChannels);
     CHECK(then.busbw_Bps / 1e9 == doctest::Approx(14).epsilon(0.02));
     CHECK(now.busbw_Bps / 1e9 == doctest::Approx(48).epsilon(0.03));
+  }
+
+  TEST_CASE("tree correction in the realized tree time: Simple x0.5 at 1 MiB, x1 from 1 GiB") {
+    const Topology t = linksim::testing::library_topology("dgx-h100-ib.yaml", {{"nodes", "2"}});
+    linksim::GpuSelection s;
+    s.first_n = 16;
+    const detail::CommGraph g(t, linksim::select_gpus(t, s), CommOptions{});
+    const auto at = [&](double bytes) {
+      return detail::cost_model(g, CollectiveOp::kAllReduce, Algorithm::kTree, Protocol::kSimple,
+                                bytes)
+          .bw_Bps;
+    };
+    // log2(1 MiB / 64 B) = 14: Simple 0.5; log2(1 GiB / 64 B) = 24: beyond the table, 1.
+    CHECK(at(1048576) / at(kGiB) == doctest::Approx(0.5));
+    CHECK(at(4096) / at(kGiB) == doctest::Approx(0.9));  // 2^6: 0.9
+  }
+
+  TEST_CASE("NVLS start-up: one loop of 16 channels x heads x 128 KiB") {
+    // 8 H100s: 16 x 8 x 128 KiB = 16 MiB at 276 GB/s; 4 H100s: 8 MiB at the same rate.
+    const Topology t = linksim::testing::library_topology("dgx-h100.yaml");
+    CollectiveQuery q;
+    q.op = CollectiveOp::kAllReduce;
+    q.size_bytes = 1048576;
+    q.algorithm = Algorithm::kNvls;
+    const double B = 450e9 * 276.0 / 450.0;
+    const double eight = first_gpus(t, 8).run(q).time_s;
+    const double four = first_gpus(t, 4).run(q).time_s;
+    CHECK(eight == doctest::Approx(25e-6 + 16.0 * 8 * 131072 / B + 1048576 / B).epsilon(1e-9));
+    CHECK(four == doctest::Approx(25e-6 + 16.0 * 4 * 131072 / B + 1048576 / B).epsilon(1e-9));
   }
 
   TEST_CASE("parse_nccl_version: X.Y and X.Y.Z within the known releases") {
