@@ -128,6 +128,8 @@ TEST_CASE("scenario: malformed files give one positioned error naming what was e
        3, 25, "expected one of table, csv, json, svg, html, got \"pdf\""},
       {"bad on/off", "machines: [{topology: dgx-h100.yaml}]\ncollectives: [{ops: allreduce, sizes: [1M], p2p: [on, maybe]}]\n",
        2, 55, "expected on or off, got \"maybe\""},
+      {"bad NCCL version", "machines: [{topology: dgx-h100.yaml}]\ncollectives: [{ops: allreduce, sizes: [1M], nccl_version: [2.29, 2.99]}]\n",
+       2, 66, "expected an NCCL release X.Y from 2.0 to 2.32, got \"2.99\""},
   };
   for (const ErrorCase& c : cases) {
     CAPTURE(c.name);
