@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "linksim/routing.hpp"
+#include "linksim/nccl_version.hpp"
 #include "linksim/topology.hpp"
 
 namespace linksim {
@@ -65,6 +66,9 @@ struct CommOptions {
   /// GPUs driven by one host thread, as nccl-tests' -g: their kernel launches serialize
   /// (docs/model.md#launch-overhead). 1 = one process per GPU (mpirun / srun).
   int gpus_per_thread = 1;
+  /// The NCCL release modelled (--nccl-version): which algorithms exist and which tuner
+  /// constants apply (docs/model.md#nccl-version).
+  NcclVersion nccl_version = kDefaultNcclVersion;
 };
 
 /// One question: how long does `op` of `size_bytes` take? size_bytes means what nccl-tests'
@@ -160,6 +164,7 @@ class Communicator {
   int node_count() const;  ///< servers spanned by the ranks
   const std::vector<DeviceId>& ranks() const;
   const Topology& topology() const;
+  NcclVersion nccl_version() const;  ///< the release modelled (CommOptions::nccl_version)
 
  private:
   /// The derivation of run()'s answer (include/linksim/explain.hpp) reads the set-up.

@@ -41,6 +41,9 @@ struct TunerCandidate {
   double wire_factor = 0;  ///< bytes over the bottleneck per byte of size
   double bw_Bps = 0;       ///< B: the steady-state rate
   double time_s = 0;       ///< alpha + fill + wire_factor x S / B
+  /// NCCL's own estimate of the time from its tuning tables (what the choice minimizes;
+  /// docs/model.md#tuner), seconds; time_s is what the chosen pair then takes.
+  double nccl_estimate_s = 0;
   bool chosen = false;
 };
 
@@ -49,6 +52,7 @@ struct CollectiveExplanation {
   CollectiveOp op = CollectiveOp::kAllReduce;
   int ranks = 0;
   int nodes = 0;
+  NcclVersion nccl_version = kDefaultNcclVersion;  ///< the release modelled
   double size_bytes = 0;  ///< as CollectiveQuery::size_bytes (nccl-tests' size column)
   double bus_factor = 1;  ///< nccl-tests' busbw factor for op and ranks
   std::vector<TunerCandidate> candidates;  ///< in the tuner's order

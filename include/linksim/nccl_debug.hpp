@@ -108,7 +108,7 @@ struct NcclEstimate {
   Algorithm algorithm = Algorithm::kRing;
   Protocol protocol = Protocol::kSimple;
   bool eligible = false;
-  double time_s = 0;    ///< when eligible
+  double time_s = 0;    ///< when eligible: NCCL's own estimate (what the tuner minimizes)
   std::string why_not;  ///< when not
 };
 
@@ -117,7 +117,7 @@ struct NcclChoice {
   NcclCall call;
   Algorithm algorithm = Algorithm::kRing;  ///< resolved
   Protocol protocol = Protocol::kSimple;   ///< resolved
-  double time_s = 0;                       ///< the chosen estimate (analytic)
+  double time_s = 0;                       ///< the chosen pair's predicted time (analytic)
   int channels = 0;
   std::vector<NcclEstimate> estimates;     ///< in the tuner's order of trial
 };

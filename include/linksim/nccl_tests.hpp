@@ -115,6 +115,7 @@ struct CollectiveSweep {
   CollectiveOp op = CollectiveOp::kAllReduce;
   int ranks = 0;
   SimMode mode = SimMode::kAnalytic;
+  NcclVersion nccl_version = kDefaultNcclVersion;  ///< the communicator's modelled release
   std::vector<SweepRow> rows;  ///< one per requested size, in request order
 };
 

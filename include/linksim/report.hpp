@@ -35,6 +35,7 @@ struct CollectiveReport {
   std::string collective;          ///< canonical name: see canonical_collective_name()
   int ranks = 0;                   ///< number of participating GPUs
   std::string mode;                ///< "flow" or "analytic"
+  std::string nccl_version;        ///< the NCCL release modelled, "2.29"; empty when measured
   std::vector<std::string> notes;  ///< one-line remarks printed above the table
   std::vector<CollectiveRow> rows;
 };

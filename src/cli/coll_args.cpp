@@ -75,6 +75,10 @@ void add_nccl_options(CLI::App& c, CollArgs& a) {
   c.add_option("--ib-hca", a.ib_hca,
                "NICs NCCL may use, NCCL_IB_HCA syntax: mlx5_0,mlx5_1 | ^mlx5_4 | =mlx5_0:1");
   c.add_option("--nvls", a.nvls, "on|off; off = NCCL_NVLS_ENABLE=0");
+  c.add_option("--nccl-version", a.nccl_version,
+               fmt::format("NCCL release modelled, X.Y ({} to {}; default {})",
+                           to_string(kOldestNcclVersion), to_string(kNewestNcclVersion),
+                           to_string(kDefaultNcclVersion)));
   c.add_option("--channels", a.channels, "Channel count (NCCL_MIN/MAX_NCHANNELS)")
       ->check(int_between(1, kMaxChannels, "a channel count (NCCL's MAXCHANNELS)"));
   c.add_option("--gpus-per-thread", a.gpus_per_thread,
@@ -110,8 +114,20 @@ void apply_nccl_path_flags(const std::string& p2p_level, const std::string& ib_h
   }
 }
 
+NcclVersion nccl_version_arg(const std::string& text) {
+  if (text.empty()) return kDefaultNcclVersion;
+  const std::optional<NcclVersion> v = parse_nccl_version(text);
+  if (!v) {
+    throw ConfigError(fmt::format("--nccl-version: expected a release X.Y from {} to {}, got \"{}\"",
+                                  to_string(kOldestNcclVersion), to_string(kNewestNcclVersion),
+                                  text));
+  }
+  return *v;
+}
+
 CommOptions comm_options(const CollArgs& a) {
   CommOptions options;
+  options.nccl_version = nccl_version_arg(a.nccl_version);
   options.p2p_disable = !on_off(a.p2p, "--p2p");
   apply_nccl_path_flags(a.p2p_level, a.ib_hca, options);
   options.nvls_enable = on_off(a.nvls, "--nvls");

@@ -31,6 +31,7 @@ struct CollArgs {
   std::string p2p = "on", nvls = "on";
   std::string p2p_level;  ///< --p2p-level: NCCL_P2P_LEVEL; empty = NCCL's default for the CPU
   std::string ib_hca;     ///< --ib-hca: NCCL_IB_HCA; empty = every NIC
+  std::string nccl_version;  ///< --nccl-version X.Y; empty = kDefaultNcclVersion
   int channels = 0;
   int gpus_per_thread = 1;
   bool json = false, csv = false;
@@ -48,8 +49,12 @@ void add_nccl_options(CLI::App& command, CollArgs& a);
 /// A size flag's value in bytes; ConfigError "<flag>: expected a size such as ..." otherwise.
 double size_arg(const std::string& text, const char* flag);
 
+/// --nccl-version's value; ConfigError "--nccl-version: expected ..." when ill-formed or
+/// unknown. Empty text is the default release.
+NcclVersion nccl_version_arg(const std::string& text);
+
 /// The communicator's switches (--p2p, --p2p-level, --ib-hca, --nvls, --channels,
-/// --gpus-per-thread).
+/// --gpus-per-thread, --nccl-version).
 CommOptions comm_options(const CollArgs& a);
 
 /// --p2p-level's value (NCCL_P2P_LEVEL) and --ib-hca's (NCCL_IB_HCA) into `options`; empty

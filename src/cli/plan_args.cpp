@@ -2,6 +2,8 @@
 // Flags shared by `plan` and `explain plan`.
 #include "cli/plan_args.hpp"
 
+#include "cli/coll_args.hpp"
+
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
@@ -111,6 +113,7 @@ PlanRequest to_request(const PlanArgs& a) {
   r.comm.p2p_disable = !on_off(a.p2p, "--p2p");
   apply_nccl_path_flags(a.p2p_level, a.ib_hca, r.comm);
   r.comm.nvls_enable = on_off(a.nvls, "--nvls");
+  r.comm.nccl_version = nccl_version_arg(a.nccl_version);
   const std::optional<SimMode> sim = parse_sim_mode(a.sim);
   if (!sim) throw ConfigError(fmt::format("--sim: expected analytic or flow, got \"{}\"", a.sim));
   r.sim_mode = *sim;
@@ -175,6 +178,7 @@ void add_plan_options(CLI::App& c, PlanArgs& a) {
   c.add_option("--p2p-level", a.p2p_level, "LOC|NVL|PIX|PXB|PHB|SYS (NCCL_P2P_LEVEL)");
   c.add_option("--ib-hca", a.ib_hca, "NICs NCCL may use (NCCL_IB_HCA syntax)");
   c.add_option("--nvls", a.nvls, "on|off; off = NCCL_NVLS_ENABLE=0");
+  c.add_option("--nccl-version", a.nccl_version, fmt::format("NCCL release modelled, X.Y (default {})", to_string(kDefaultNcclVersion)));
   c.add_option("--sim", a.sim, "analytic (closed form, default) or flow (simulated)");
   c.add_flag("--json", a.json, "Print JSON (docs/cli.md#linksim-plan)");
 }

@@ -33,6 +33,7 @@ struct PlanArgs {
   bool search = false, sensitivity = false, json = false, nccl_debug = false;
   std::string p2p = "on", nvls = "on", sim = "analytic";
   std::string p2p_level, ib_hca;  ///< NCCL_P2P_LEVEL, NCCL_IB_HCA as coll takes them
+  std::string nccl_version;  ///< --nccl-version X.Y; empty = the default release
 };
 
 /// Every flag of `plan`. REQUIRES: `a` outlives the parse.

@@ -11,6 +11,7 @@
 #include "collectives/explain_terms.hpp"
 #include "collectives/lowering.hpp"
 #include "collectives/model_common.hpp"
+#include "collectives/nccl_tuner_model.hpp"
 
 namespace linksim::detail {
 namespace {
@@ -48,6 +49,8 @@ double direct_protocol_scale(Protocol p, double throughput_Bps, CostTrace* trace
   return scale;
 }
 
+double net_peer_cap_Bps(const CommGraph& g);
+
 // Every rank sends a share of its buffer to every other rank at once.
 CostModel alltoall_model(const CommGraph& g, Protocol p, CostTrace* trace) {
   CostModel m;
@@ -60,12 +63,22 @@ CostModel alltoall_model(const CommGraph& g, Protocol p, CostTrace* trace) {
   constexpr int kExactPairsLimit = 512;
   if (n <= kExactPairsLimit) {
     StreamSet set(g.capacities());
+    const double net_cap_Bps = g.node_count() > 1 ? net_peer_cap_Bps(g) : 0.0;
     for (int a = 0; a < n; ++a) {
       for (int b = 0; b < n; ++b) {
         if (a == b) continue;
         Bottleneck why;
         const Route& r = g.route(a, b);
-        set.add(r, 1.0 / (n - 1), route_rate_cap(g.topology(), r, &why), why);
+        double cap = route_rate_cap(g.topology(), r, &why);
+        if (r.cls == PathClass::kNet && net_cap_Bps < cap) {
+          // A remote peer gets the p2p channels NCCL gives it (docs/model.md#p2p).
+          cap = net_cap_Bps;
+          why = Bottleneck{};
+          why.kind = BottleneckKind::kP2pChannels;
+          why.family = LinkFamily::kNetwork;
+          why.rate_Bps = cap;
+        }
+        set.add(r, 1.0 / (n - 1), cap, why);
       }
     }
     StreamSet::Limit limit = set.limit();
@@ -94,10 +107,42 @@ int p2p_channels(double bytes) {
                                 kP2pMinChannels, kP2pMaxChannels);
 }
 
-// One P2P channel: about one NVLink at NCCL's per-link rate, bytes/s.
-double p2p_channel_Bps(const CommGraph& g) { return nvlink_efficiency(g.min_sm(), 25e9) * 25e9; }
+// One P2P channel: about one NVLink lane at its realized rate, bytes/s.
+double p2p_channel_Bps(const CommGraph& g) {
+  return g.nvlink_lane_Bps() * g.nvlink_efficiency();
+}
+
+// A P2P send between servers sustains about NCCL_P2P_PER_CHANNEL_NET_BW = 14 GB/s per channel.
+constexpr double kP2pNetChannelBps = 14e9;
+
+// The channels NCCL gives a remote peer (paths.cc ncclTopoGetNchannels; docs/model.md#p2p).
+int net_peer_channels(const CommGraph& g) {
+  double nic_Bps = 0;
+  if (auto nic = g.router().nearest_nic(g.ranks().front())) {
+    for (LinkId id : g.topology().out_links(*nic)) {
+      const Link& link = g.topology().link(id);
+      if (link.family == LinkFamily::kNetwork) nic_Bps = std::max(nic_Bps, link.bw_Bps);
+    }
+  }
+  const int nics = 1;  // the GPU's nearest NIC: the NICs at its best path bandwidth
+  if (g.options().nccl_version.at_least(2, 29)) {
+    // From 2.29: enough channels to drive the NIC, at least one per NIC.
+    return std::max(nics, static_cast<int>(std::ceil(nic_Bps / kP2pNetChannelBps - 1e-9)));
+  }
+  // Up to 2.28: two channels, halved while 2 x ranks exceeds 4 x the p2p channels (the
+  // communicator's channels, a power of two).
+  int p2p_total = 1;
+  while (p2p_total < nccl_ring_graph(g).channels) p2p_total *= 2;
+  int c = 2;
+  const int n = static_cast<int>(g.ranks().size());
+  while (c * n > p2p_total * 4 && c > 1) c /= 2;
+  return std::max(nics, c);
+}
+
+double net_peer_cap_Bps(const CommGraph& g) { return net_peer_channels(g) * kP2pNetChannelBps; }
 
 double p2p_channel_cap_Bps(const CommGraph& g, const Route& route, double bytes) {
+  if (route.cls == PathClass::kNet) return net_peer_cap_Bps(g);
   if (route.cls != PathClass::kNvlink) return std::numeric_limits<double>::infinity();
   return p2p_channels(bytes) * p2p_channel_Bps(g);
 }
@@ -121,6 +166,8 @@ CostModel sendrecv_model(const CommGraph& g, Protocol p, double size_bytes, Cost
       why = Bottleneck{};
       why.kind = BottleneckKind::kP2pChannels;
       why.size_bytes = size_bytes;
+      why.family = r.cls == PathClass::kNet ? LinkFamily::kNetwork : LinkFamily::kNvlink;
+      why.rate_Bps = cap;
     }
     if (n > 1) set.add(r, 1.0, cap, why);
   }
@@ -131,7 +178,16 @@ CostModel sendrecv_model(const CommGraph& g, Protocol p, double size_bytes, Cost
   if (trace != nullptr) {
     add_bottleneck_terms(g, m.bottleneck, trace->bandwidth.terms,
                          limit.by_link ? load_of(set.loads(), limit.link) : std::nullopt);
-    if (m.bottleneck.kind == BottleneckKind::kP2pChannels) {
+    if (m.bottleneck.kind == BottleneckKind::kP2pChannels &&
+        m.bottleneck.family == LinkFamily::kNetwork) {
+      trace->bandwidth.terms.push_back(count_term(
+          "channels_net", net_peer_channels(g),
+          g.options().nccl_version.at_least(2, 29)
+              ? "max(NICs, ceil(NIC rate / 14 GB/s)) (NCCL 2.29+ paths.cc ncclTopoGetNchannels)"
+              : "2, halved while 2 x ranks > 4 x p2p channels (NCCL <= 2.28 paths.cc)"));
+      trace->bandwidth.terms.push_back(
+          rate_term("B_channel", kP2pNetChannelBps, "NCCL_P2P_PER_CHANNEL_NET_BW"));
+    } else if (m.bottleneck.kind == BottleneckKind::kP2pChannels) {
       trace->bandwidth.terms.push_back(
           count_term("channels_p2p", p2p_channels(size_bytes), "2^floor(log2(S / 16 MiB)), 4..32"));
       trace->bandwidth.terms.push_back(

@@ -2,6 +2,7 @@
 // NVLS and NVLSTree: NVLink SHARP reduction in the NVSwitches, inside one server (NVLS) and
 // with a tree of servers across them (NVLSTree; docs/model.md#algorithms). They share the
 // lowering: into and out of the switches, plus the servers' tree edges.
+#include <algorithm>
 #include <cmath>
 #include <span>
 #include <fmt/core.h>
@@ -25,6 +26,18 @@ double nvls_efficiency(int sm) {
   return sm >= 100 ? kNvlsBlackwellEfficiency : kNvlsHopperEfficiency;
 }
 
+// NCCL's NVLS heads: the GPUs of one server's NVLink domain, up to NCCL_MAX_NVLS_ARITY.
+int nvls_heads(const CommGraph& g) {
+  size_t heads = g.ranks().size();
+  for (const auto& node : g.nodes()) heads = std::min(heads, node.size());
+  return std::min(static_cast<int>(heads), kMaxNvlsArity);
+}
+
+// One NVLS loop: every channel moves one chunk per head (docs/model.md#nvls), bytes.
+double nvls_loop_bytes(const CommGraph& g) {
+  return double(kNvlsChannels) * nvls_heads(g) * kNvlsChunkBytes;
+}
+
 CostModel nvls_model(const CommGraph& g, CollectiveOp op, CostTrace* trace) {
   CostModel m;
   m.eligible = true;
@@ -39,11 +52,12 @@ CostModel nvls_model(const CommGraph& g, CollectiveOp op, CostTrace* trace) {
     m.wire_factor = 1.0;
   } else {
     // AllGather / ReduceScatter: one multicast (or one reduction) pass, (n-1)/n of S each.
-    m.bw_Bps = nv.gpu_nvlink_Bps * nvlink_efficiency(nv.sm, 25e9);
+    m.bw_Bps = nv.gpu_nvlink_Bps * nv.efficiency;
     m.wire_factor = (n - 1.0) / n;
   }
-  // Data crosses GPU -> switch -> GPU: one step of every channel before the steady state.
-  m.fill_s = kNvlsChannels * kNvlsStepBytes / m.bw_Bps;
+  // Data crosses GPU -> switch -> GPU: one loop of every channel over every head before the
+  // steady state (docs/model.md#nvls).
+  m.fill_s = nvls_loop_bytes(g) / m.bw_Bps;
   // Flow mode: the fraction of each GPU's raw NVLink rate that NVLS traffic achieves.
   m.link_scale = m.bw_Bps / nv.gpu_nvlink_Bps;
   m.bottleneck.kind = BottleneckKind::kNvls;
@@ -65,13 +79,15 @@ CostModel nvls_model(const CommGraph& g, CollectiveOp op, CostTrace* trace) {
       s.formula = "B = B_nvlink x eff_link";
       s.terms = {rate_term("B_nvlink", nv.gpu_nvlink_Bps,
                            "raw NVLink of each GPU into the reduction-capable NVSwitches"),
-                 count_term("eff_link", nvlink_efficiency(nv.sm, 25e9),
-                            "NCCL topo.h per-NVLink rate over 25 GB/s")};
+                 count_term("eff_link", nv.efficiency,
+                            fmt::format("realized NVLink efficiency of SM{} (docs/model.md"
+                                        "#link-efficiency)",
+                                        nv.sm))};
     }
     s.notes.push_back(fmt::format(
-        "pipeline fill: {} channels x {:g} KiB steps / B (NCCL_NVLS_NCHANNELS, NCCL_BUFFSIZE / "
-        "NCCL_STEPS)",
-        kNvlsChannels, kNvlsStepBytes / 1024));
+        "pipeline fill: {} channels x {} heads x {:g} KiB chunks / B (NCCL_NVLS_NCHANNELS, GPUs "
+        "of the NVLink domain up to NCCL_MAX_NVLS_ARITY {}, NCCL_NVLS_CHUNKSIZE)",
+        kNvlsChannels, nvls_heads(g), kNvlsChunkBytes / 1024, kMaxNvlsArity));
   }
   return m;
 }
@@ -89,17 +105,22 @@ CostModel nvls_tree_model(const CommGraph& g, CostTrace* trace) {
   m.latency_hops = 2.0 + 2.0 * std::log2(double(nodes));
   // NCCL tuning.cc: the inter-server tree's bus bandwidth is the servers' NICs (doubled on
   // two servers); NVLSTree converts bus to algorithm bandwidth with nRanks / nsteps ~ 1/2.
-  const double inter = g.node_network_Bps() * (nodes <= 2 ? 2.0 : 1.0) * 0.5;
+  // Each NVLS channel's head drives one NIC, so a server uses at most as many NICs as there
+  // are heads (GB200 NVL72: 32 of 72; docs/model.md#nvls).
+  const int nics = std::max(1, g.node_nic_count());
+  const double driven = std::min(1.0, double(nvls_heads(g)) / nics);
+  const double inter = g.node_network_Bps() * driven * (nodes <= 2 ? 2.0 : 1.0) * 0.5;
   if (trace != nullptr) {
     trace->bandwidth.formula = "B = min(B_nvlink x eff_nvls, B_nics x (2 on two servers) x 1/2)";
-    trace->bandwidth.terms.push_back(
-        rate_term("B_nics", g.node_network_Bps(), "the server's distinct NICs, x 0.96 each"));
+    trace->bandwidth.terms.push_back(rate_term(
+        "B_nics", g.node_network_Bps() * driven,
+        fmt::format("the server's NICs its {} NVLS heads drive, x 0.96 each", nvls_heads(g))));
   }
   if (inter < m.bw_Bps) {
     m.bw_Bps = inter;
-    m.bottleneck = server_nics(g.node_network_Bps());
+    m.bottleneck = server_nics(g.node_network_Bps() * driven);
   }
-  m.fill_s = kNvlsChannels * kNvlsStepBytes / m.bw_Bps;
+  m.fill_s = nvls_loop_bytes(g) / m.bw_Bps;
   return m;
 }
 
@@ -157,7 +178,12 @@ FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, 
 AlgorithmOps nvls_algorithm() {
   return {Algorithm::kNvls, "nvls", kSimpleOnly,
           [](const CommGraph& g, CollectiveOp op) {
-            return reduces_in_switch(op) && g.nvls().available && g.node_count() == 1;
+            // AllReduce from NCCL 2.17, AllGather and ReduceScatter from 2.19; not beyond
+            // NCCL_MAX_NVLS_ARITY GPUs for those (docs/model.md#nccl-version).
+            if (!reduces_in_switch(op) || !g.nvls().available || g.node_count() != 1) return false;
+            if (op == CollectiveOp::kAllReduce) return true;
+            return g.options().nccl_version.at_least(2, 19) &&
+                   static_cast<int>(g.ranks().size()) <= kMaxNvlsArity;
           },
           [](const CommGraph& g, CollectiveOp op, Protocol, double, CostTrace* trace) {
             return nvls_model(g, op, trace);
@@ -170,7 +196,9 @@ AlgorithmOps nvls_algorithm() {
 AlgorithmOps nvls_tree_algorithm() {
   return {Algorithm::kNvlsTree, "nvls_tree", kSimpleOnly,
           [](const CommGraph& g, CollectiveOp op) {
-            return op == CollectiveOp::kAllReduce && g.nvls().available && g.node_count() > 1;
+            // NVLSTree from NCCL 2.18 (docs/model.md#nccl-version).
+            return op == CollectiveOp::kAllReduce && g.nvls().available && g.node_count() > 1 &&
+                   g.options().nccl_version.at_least(2, 18);
           },
           [](const CommGraph& g, CollectiveOp, Protocol, double, CostTrace* trace) {
             return nvls_tree_model(g, trace);

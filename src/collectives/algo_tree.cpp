@@ -9,6 +9,7 @@
 #include "collectives/explain_terms.hpp"
 #include "collectives/lowering.hpp"
 #include "collectives/model_common.hpp"
+#include "collectives/nccl_tuner_model.hpp"
 
 namespace linksim::detail {
 namespace {
@@ -35,7 +36,7 @@ double tree_latency_us(const CommGraph& g, Protocol p, CostTrace* trace) {
          2.0 * ((ppn - 1) * intra + std::log2(static_cast<double>(nodes)) * kLat.hw_net_tree[i]);
 }
 
-CostModel tree_model(const CommGraph& g, Protocol p, CostTrace* trace) {
+CostModel tree_model(const CommGraph& g, Protocol p, double size_bytes, CostTrace* trace) {
   CostModel m;
   m.eligible = true;
   m.channels = g.channels();
@@ -47,6 +48,10 @@ CostModel tree_model(const CommGraph& g, Protocol p, CostTrace* trace) {
   double bw = std::min(intra, inter) * kEff.tree * kEff.tree_bus_to_alg;
   if (p == Protocol::kLL) bw = std::min(bw / 3.8, arch_caps(g.min_sm()).ll_max_multi_node_GBps * 1e9);
   if (p == Protocol::kLL128) bw *= 120.0 / 128.0;
+  // NCCL's medium-size correction (tuning.cc treeCorrectionFactor): trees fall short of the
+  // steady state between about 4 KiB and 64 MiB.
+  const double correction = tree_correction(p, size_bytes);
+  bw *= correction;
   m.bw_Bps = bw;
   m.link_scale = bw / (std::min(intra, inter) * kEff.tree_bus_to_alg);
   m.bottleneck = inter <= intra ? server_nics(inter) : g.ring().bottleneck;
@@ -56,11 +61,14 @@ CostModel tree_model(const CommGraph& g, Protocol p, CostTrace* trace) {
     if (p == Protocol::kLL)
       s.formula = "B = min(min(T_intra, B_inter) x eff_tree x 1/2 / 3.8, cap_LL)";
     if (p == Protocol::kLL128) s.formula += " x 120/128";
+    s.formula += " x corr(S)";
     s.terms = {rate_term("T_intra", intra, "one server's ring rate (docs/model.md#rings)"),
                rate_term("B_inter", inter, "the server's distinct NICs, x 0.96 each"),
                count_term("eff_tree", kEff.tree, "NCCL tuning.cc Tree AllReduce factor"),
                count_term("1/2", kEff.tree_bus_to_alg,
-                          "NCCL tuning.cc: every server reduces up and broadcasts down")};
+                          "NCCL tuning.cc: every server reduces up and broadcasts down"),
+               count_term("corr(S)", correction,
+                          "NCCL tuning.cc treeCorrectionFactor[proto][log2(S / 64 B)]")};
     if (p == Protocol::kLL) {
       s.terms.push_back(rate_term("cap_LL", arch_caps(g.min_sm()).ll_max_multi_node_GBps * 1e9,
                                   "NCCL tuning.cc llMaxBws"));
@@ -101,8 +109,8 @@ AlgorithmOps tree_algorithm() {
           [](const CommGraph& g, CollectiveOp op) {
             return op == CollectiveOp::kAllReduce && g.node_count() > 1;
           },
-          [](const CommGraph& g, CollectiveOp, Protocol p, double, CostTrace* trace) {
-            return tree_model(g, p, trace);
+          [](const CommGraph& g, CollectiveOp, Protocol p, double size_bytes, CostTrace* trace) {
+            return tree_model(g, p, size_bytes, trace);
           },
           [](const CommGraph& g, CollectiveOp, const CostModel& m, double bytes, int) {
             return tree_flows(g, m, bytes);

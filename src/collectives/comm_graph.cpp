@@ -32,6 +32,8 @@ RouterOptions router_options(const CommOptions& options, const Topology& topolog
   r.p2p_level = options.p2p_level;
   r.gpus_per_server = gpus_per_server(topology, ranks);
   r.ib_hca = options.ib_hca;
+  // NCCL_VERSION_CODE of the release (2.23 = 22300): its default P2P level depends on it.
+  r.nccl_version = options.nccl_version.major * 10000 + options.nccl_version.minor * 100;
   return r;
 }
 
@@ -186,8 +188,24 @@ void CommGraph::group_nodes() {
 
 void CommGraph::find_nvls() {
   nvls_.sm = min_sm_;
-  if (!options_.nvls_enable || min_sm_ < 90 || ranks_.size() < 2) return;
+  for (DeviceId gpu : ranks_) {
+    for (LinkId id : topology_.out_links(gpu)) {
+      const Link& link = topology_.link(id);
+      if (link.family != LinkFamily::kNvlink) continue;
+      const double lane = link.bw_Bps / std::max(1, link.lanes);
+      if (nvlink_lane_Bps_ == 0 || lane < nvlink_lane_Bps_) {
+        nvlink_lane_Bps_ = lane;
+        nvlink_efficiency_ = link_efficiency(topology_, link);
+      }
+    }
+  }
+  // NVLS from NCCL 2.17 (docs/model.md#nccl-version), on Hopper and later.
+  if (!options_.nvls_enable || min_sm_ < 90 || ranks_.size() < 2 ||
+      !options_.nccl_version.at_least(2, 17)) {
+    return;
+  }
   double min_bw = std::numeric_limits<double>::infinity();
+  double lane_Bps = std::numeric_limits<double>::infinity();
   for (DeviceId gpu : ranks_) {
     double bw = 0;
     for (LinkId id : topology_.out_links(gpu)) {
@@ -196,16 +214,20 @@ void CommGraph::find_nvls() {
       if (link.family == LinkFamily::kNvlink && peer.kind == DeviceKind::kNvswitch &&
           peer.reduction) {
         bw += link.bw_Bps;
+        lane_Bps = std::min(lane_Bps, link.bw_Bps / std::max(1, link.lanes));
       }
     }
     min_bw = std::min(min_bw, bw);
   }
   if (min_bw <= 0) return;
   for (const auto& node : nodes_) {
-    if (node.size() < 2) return;  // NVLS needs peers behind the same switches
+    // NCCL sets NVLS up only with more than two GPUs behind the switches (ncclNvlsInit).
+    if (node.size() < 3) return;
   }
   nvls_.available = true;
   nvls_.gpu_nvlink_Bps = min_bw;
+  nvls_.lane_Bps = lane_Bps;
+  nvls_.efficiency = nvlink_efficiency_;
 }
 
 void CommGraph::measure_network() {
@@ -214,6 +236,7 @@ void CommGraph::measure_network() {
   for (int r : nodes_[0]) {
     if (auto nic = router_.nearest_nic(ranks_[r])) nics.insert(nic->value);
   }
+  node_nic_count_ = static_cast<int>(nics.size());
   for (uint32_t nic : nics) {
     for (LinkId id : topology_.out_links(DeviceId{nic})) {
       if (topology_.link(id).family == LinkFamily::kNetwork) node_network_Bps_ += capacity_[id.value];

@@ -41,6 +41,8 @@ struct RingPlan {
 struct NvlsInfo {
   bool available = false;
   double gpu_nvlink_Bps = 0;  ///< min over ranks of the raw NVLink bandwidth into the switches
+  double lane_Bps = 0;        ///< raw rate of one of those NVLinks, bytes/s
+  double efficiency = 0;      ///< their realized efficiency (link_efficiency)
   int sm = 0;
 };
 
@@ -66,7 +68,14 @@ class CommGraph {
   const NvlsInfo& nvls() const { return nvls_; }
   /// Effective NIC bandwidth per server: the distinct NICs its ranks use, summed (bytes/s).
   double node_network_Bps() const { return node_network_Bps_; }
+  /// The distinct NICs the ranks of one server use (those node_network_Bps() sums).
+  int node_nic_count() const { return node_nic_count_; }
   int channels() const;
+  /// The raw per-direction rate of one NVLink lane of the ranks' GPUs (a link's rate over
+  /// the links bonded), bytes/s; 0 without NVLink.
+  double nvlink_lane_Bps() const { return nvlink_lane_Bps_; }
+  /// The realized efficiency of that lane (link_efficiency; 0 without NVLink).
+  double nvlink_efficiency() const { return nvlink_efficiency_; }
   /// How much the slowest ring hop's link latencies exceed their catalog types' latencies
   /// (a topology file's `latency:` overrides), seconds; 0 without overrides, negative when
   /// an override is faster. NCCL's latency tables stand for hops at the catalog latency, so
@@ -96,6 +105,9 @@ class CommGraph {
   RingPlan ring_;
   NvlsInfo nvls_;
   double node_network_Bps_ = 0;
+  double nvlink_lane_Bps_ = 0;
+  double nvlink_efficiency_ = 0;
+  int node_nic_count_ = 0;
   double hop_latency_excess_s_ = 0;
   int min_sm_ = 0;
   int max_ranks_per_node_ = 0;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The public Communicator: NCCL's tuner (tuner.hpp: the fastest eligible algorithm and
-// protocol for each size) over the analytic cost models, and the flow mode on request.
+// The public Communicator: NCCL's tuner (tuner.hpp: the algorithm and protocol NCCL's own
+// estimate picks for each size) timed by the analytic cost models, and the flow mode on request.
 #include <algorithm>
 #include <fmt/core.h>
 #include <limits>
@@ -51,6 +51,7 @@ int Communicator::rank_count() const { return static_cast<int>(impl_->graph.rank
 int Communicator::node_count() const { return impl_->graph.node_count(); }
 const std::vector<DeviceId>& Communicator::ranks() const { return impl_->graph.ranks(); }
 const Topology& Communicator::topology() const { return impl_->graph.topology(); }
+NcclVersion Communicator::nccl_version() const { return impl_->graph.options().nccl_version; }
 
 CollectiveResult Communicator::run(const CollectiveQuery& query) const {
   if (!(query.size_bytes >= 0)) throw ConfigError("message size must be >= 0 bytes");

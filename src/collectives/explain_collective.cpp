@@ -109,6 +109,7 @@ CollectiveExplanation explain_collective(const Communicator& comm, const Collect
   e.op = query.op;
   e.ranks = comm.rank_count();
   e.nodes = comm.node_count();
+  e.nccl_version = comm.nccl_version();
   e.size_bytes = query.size_bytes;
   e.bus_factor = bus_factor(query.op, e.ranks);
   e.analytic = comm.run(analytic_query);  // validates the query as `coll` does
@@ -123,6 +124,7 @@ CollectiveExplanation explain_collective(const Communicator& comm, const Collect
       c.wire_factor = t.model.wire_factor;
       c.bw_Bps = t.model.bw_Bps;
       c.time_s = t.model.time_s(query.size_bytes);
+      c.nccl_estimate_s = t.estimate.time_s(query.size_bytes);
     }
     c.chosen = t.algo == choice.algo && t.proto == choice.proto;
     e.candidates.push_back(std::move(c));
@@ -137,7 +139,9 @@ CollectiveExplanation explain_collective(const Communicator& comm, const Collect
   ExplainStep tuner;
   tuner.title = "algorithm and protocol";
   tuner.formula =
-      "t(algo, proto) = alpha + fill + w x S / B for every candidate; NCCL runs the least";
+      "NCCL runs the candidate its own estimate t_nccl = lat + S / algbw_nccl makes least "
+      "(its search speeds and tuning tables); the prediction is that candidate's "
+      "t = alpha + fill + w x S / B";
   tuner.terms = {{"S", query.size_bytes, "bytes", "--size"},
                  {"n", double(e.ranks), "", fmt::format("ranks on {} server(s)", e.nodes)}};
   tuner.result = {"t", closed_s, "s", ""};

@@ -11,20 +11,35 @@
 namespace linksim::detail {
 namespace {
 
-// The SM version of the GPU at either end of a link (0 for none): its architecture sets NVLink
-// efficiency. `sm_of_gpu` maps a GPU to its catalog model's SM version.
-template <typename SmOfGpu>
-int gpu_sm_of(const Topology& t, const Link& link, SmOfGpu&& sm_of_gpu) {
+// The GPU at either end of a link, if any, as `gpu_model_of` maps a GPU device to its catalog
+// model: its architecture sets NVLink efficiency.
+template <typename GpuModelOf>
+const GpuModel* gpu_of(const Topology& t, const Link& link, GpuModelOf&& gpu_model_of) {
   for (DeviceId end : {link.from, link.to}) {
-    if (t.device(end).kind == DeviceKind::kGpu) return sm_of_gpu(end);
+    if (t.device(end).kind == DeviceKind::kGpu) return gpu_model_of(end);
   }
-  return 0;
+  return nullptr;
 }
 
-double efficiency_for_sm(const Link& link, int sm) {
+// The nominal rate of one NVLink lane, from the catalogs: the GPU's own lane rate where its
+// entry gives one (GA102 bridges: 14.0625 GB/s), else the link type's (`type`, null when the
+// catalog has none), else the link's own rate per lane.
+double nominal_nvlink_lane_Bps(const Link& link, const GpuModel* gpu, const LinkType* type) {
+  if (gpu != nullptr && gpu->nvlink_lane_bw_Bps > 0) return gpu->nvlink_lane_bw_Bps;
+  if (type != nullptr && type->lane_bw_Bps > 0) return type->lane_bw_Bps;
+  return link.bw_Bps / std::max(1, link.lanes);
+}
+
+// `gpu` is the GPU at an end of an NVLink link (null for none or another family); `type` the
+// link's catalog type.
+double efficiency_of(const Link& link, const GpuModel* gpu, const LinkType* type) {
   switch (link.family) {
-    case LinkFamily::kNvlink:
-      return nvlink_efficiency(sm == 0 ? 90 : sm, link.bw_Bps / std::max(1, link.lanes));
+    case LinkFamily::kNvlink: {
+      // Per GPU generation, against the catalogs' nominal lane rate: a faster link (a
+      // what-if) keeps its generation's fraction (docs/model.md#link-efficiency).
+      const int sm = gpu != nullptr ? gpu->sm : 90;
+      return nvlink_efficiency(sm, nominal_nvlink_lane_Bps(link, gpu, type));
+    }
     case LinkFamily::kPcie: return kPcieEfficiency;
     case LinkFamily::kNetwork: return kNetworkEfficiency;
     case LinkFamily::kC2c:
@@ -36,28 +51,38 @@ double efficiency_for_sm(const Link& link, int sm) {
 }  // namespace
 
 double link_efficiency(const Topology& t, const Link& link) {
-  if (link.family != LinkFamily::kNvlink) return efficiency_for_sm(link, 0);
-  return efficiency_for_sm(
-      link, gpu_sm_of(t, link, [&](DeviceId gpu) { return t.gpu_model(gpu).sm; }));
+  if (link.family != LinkFamily::kNvlink) return efficiency_of(link, nullptr, nullptr);
+  return efficiency_of(link, gpu_of(t, link, [&](DeviceId gpu) { return &t.gpu_model(gpu); }),
+                       t.catalog().find_link_type(link.type));
 }
 
 std::vector<double> effective_capacities(const Topology& topology) {
-  // A cluster has hundreds of thousands of links and a few GPU models: look each model name up
-  // in the catalog once (the lookup ignores case, which makes it slow).
-  std::vector<std::pair<std::string_view, int>> sm_of_model;
-  auto sm_of_gpu = [&](DeviceId gpu) {
+  // A cluster has hundreds of thousands of links and a few GPU models and link types: look each
+  // name up in the catalog once (the lookups ignore case, which makes them slow).
+  std::vector<std::pair<std::string_view, const GpuModel*>> model_of_name;
+  auto gpu_model_of = [&](DeviceId gpu) {
     const std::string& model = topology.device(gpu).model;
-    for (const auto& [name, sm] : sm_of_model) {
-      if (name == model) return sm;
+    for (const auto& [name, entry] : model_of_name) {
+      if (name == model) return entry;
     }
-    sm_of_model.emplace_back(model, topology.gpu_model(gpu).sm);
-    return sm_of_model.back().second;
+    model_of_name.emplace_back(model, &topology.gpu_model(gpu));
+    return model_of_name.back().second;
+  };
+  std::vector<std::pair<std::string_view, const LinkType*>> type_of_name;
+  auto link_type_of = [&](const Link& link) {
+    for (const auto& [name, entry] : type_of_name) {
+      if (name == link.type) return entry;
+    }
+    type_of_name.emplace_back(link.type, topology.catalog().find_link_type(link.type));
+    return type_of_name.back().second;
   };
   std::vector<double> capacity;
   capacity.reserve(topology.links().size());
   for (const Link& link : topology.links()) {
-    const int sm = link.family == LinkFamily::kNvlink ? gpu_sm_of(topology, link, sm_of_gpu) : 0;
-    capacity.push_back(link.bw_Bps * efficiency_for_sm(link, sm));
+    const bool nvlink = link.family == LinkFamily::kNvlink;
+    capacity.push_back(link.bw_Bps *
+                       efficiency_of(link, nvlink ? gpu_of(topology, link, gpu_model_of) : nullptr,
+                                     nvlink ? link_type_of(link) : nullptr));
   }
   return capacity;
 }

@@ -16,7 +16,7 @@ ArchCaps arch_caps(int sm) {
   return {39.0, 39.0, 20.0};
 }
 
-double nvlink_efficiency(int sm, double raw_lane_bw_Bps) {
+double nccl_nvlink_bw_Bps(int sm) {
   // NCCL topo.h per-NVLink bandwidth (GB/s, per direction) by SM generation.
   double nccl_GBps = 20.0;
   if (sm >= 100) nccl_GBps = 40.1;
@@ -24,9 +24,14 @@ double nvlink_efficiency(int sm, double raw_lane_bw_Bps) {
   else if (sm == 86 || sm == 87 || sm == 89) nccl_GBps = 12.0;
   else if (sm >= 70) nccl_GBps = 20.0;
   else if (sm >= 60) nccl_GBps = 18.0;
-  if (raw_lane_bw_Bps <= 0) return 0.8;
-  return std::min(1.0, nccl_GBps * 1e9 / raw_lane_bw_Bps);
+  return nccl_GBps * 1e9;
 }
+
+double nvlink_efficiency(int sm, double catalog_lane_bw_Bps) {
+  if (catalog_lane_bw_Bps <= 0) return 0.8;
+  return std::min(1.0, nccl_nvlink_bw_Bps(sm) / catalog_lane_bw_Bps);
+}
+
 
 int default_channels(double ring_bw_Bps) {
   const double per_channel_Bps = 20e9;

@@ -50,10 +50,18 @@ struct ArchCaps {
 };
 ArchCaps arch_caps(int sm);
 
-/// Effective (achievable) fraction of a link's raw per-direction rate for GPU traffic.
-/// NVLink: NCCL's per-link constant over the raw lane rate, by GPU architecture (topo.h:
-/// SM60 18, SM70 20, SM80 20, SM86 12, SM90 20.6, SM100 40.1 GB/s per link).
-double nvlink_efficiency(int sm, double raw_lane_bw_Bps);
+/// NCCL's per-NVLink bandwidth constant by GPU architecture, bytes/s per direction (topo.h:
+/// SM60 18, SM70 20, SM80 20, SM86 12, SM90 20.6, SM100 40.1 GB/s). What NCCL's graph search
+/// and tuner count (nccl_tuner_model.hpp); not a measured rate.
+double nccl_nvlink_bw_Bps(int sm);
+/// Realized NVLink efficiency: the fraction of a link's raw per-direction rate GPU traffic
+/// achieves, by GPU generation, given the catalog's lane rate of the link type
+/// (`catalog_lane_bw_Bps`; docs/model.md#link-efficiency). Measured against the shipped tables
+/// it agrees with NCCL's own constant over that lane rate (0.8 V100/A100, 0.853 A40, 0.824
+/// H100, 0.802 B200), so it is that ratio; a fraction, so a faster link (a what-if) keeps it,
+/// and kept apart from nccl_nvlink_bw_Bps so that a measurement can replace it without moving
+/// the tuner.
+double nvlink_efficiency(int sm, double catalog_lane_bw_Bps);
 /// PCIe: DMA achieves ~0.8 of the raw 128b/130b rate: A100 Gen4 H2D 25 of 31.5 GB/s (0.79),
 /// V100 Gen3 12 of 15.75 (0.76), H100 Gen5 D2H 52.8 of 63 (0.84) (reference links.yaml
 /// pcie_measured). NCCL's own model (width x speed / 80) is 0.76.
@@ -74,11 +82,13 @@ inline constexpr double kNvlsHopperEfficiency = 276.0 / 450.0;
 /// Blackwell: NCCL's nvlsEff 0.74 against Hopper's 0.85, applied to the Hopper figure.
 inline constexpr double kNvlsBlackwellEfficiency = kNvlsHopperEfficiency * 0.74 / 0.85;
 
-/// NVLS pipelines in steps of NCCL_BUFFSIZE / NCCL_STEPS = 4 MiB / 8 per channel over
-/// NCCL_NVLS_NCHANNELS = 16 channels; an NVLS AllReduce (reduce-scatter then multicast, two
-/// stages) pays one step of all channels before its steady state (docs/model.md#nvls).
-inline constexpr double kNvlsStepBytes = 4194304.0 / 8.0;
+/// NVLS runs NCCL_NVLS_NCHANNELS = 16 channels (SM90, nvls.cc NVLS_NCHANNELS_SM90); its loop
+/// moves one NCCL_NVLS_CHUNKSIZE = 128 KiB chunk per channel per head, heads being the GPUs of
+/// the NVLink domain up to NCCL_MAX_NVLS_ARITY = 32 (device.h). An NVLS collective pays one
+/// loop before its steady state (docs/model.md#nvls).
+inline constexpr double kNvlsChunkBytes = 128.0 * 1024.0;
 inline constexpr int kNvlsChannels = 16;
+inline constexpr int kMaxNvlsArity = 32;
 
 /// Point-to-point sends: NCCL runs a send on a power-of-two number of channels that grows with
 /// its size. Calibration 57 (8xH100, NCCL 2.29): 32 and 64 MiB at 80-82 GB/s (4 channels of

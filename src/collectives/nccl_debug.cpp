@@ -22,17 +22,17 @@ constexpr Algorithm kTableAlgorithms[] = {Algorithm::kTree, Algorithm::kRing, Al
                                           Algorithm::kNvlsTree};
 constexpr Protocol kTableProtocols[] = {Protocol::kLL, Protocol::kLL128, Protocol::kSimple};
 
-// The table is size-independent for these algorithms, as NCCL's is: their closed forms do not
-// read the size (analytic.hpp).
+// NCCL's own table (tuning.cc ncclTopoTuneModel): its estimates, before the size-dependent
+// corrections of ncclTopoGetAlgoTime (nccl_tuner_model.hpp).
 NcclTuningCell tuning_cell(const detail::CommGraph& g, CollectiveOp op, Algorithm a, Protocol p) {
   NcclTuningCell cell{.algorithm = a, .protocol = p};
   const detail::CostModel m = detail::cost_model(g, op, a, p, 0);
   if (!m.eligible || !(m.wire_factor > 0)) return cell;
-  const double algbw_Bps = m.bw_Bps / m.wire_factor;
-  if (!std::isfinite(algbw_Bps)) return cell;
+  const detail::NcclEstimate e = detail::nccl_estimate(g, op, a, p, 0, m);
+  if (!e.enabled || !std::isfinite(e.algbw_Bps)) return cell;
   cell.enabled = true;
-  cell.latency_us = (m.latency_s + m.fill_s) * 1e6;
-  cell.algbw_GBps = algbw_Bps / 1e9;
+  cell.latency_us = e.latency_s * 1e6;
+  cell.algbw_GBps = e.algbw_Bps / 1e9;
   return cell;
 }
 
@@ -52,8 +52,9 @@ NcclChoice tuner_choice(const detail::CommGraph& g, const NcclCall& call) {
   out.time_s = c.model.time_s(call.size_bytes);
   out.channels = c.model.channels;
   for (const detail::TriedPair& t : tried) {
-    out.estimates.push_back({t.algo, t.proto, t.model.eligible,
-                             t.model.eligible ? t.model.time_s(call.size_bytes) : 0.0,
+    const bool eligible = t.model.eligible && t.estimate.enabled;
+    out.estimates.push_back({t.algo, t.proto, eligible,
+                             eligible ? t.estimate.time_s(call.size_bytes) : 0.0,
                              t.model.why_not});
   }
   return out;

@@ -158,6 +158,7 @@ CollectiveSweep run_sweep(const Communicator& comm, const SweepRequest& request)
   sweep.op = request.op;
   sweep.ranks = comm.rank_count();
   sweep.mode = request.mode;
+  sweep.nccl_version = comm.nccl_version();
   CollectiveQuery query;
   query.op = request.op;
   query.algorithm = request.algorithm;

@@ -38,15 +38,16 @@ Choice choose(const CommGraph& g, const CollectiveQuery& q, std::vector<TriedPai
     for (Protocol p : kProtocols) {
       if (q.protocol != Protocol::kAuto && p != q.protocol) continue;
       CostModel m = cost_model(g, q.op, a, p, q.size_bytes);
-      if (tried != nullptr) tried->push_back({a, p, m});
-      if (!m.eligible) {
-        last_reason = m.why_not;
+      const NcclEstimate e = nccl_estimate(g, q.op, a, p, q.size_bytes, m);
+      if (tried != nullptr) tried->push_back({a, p, m, e});
+      if (!m.eligible || !e.enabled) {
+        last_reason = m.eligible ? "NCCL's tuner gives it no bandwidth here" : m.why_not;
         continue;
       }
-      const double t = m.time_s(q.size_bytes);
+      const double t = e.time_s(q.size_bytes);
       if (t < best_time) {
         best_time = t;
-        best = {a, p, m};
+        best = {a, p, m, e};
       }
     }
   }

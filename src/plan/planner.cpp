@@ -148,6 +148,8 @@ PlanResult plan(const Topology& topology, const PlanRequest& request) {
   CommTimer timer(topology, request.comm, request.sim_mode);
   PlanResult out = evaluate_layout(request, layout, selected, timer);
   out.assumptions.insert(out.assumptions.begin(), assumptions.begin(), assumptions.end());
+  out.assumptions.push_back(fmt::format("collectives as NCCL {} runs them (--nccl-version)",
+                                        to_string(request.comm.nccl_version)));
   if (!out.memory.fits) out.smallest_fitting = smallest_fitting(topology, request, out);
   if (request.compute_baseline) fill_baseline(topology, request, selected, out);
   return out;

@@ -40,6 +40,11 @@ std::string describe_bottleneck(const Bottleneck& b, const Topology& topology) {
       if (b.rate_Bps > 0) return fmt::format("server NICs ({:.0f} GB/s per server)", b.rate_Bps / kGB);
       return "server NICs (all-to-all across servers)";
     case BottleneckKind::kP2pChannels:
+      if (b.family == LinkFamily::kNetwork) {
+        return fmt::format("p2p channels NCCL gives a peer on another server ({:.0f} GB/s, "
+                           "about 14 GB/s each)",
+                           b.rate_Bps / 1e9);
+      }
       return fmt::format("channels of a {} send over NVLink (NCCL spreads small sends over few "
                          "channels)",
                          format_size(b.size_bytes));

@@ -16,16 +16,17 @@ using report_data::csv_field;
 std::string render_csv(const CollectiveReport& report) {
   std::string out =
       "topology,collective,ranks,mode,size_bytes,count,type,redop,root,time_us,algbw_GBps,"
-      "busbw_GBps,algorithm,protocol,bottleneck\n";
+      "busbw_GBps,algorithm,protocol,bottleneck,nccl_version\n";
   const std::string run_fields =
       fmt::format("{},{},{},{}", csv_field(report.topology), csv_field(report.collective),
                   report.ranks, csv_field(report.mode));
   for (const CollectiveRow& row : report.rows) {
     out +=
-        fmt::format("{},{:.0f},{:.0f},{},{},{},{:.10g},{:.10g},{:.10g},{},{},{}\n", run_fields,
+        fmt::format("{},{:.0f},{:.0f},{},{},{},{:.10g},{:.10g},{:.10g},{},{},{},{}\n", run_fields,
                     row.size_bytes, row.count, csv_field(row.type), csv_field(row.redop), row.root,
                     row.time_s / kMicrosecond, row.algbw_Bps / kGB, row.busbw_Bps / kGB,
-                    csv_field(row.algorithm), csv_field(row.protocol), csv_field(row.bottleneck));
+                    csv_field(row.algorithm), csv_field(row.protocol), csv_field(row.bottleneck),
+                    csv_field(report.nccl_version));
   }
   return out;
 }

@@ -40,6 +40,7 @@ std::string render_explain_json(const CollectiveExplanation& e, const Topology& 
   j["collective"] = std::string(to_string(e.op));
   j["ranks"] = e.ranks;
   j["nodes"] = e.nodes;
+  j["nccl_version"] = to_string(e.nccl_version);
   j["size_bytes"] = report_data::count_value<nlohmann::ordered_json>(e.size_bytes);
   j["bus_factor"] = rounded(e.bus_factor);
   j["analytic"] = prediction_json(e.analytic, topology);
@@ -57,6 +58,8 @@ std::string render_explain_json(const CollectiveExplanation& e, const Topology& 
     cj["wire_factor"] = rounded(c.wire_factor);
     cj["bw_GBps"] = rounded(c.bw_Bps / kGB);
     cj["time_us"] = rounded(c.time_s / kMicrosecond);
+    cj["nccl_estimate_us"] = c.eligible ? nlohmann::ordered_json(rounded(c.nccl_estimate_s / kMicrosecond))
+                                        : nlohmann::ordered_json(nullptr);
     cj["chosen"] = c.chosen;
     j["candidates"].push_back(cj);
   }

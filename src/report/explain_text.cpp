@@ -24,18 +24,20 @@ std::string pair_name(const TunerCandidate& c) {
 }
 
 std::string candidates_table(const CollectiveExplanation& e) {
-  report_text::TextTable t({"algorithm", "protocol", "alpha", "fill", "w", "B", "t", ""},
-                           {false, false, true, true, true, true, true, false});
+  report_text::TextTable t(
+      {"algorithm", "protocol", "alpha", "fill", "w", "B", "t", "NCCL's estimate", ""},
+      {false, false, true, true, true, true, true, true, false});
   for (const TunerCandidate& c : e.candidates) {
     if (!c.eligible) {
       t.add_row({std::string(to_string(c.algorithm)), std::string(to_string(c.protocol)), "-", "-",
-                 "-", "-", "-", "not eligible: " + c.why_not});
+                 "-", "-", "-", "-", "not eligible: " + c.why_not});
       continue;
     }
     t.add_row({std::string(to_string(c.algorithm)), std::string(to_string(c.protocol)),
                value_text(c.latency_s, "s"), value_text(c.fill_s, "s"),
                value_text(c.wire_factor, ""), value_text(c.bw_Bps, "B/s"),
-               value_text(c.time_s, "s"), c.chosen ? "<- chosen" : ""});
+               value_text(c.time_s, "s"), value_text(c.nccl_estimate_s, "s"),
+               c.chosen ? "<- chosen" : ""});
   }
   return t.render("     ");
 }
@@ -47,16 +49,16 @@ std::string choice_sentence(const CollectiveExplanation& e) {
   for (const TunerCandidate& c : e.candidates) {
     if (c.chosen)
       chosen = &c;
-    else if (c.eligible && (next == nullptr || c.time_s < next->time_s))
+    else if (c.eligible && (next == nullptr || c.nccl_estimate_s < next->nccl_estimate_s))
       next = &c;
   }
   if (chosen == nullptr) return "";
   if (next == nullptr) {
     return fmt::format("NCCL would run {}: the only pair allowed here.", pair_name(*chosen));
   }
-  return fmt::format("NCCL would run {}: {} against {} for {}, the next best.", pair_name(*chosen),
-                     value_text(chosen->time_s, "s"), value_text(next->time_s, "s"),
-                     pair_name(*next));
+  return fmt::format("NCCL would run {}: its tuner estimates {} against {} for {}, the next best.",
+                     pair_name(*chosen), value_text(chosen->nccl_estimate_s, "s"),
+                     value_text(next->nccl_estimate_s, "s"), pair_name(*next));
 }
 
 std::string bound_sentence(const CollectiveExplanation& e, const TunerCandidate& c) {
@@ -100,9 +102,10 @@ std::string flow_sentence(const CollectiveExplanation& e, const Topology& topolo
 
 std::string render_explain_text(const CollectiveExplanation& e, const Topology& topology) {
   std::string out;
-  append_line(out, fmt::format("linksim explain {}: {} on {} GPUs of {} ({} server{})",
+  append_line(out, fmt::format("linksim explain {}: {} on {} GPUs of {} ({} server{}), NCCL {}",
                                to_string(e.op), value_text(e.size_bytes, "bytes"), e.ranks,
-                               topology.name(), e.nodes, e.nodes == 1 ? "" : "s"));
+                               topology.name(), e.nodes, e.nodes == 1 ? "" : "s",
+                               to_string(e.nccl_version)));
   out += '\n';
   int number = 1;
   for (const ExplainStep& step : e.steps) {

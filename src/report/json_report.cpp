@@ -41,6 +41,8 @@ std::string render_json(const CollectiveReport& report) {
   const nlohmann::json document{
       {"topology", report.topology}, {"collective", report.collective},
       {"ranks", report.ranks},       {"mode", report.mode},
+      {"nccl_version", report.nccl_version.empty() ? nlohmann::json(nullptr)
+                                                   : nlohmann::json(report.nccl_version)},
       {"notes", report.notes},       {"results", std::move(results)},
   };
   return document.dump(2) + "\n";

@@ -12,6 +12,7 @@ CollectiveReport to_collective_report(const CollectiveSweep& sweep, const Topolo
   report.collective = std::string(to_string(sweep.op));
   report.ranks = sweep.ranks;
   report.mode = std::string(to_string(sweep.mode));
+  report.nccl_version = to_string(sweep.nccl_version);
   for (const SweepRow& s : sweep.rows) {
     CollectiveRow row;
     row.size_bytes = s.size_bytes;

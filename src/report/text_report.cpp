@@ -31,8 +31,9 @@ TextColumns measure_columns(const CollectiveReport& report) {
 
 void append_title(std::string& out, const CollectiveReport& report) {
   report_text::append_line(
-      out, fmt::format("# linksim {}: {} ranks on {}, mode {}", report.collective, report.ranks,
-                       report.topology, report.mode));
+      out, fmt::format("# linksim {}: {} ranks on {}, mode {}{}", report.collective, report.ranks,
+                       report.topology, report.mode,
+                       report.nccl_version.empty() ? "" : ", NCCL " + report.nccl_version));
   for (const std::string& note : report.notes) {
     report_text::append_line(out, "# note: " + note);
   }

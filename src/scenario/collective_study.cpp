@@ -30,7 +30,7 @@ const std::vector<std::string>& collective_study_keys() {
   static const std::vector<std::string> keys = {
       "name", "machines", "ops", "sizes", "minbytes", "maxbytes", "stepfactor", "dtype", "g",
       "gpus", "per_node", "algo", "proto", "mode", "p2p", "p2p_level", "ib_hca", "nvls", "channels",
-      "gpus_per_thread"};
+      "gpus_per_thread", "nccl_version"};
   return keys;
 }
 
@@ -107,6 +107,8 @@ void apply_collective_key(const std::string& key, const YamlValue& value,
     spec.comm.channels = value.to_int(0, kMaxChannels);
   } else if (key == "gpus_per_thread") {
     spec.comm.gpus_per_thread = value.to_int(1);
+  } else if (key == "nccl_version") {
+    spec.comm.nccl_version = nccl_version_value(value);
   }
 }
 

@@ -43,7 +43,8 @@ const std::vector<std::string>& plan_study_keys() {
       "name", "machines", "model", "arch", "mode", "tp", "pp", "dp", "cp", "ep", "etp", "vpp",
       "sp", "zero", "micro_batch", "global_batch", "seq", "batch", "kv_len", "prefill_chunk",
       "dtype", "weight_dtype", "recompute", "tp_overlap", "g", "gpus", "per_node", "p2p", "p2p_level", "ib_hca", "nvls",
-      "channels", "comm_mode", "baseline_gpus", "gemm_efficiency", "hbm_efficiency", "search"};
+      "channels", "comm_mode", "baseline_gpus", "gemm_efficiency", "hbm_efficiency", "search",
+      "nccl_version"};
   return keys;
 }
 
@@ -125,6 +126,8 @@ void apply_plan_key(const std::string& key, const YamlValue& value, PlanCaseSpec
     r.comm.nvls_enable = on_off_value(value);
   } else if (key == "channels") {
     r.comm.channels = value.to_int(0, kMaxChannels);
+  } else if (key == "nccl_version") {
+    r.comm.nccl_version = nccl_version_value(value);
   } else if (key == "comm_mode") {
     r.sim_mode = sim_mode_value(value);
   } else if (key == "baseline_gpus") {

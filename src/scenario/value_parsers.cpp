@@ -86,6 +86,16 @@ IbHcaFilter ib_hca_value(const YamlValue& value) {
   }
 }
 
+NcclVersion nccl_version_value(const YamlValue& value) {
+  const std::string text = value.text();
+  const std::optional<NcclVersion> v = parse_nccl_version(text);
+  if (!v) {
+    value.fail(fmt::format("expected an NCCL release X.Y from {} to {}, got \"{}\"",
+                           to_string(kOldestNcclVersion), to_string(kNewestNcclVersion), text));
+  }
+  return *v;
+}
+
 bool on_off_value(const YamlValue& value) {
   std::string text = value.text();
   if (text == "on" || text == "true" || text == "1") return true;

@@ -30,6 +30,8 @@ bool on_off_value(const YamlValue& value);
 PathClass p2p_level_value(const YamlValue& value);
 /// NCCL_IB_HCA's syntax (parse_ib_hca), the error at the value.
 IbHcaFilter ib_hca_value(const YamlValue& value);
+/// An NCCL release "X.Y" (nccl_version:), within the releases linksim knows.
+NcclVersion nccl_version_value(const YamlValue& value);
 /// One of `choices`, else "expected one of a, b, c, got \"x\"" (with did-you-mean).
 std::string choice_value(const YamlValue& value, const std::vector<std::string>& choices);
 

@@ -47,6 +47,28 @@ expect 2 'linksim: error: --per-node: expected 1..8 GPUs per server, got 9' \
   allreduce --topo "$topo/dgx-h100-ib.yaml" --per-node 9 --size 1M
 expect 2 'linksim: error: --proto: expected one of auto, ll, ll128, simple, got "fast"' \
   allgather --topo "$topo/dgx-h100.yaml" --proto fast --size 1M
+version='linksim: error: --nccl-version: expected a release X.Y from 2.0 to 2.32, got'
+expect 2 "$version \"2\"" allreduce --topo "$topo/dgx-h100.yaml" --nccl-version 2 --size 1M
+expect 2 "$version \"2.99\"" allreduce --topo "$topo/dgx-h100.yaml" --nccl-version 2.99 --size 1M
+expect 2 "$version \"two\"" allreduce --topo "$topo/dgx-h100.yaml" --nccl-version two --size 1M
+expect 2 "$version \"3.0\"" allreduce --topo "$topo/dgx-h100.yaml" --nccl-version 3.0 --size 1M
+
+# Every output names the release modelled.
+out=$("$cli" coll allreduce --topo "$topo/dgx-h100.yaml" --size 1G --nccl-version 2.16 2>&1)
+if [[ $? -ne 0 || $out != *"NCCL 2.16"*"ring"* ]]; then
+  echo "FAIL: --nccl-version 2.16 in the text header, ring without NVLS: $out"
+  failures=$((failures + 1))
+fi
+out=$("$cli" coll allreduce --topo "$topo/dgx-h100.yaml" --size 1G --json 2>&1)
+if [[ $out != *'"nccl_version": "2.29"'* ]]; then
+  echo "FAIL: the JSON names the default release: $out"
+  failures=$((failures + 1))
+fi
+out=$("$cli" coll allreduce --topo "$topo/dgx-h100.yaml" --size 1G --csv --nccl-version 2.18 2>&1)
+if [[ $out != *",nccl_version"*",2.18"* ]]; then
+  echo "FAIL: the CSV names the release: $out"
+  failures=$((failures + 1))
+fi
 
 out=$("$cli" coll allreduce --topo "$topo/dual-4090.yaml" --size 64M 2>&1)
 if [[ $? -ne 0 || $out != *"67108864"*"host-staged"* ]]; then

@@ -59,24 +59,25 @@ TEST_SUITE("report") {
     CHECK(has(lines, "linksim:0:1 [1] NCCL INFO Channel 01/0 : 1[1] -> 0[0] via P2P/CUMEM"));
     CHECK(has(lines, "linksim:0:3 [3] NCCL INFO Connected all rings, use ring PXN 0 GDR 0"));
     // tuning.cc's table: " %7s/%6s |" headers, "%8.1f/%6.1f |" cells, latency us / algbw GB/s.
-    // Ring LL 10.2 us at 20.6 / 1.5 = 13.7; LL128 25.4 us at 0.92 x 41.2 / 1.5 = 25.3; Simple
-    // 28.8 us at 41.2 / 1.5 = 27.5. Tree and NVLS are not available on one NVSwitch-less server.
+    // NCCL's estimates: its ring search finds 2 channels of 20 GB/s (busBw 40; algbw x 4/6).
+    // Ring LL 10.2 us at 0.5 x 40 / 1.5 = 13.3; LL128 25.4 us at 0.92 x 40 / 1.5 = 24.5; Simple
+    // 28.8 us at 40 / 1.5 = 26.7. Tree and NVLS are not available on one NVSwitch-less server.
     const std::string off = "     0.0/   0.0 |";
     CHECK(has(lines, "linksim:0:0 [0] NCCL INFO Latency/AlgBw |    Tree/    LL |    Tree/ LL128 |"
                      "    Tree/Simple |    Ring/    LL |    Ring/ LL128 |    Ring/Simple |"
                      "    NVLS/    LL |    NVLS/ LL128 |    NVLS/Simple |"
                      " NVLSTree/    LL | NVLSTree/ LL128 | NVLSTree/Simple |"));
     CHECK(has(lines, "linksim:0:0 [0] NCCL INFO     AllReduce |" + off + off + off +
-                         "    10.2/  13.7 |    25.4/  25.3 |    28.8/  27.5 |" + off + off + off +
+                         "    10.2/  13.3 |    25.4/  24.5 |    28.8/  26.7 |" + off + off + off +
                          off + off + off));
-    // 64 KiB AllReduce: each rank sends 1.5 x 65536 = 98304 bytes. LL: 10.2 + 98304 / 20.6e3
-    // = 14.972 us; LL128: 25.4 + 98304 / 37.904e3 = 27.993; Simple: 28.8 + 98304 / 41.2e3 =
-    // 31.186. LL wins.
+    // 64 KiB AllReduce, NCCL's estimates: LL 10.2 + 65536 / 13.333e3 = 15.115 us; LL128:
+    // 25.4 + 65536 / 24.533e3 = 28.071; Simple: 28.8 + 65536 / 26.667e3 = 31.258. LL wins; the
+    // chosen pair then takes its realized time, 10.2 + 98304 / 20.6e3 = 14.972 us.
     const std::vector<std::string> tail(lines.end() - 4, lines.end());
     CHECK(tail[0] == "linksim:0:0 [0] NCCL INFO AllReduce: opCount 0 count 16384 datatype 7 op 0 "
                      "root 0 [nranks=4]");
     CHECK(tail[1] == "linksim:0:0 [0] NCCL INFO AllReduce: 65536 Bytes estimates (us): "
-                     "Ring/LL 14.972 Ring/LL128 27.993 Ring/Simple 31.186");
+                     "Ring/LL 15.115 Ring/LL128 28.071 Ring/Simple 31.258");
     CHECK(tail[2] == "linksim:0:0 [0] NCCL INFO AllReduce: 65536 Bytes -> algorithm Ring "
                      "protocol LL nchannels 2 time 14.972 us");
     CHECK(tail[3] == "linksim:0:0 [0] NCCL INFO 65536 Bytes -> Algo 1 proto 0 time 14.972039");

@@ -112,19 +112,20 @@ TEST_SUITE("report") {
   TEST_CASE("render_csv: header row and quoted fields") {
     CollectiveReport report = small_report();
     report.rows.resize(2);
+    report.nccl_version = "2.29";
     const std::string csv = linksim::render_csv(report);
     const std::string header =
         "topology,collective,ranks,mode,size_bytes,count,type,redop,root,time_us,algbw_GBps,"
-        "busbw_GBps,algorithm,protocol,bottleneck\n";
+        "busbw_GBps,algorithm,protocol,bottleneck,nccl_version\n";
     CHECK(csv.substr(0, header.size()) == header);
     // Row 2: 4000 us, 268.435456 and 469.762048 GB/s; the bottleneck has no comma, so no
     // quotes. 1024 / 25.5e-6 / 1e9 = 0.04015686275 (10 significant digits).
     CHECK(csv.find("dgx_h100,allreduce,8,flow,1073741824,268435456,float,sum,-1,4000,"
-                   "268.435456,469.762048,nvls,simple,nvswitch0 (in-switch reduction)\n") !=
+                   "268.435456,469.762048,nvls,simple,nvswitch0 (in-switch reduction),2.29\n") !=
           std::string::npos);
     CHECK(csv.find(",1024,256,float,sum,-1,25.5,0.04015686275,") != std::string::npos);
     report.rows[0].bottleneck = "a \"b\", c";
-    CHECK(linksim::render_csv(report).find(",ll,\"a \"\"b\"\", c\"\n") != std::string::npos);
+    CHECK(linksim::render_csv(report).find(",ll,\"a \"\"b\"\", c\",2.29\n") != std::string::npos);
   }
 
   TEST_CASE("render_side_by_side: one busbw column per topology over the union of sizes") {

@@ -149,6 +149,8 @@ TEST_CASE("scenario: malformed files give one positioned error naming what was e
       {"bad ib hca", "machines: [{topology: dgx-h100.yaml}]\ncollectives: [{ops: allreduce, sizes: [1M], ib_hca: \"mlx5_0:x\"}]\n",
        2, 53, "expected NCCL_IB_HCA's form [^][=]name[:port][,name[:port]]... (a port number >= 1 "
        "after ':'), got \"mlx5_0:x\""},
+      {"bad NCCL version", "machines: [{topology: dgx-h100.yaml}]\ncollectives: [{ops: allreduce, sizes: [1M], nccl_version: [2.29, 2.99]}]\n",
+       2, 66, "expected an NCCL release X.Y from 2.0 to 2.32, got \"2.99\""},
   };
   for (const ErrorCase& c : cases) {
     CAPTURE(c.name);
