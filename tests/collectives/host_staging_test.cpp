@@ -187,6 +187,32 @@ node:
     CHECK(p2p.busbw_Bps > 5 * staged.busbw_Bps);
   }
 
+  TEST_CASE("p2p level: --nccl-version selects NCCL's default level for four GPUs on AMD") {
+    // Four A100 PCIe cards, two per socket of an EPYC host. NCCL 2.23 and later: PXB (more
+    // than two GPUs), so the pairs across the sockets (SYS) are staged through host memory;
+    // NCCL 2.22: SYS on AMD, so the ring runs peer-to-peer over PCIe and xGMI.
+    const Topology amd = parse_topology(R"(
+name: epyc-quad
+node:
+  devices:
+    - {name: "cpu[0-1]", kind: cpu, platform: amd-zen2}
+    - {name: "gpu[0-3]", kind: gpu, model: a100-pcie-40g}
+  links:
+    - {from: cpu0, to: cpu1, type: xgmi}
+    - {from: "gpu[0-1]", to: cpu0, type: pcie4}
+    - {from: "gpu[2-3]", to: cpu1, type: pcie4}
+)",
+                                        "input");
+    CommOptions recent;
+    recent.nccl_version = NcclVersion{2, 23};
+    CHECK(run(Communicator(amd, amd.gpus(), recent), kGiB, Algorithm::kRing).bottleneck.kind ==
+          BottleneckKind::kHostStaging);
+    CommOptions older;
+    older.nccl_version = NcclVersion{2, 22};
+    CHECK(run(Communicator(amd, amd.gpus(), older), kGiB, Algorithm::kRing).bottleneck.kind ==
+          BottleneckKind::kLink);
+  }
+
   TEST_CASE("ib hca: one NIC of eight carries every ring between two DGX H100s") {
     // 2 servers, ring AllReduce. With every NIC, the servers' 8 NDR NICs (8 x 48 GB/s
     // effective) exceed the NVLink rings; NCCL_IB_HCA=mlx5_0 leaves one NIC per server, which
