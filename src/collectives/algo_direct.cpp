@@ -95,7 +95,11 @@ int p2p_channels(double bytes) {
 }
 
 // One P2P channel: about one NVLink at NCCL's per-link rate, bytes/s.
-double p2p_channel_Bps(const CommGraph& g) { return nvlink_efficiency(g.min_sm(), 25e9) * 25e9; }
+double p2p_channel_Bps(const CommGraph& g) {
+  return std::min(1.0, nvlink_efficiency(g.min_sm(), 25e9) *
+                           g.topology().calibration()[CalibrationParameter::kNvlinkEfficiency]) *
+         25e9;
+}
 
 double p2p_channel_cap_Bps(const CommGraph& g, const Route& route, double bytes) {
   if (route.cls != PathClass::kNvlink) return std::numeric_limits<double>::infinity();

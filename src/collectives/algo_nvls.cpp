@@ -2,6 +2,7 @@
 // NVLS and NVLSTree: NVLink SHARP reduction in the NVSwitches, inside one server (NVLS) and
 // with a tree of servers across them (NVLSTree; docs/model.md#algorithms). They share the
 // lowering: into and out of the switches, plus the servers' tree edges.
+#include <algorithm>
 #include <cmath>
 #include <span>
 #include <fmt/core.h>
@@ -35,11 +36,13 @@ CostModel nvls_model(const CommGraph& g, CollectiveOp op, CostTrace* trace) {
   m.latency_hops = 2;  // into the switches and out
   if (op == CollectiveOp::kAllReduce) {
     // Reduce-scatter by multimem loads, then multicast stores: each GPU moves S each way.
-    m.bw_Bps = nv.gpu_nvlink_Bps * nvls_efficiency(nv.sm);
+    m.bw_Bps = nv.gpu_nvlink_Bps * std::min(1.0, nvls_efficiency(nv.sm) *
+        g.topology().calibration()[CalibrationParameter::kNvlsEfficiency]);
     m.wire_factor = 1.0;
   } else {
     // AllGather / ReduceScatter: one multicast (or one reduction) pass, (n-1)/n of S each.
-    m.bw_Bps = nv.gpu_nvlink_Bps * nvlink_efficiency(nv.sm, 25e9);
+    m.bw_Bps = nv.gpu_nvlink_Bps * std::min(1.0, nvlink_efficiency(nv.sm, 25e9) *
+        g.topology().calibration()[CalibrationParameter::kNvlinkEfficiency]);
     m.wire_factor = (n - 1.0) / n;
   }
   // Data crosses GPU -> switch -> GPU: one step of every channel before the steady state.

@@ -19,13 +19,20 @@ int gpu_sm_of(const Topology& t, const Link& link) {
 }  // namespace
 
 double link_efficiency(const Topology& t, const Link& link) {
+  const ModelCalibration& calibration = t.calibration();
+  // A calibration factor scales the family's fraction; no link carries more than its raw rate.
+  const auto calibrated = [&](double efficiency, CalibrationParameter p) {
+    return std::min(1.0, efficiency * calibration[p]);
+  };
   switch (link.family) {
     case LinkFamily::kNvlink: {
       int sm = gpu_sm_of(t, link);
-      return nvlink_efficiency(sm == 0 ? 90 : sm, link.bw_Bps / std::max(1, link.lanes));
+      return calibrated(nvlink_efficiency(sm == 0 ? 90 : sm, link.bw_Bps / std::max(1, link.lanes)),
+                        CalibrationParameter::kNvlinkEfficiency);
     }
-    case LinkFamily::kPcie: return kPcieEfficiency;
-    case LinkFamily::kNetwork: return kNetworkEfficiency;
+    case LinkFamily::kPcie: return calibrated(kPcieEfficiency, CalibrationParameter::kPcieEfficiency);
+    case LinkFamily::kNetwork:
+      return calibrated(kNetworkEfficiency, CalibrationParameter::kNetworkEfficiency);
     case LinkFamily::kC2c:
     case LinkFamily::kSmp: return kC2cEfficiency;
   }
@@ -57,6 +64,7 @@ double route_rate_cap(const Topology& topology, const Route& route, Bottleneck* 
       }
     }
   }
+  cap *= topology.calibration()[CalibrationParameter::kHostStagingRate];
   if (why) {
     *why = Bottleneck{};
     why->kind = BottleneckKind::kHostStaging;

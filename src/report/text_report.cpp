@@ -12,6 +12,20 @@
 namespace linksim {
 namespace {
 
+// "1234.5-2345.6": the band of one row, microseconds (docs/calibration.md#error-bands).
+constexpr size_t kRangeWidth = 17;
+
+std::string without_padding(std::string text) {
+  text.erase(0, text.find_first_not_of(' '));
+  return text;
+}
+
+std::string format_range_us(const CollectiveRow& row) {
+  if (row.confidence.empty()) return "-";
+  return fmt::format("{}-{}", without_padding(format_nccl_time_us(row.time_low_s / kMicrosecond)),
+                     without_padding(format_nccl_time_us(row.time_high_s / kMicrosecond)));
+}
+
 // Column widths follow nccl-tests' printf formats (src/common.cu): "%12li  %12li  %8s  %6s
 // %6i" for the row prefix, "%7s  %6.2f  %6.2f" per timing. Header cells are one narrower
 // for the size column because the header line starts with "# ".
@@ -43,9 +57,10 @@ void append_column_headers(std::string& out, const TextColumns& columns) {
   report_text::append_line(
       out,
       fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:<{}}  "
-                  "{:<{}}  {}",
+                  "{:<{}}  {:>{}}  {:<12}  {}",
                   "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "algorithm",
-                  columns.algorithm_width, "protocol", columns.protocol_width, "bottleneck"));
+                  columns.algorithm_width, "protocol", columns.protocol_width, "time range",
+                  kRangeWidth, "confidence", "bottleneck"));
   report_text::append_line(
       out, fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}", "(B)",
                        "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)"));
@@ -54,11 +69,12 @@ void append_column_headers(std::string& out, const TextColumns& columns) {
 void append_row(std::string& out, const CollectiveRow& row, const TextColumns& columns) {
   report_text::append_line(
       out, fmt::format("{:>12.0f}  {:>12.0f}  {:>8}  {:>6}  {:>6}  {}  {:>6.2f}  {:>6.2f}  "
-                       "{:<{}}  {:<{}}  {}",
+                       "{:<{}}  {:<{}}  {:>{}}  {:<12}  {}",
                        row.size_bytes, row.count, row.type, row.redop, row.root,
                        format_nccl_time_us(row.time_s / kMicrosecond), row.algbw_Bps / kGB,
                        row.busbw_Bps / kGB, row.algorithm, columns.algorithm_width, row.protocol,
-                       columns.protocol_width, row.bottleneck));
+                       columns.protocol_width, format_range_us(row), kRangeWidth,
+                       row.confidence.empty() ? "-" : row.confidence, row.bottleneck));
 }
 
 }  // namespace
