@@ -47,7 +47,8 @@ struct ChartPoint {
   double y = 0;
   /// A range around y drawn as a whisker (a prediction's error band); none when unset.
   /// REQUIRES: y_low <= y <= y_high when set.
-  std::optional<double> y_low = std::nullopt, y_high = std::nullopt;
+  std::optional<double> y_low = std::nullopt;
+  std::optional<double> y_high = std::nullopt;
 };
 
 struct ChartSeries {

@@ -31,7 +31,7 @@ struct CollectiveRow {
   /// mechanism and machine class (linksim/error_bands.hpp): time_low_s <= time_s <= time_high_s.
   /// Zero when unknown (measured rows).
   double time_low_s = 0, time_high_s = 0;
-  std::string confidence;  ///< "validated" or "extrapolated"; empty for measured rows
+  std::string confidence = {};  ///< "validated" or "extrapolated"; empty for measured rows
 };
 
 /// A collective swept over message sizes on one topology.

@@ -32,17 +32,6 @@ std::string lower(std::string text) {
   return text;
 }
 
-// nccl-tests' bus factor: busbw = algbw x factor (nccl-tests doc/PERFORMANCE.md).
-double bus_factor(CollectiveOp op, int n) {
-  switch (op) {
-    case CollectiveOp::kAllReduce: return 2.0 * (n - 1) / n;
-    case CollectiveOp::kAllGather:
-    case CollectiveOp::kReduceScatter:
-    case CollectiveOp::kAllToAll: return (n - 1.0) / n;
-    default: return 1.0;
-  }
-}
-
 // The rank count the busbw/algbw ratio implies, for collectives whose factor depends on it.
 std::optional<int> ranks_from_ratio(CollectiveOp op, const NcclTestsTable& table) {
   const NcclTestsRow* best = nullptr;

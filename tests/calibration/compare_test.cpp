@@ -3,6 +3,7 @@
 // each describes, and the comparison with linksim on every shipped real table.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -69,7 +70,7 @@ TEST_SUITE("calibration") {
       parse_nccl_tests_outputs(text, "t.txt");
       FAIL("expected a ConfigError");
     } catch (const ConfigError& e) {
-      CHECK(std::string(e.what()) == "t.txt:4:28: error: expected a number, got 'x1.0'");
+      CHECK(std::string(e.what()) == "t.txt:4:30: error: expected a number, got 'x1.0'");
     }
   }
 
@@ -164,10 +165,11 @@ TEST_SUITE("calibration") {
         if (c["file"].as<std::string>() != name) continue;
         args += fmt::format(" --topo '{}/topologies/{}'", LINKSIM_SOURCE_DIR,
                             c["topology"].as<std::string>());
-        for (size_t i = 0; i + 1 < c["args"].size(); ++i) {
-          const std::string flag = c["args"][i].as<std::string>();
+        const YAML::Node flags = c["args"];
+        for (size_t i = 0; flags && i + 1 < flags.size(); ++i) {
+          const std::string flag = flags[i].as<std::string>();
           if (flag == "--set" || flag == "--per-node") {
-            args += fmt::format(" {} '{}'", flag, c["args"][i + 1].as<std::string>());
+            args += fmt::format(" {} '{}'", flag, flags[i + 1].as<std::string>());
           }
         }
       }
@@ -197,5 +199,51 @@ TEST_SUITE("calibration") {
     }
     // NVLS on an NVSwitch server is covered by the shipped tables (01, 53-55).
     CHECK(doc["results"].back()["confidence"] == "validated");
+  }
+}
+
+TEST_SUITE("calibration") {
+  TEST_CASE("calibrate: the written profile, given to --calibration, makes compare closer") {
+    const std::string table = testing::validation_file(
+        "nccl-tests/36-rtx2080ti-x2-pix-nop2p-all_gather-autodl.txt");
+    const std::string topo = std::string(LINKSIM_SOURCE_DIR) + "/topologies/dual-2080ti.yaml";
+    const std::string profile =
+        (std::filesystem::temp_directory_path() / "linksim-calibrate-test-2080ti.yaml").string();
+    const testing::CliRun fit = testing::run_linksim(
+        fmt::format("calibrate '{}' --topo '{}' --out '{}'", table, topo, profile));
+    REQUIRE_MESSAGE(fit.status == 0, fit.err);
+    CHECK(fit.out.find("host_staging_rate") != std::string::npos);
+    CHECK(fit.out.find("nvls_efficiency") != std::string::npos);
+    CHECK(fit.out.find("left at its default: no measured row depends on it") != std::string::npos);
+    const auto rms_of = [&](const std::string& extra) {
+      const testing::CliRun run =
+          testing::run_linksim(fmt::format("coll compare '{}' --topo '{}' --json{}", table, topo, extra));
+      REQUIRE_MESSAGE(run.status == 0, run.err);
+      double sum = 0;
+      int n = 0;
+      const nlohmann::json doc = nlohmann::json::parse(run.out);
+      for (const auto& row : doc["comparisons"][0]["rows"]) {
+        const double e = std::log(row["time_us"].get<double>() / row["measured_time_us"].get<double>());
+        sum += e * e;
+        ++n;
+      }
+      REQUIRE(n > 0);
+      return std::sqrt(sum / n);
+    };
+    const double before = rms_of("");
+    const double after = rms_of(fmt::format(" --calibration '{}'", profile));
+    MESSAGE(fmt::format("36-2080ti allgather: RMS ln error {:.4f} -> {:.4f}", before, after));
+    CHECK(after < 0.9 * before);
+    std::filesystem::remove(profile);
+  }
+
+  TEST_CASE("calibrate: a bad --calibration profile is an error at its line and column") {
+    const testing::CliRun run = testing::run_linksim(fmt::format(
+        "coll allreduce --topo '{0}/topologies/dgx-h100.yaml' --size 1M --calibration "
+        "'{0}/tests/data/calibration/bad_profile.yaml'",
+        LINKSIM_SOURCE_DIR));
+    CHECK(run.status == 2);
+    CHECK(run.err.find("bad_profile.yaml:4:3: error: unknown key \"nvlink_eficiency\"; did you "
+                       "mean \"nvlink_efficiency\"?") != std::string::npos);
   }
 }
