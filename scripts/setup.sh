@@ -4,6 +4,7 @@
 set -euo pipefail
 packages=(g++ cmake ninja-build pkg-config libyaml-cpp-dev doctest-dev libfmt-dev
   libboost-graph-dev libcli11-dev nlohmann-json3-dev libpugixml-dev libbenchmark-dev libspdlog-dev
+  libeigen3-dev python3-yaml
   chromium)  # chromium: the HTML report's browser test (tests/cli/html_report.sh), ~2 min
 missing=()
 for p in "${packages[@]}"; do

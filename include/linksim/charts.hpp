@@ -45,6 +45,10 @@ struct Axis {
 struct ChartPoint {
   double x = 0;
   double y = 0;
+  /// A range around y drawn as a whisker (a prediction's error band); none when unset.
+  /// REQUIRES: y_low <= y <= y_high when set.
+  std::optional<double> y_low = std::nullopt;
+  std::optional<double> y_high = std::nullopt;
 };
 
 struct ChartSeries {

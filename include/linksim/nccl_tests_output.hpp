@@ -51,6 +51,9 @@ struct NcclTestsTable {
   /// NAME=value words of the "env" header (NCCL_P2P_DISABLE=1 ...); other words are ignored.
   std::map<std::string, std::string> env;
   std::vector<NcclTestsRow> rows;  ///< in file order; may be empty for a header-only table
+  /// GPUs one process drove (nccl-tests' "nGpus N" / -g N), whose launches serialize;
+  /// 0 when the output does not say.
+  int gpus_per_thread = 0;
 };
 
 /// Parses nccl-tests output text; `filename` names it in error messages.
@@ -62,6 +65,17 @@ NcclTestsTable parse_nccl_tests_output(std::string_view text, const std::string&
 
 /// Reads and parses a file. Throws ConfigError when it cannot be read or does not parse.
 NcclTestsTable load_nccl_tests_output(const std::string& path);
+
+/// Every table of an output as people paste it: text with or without launcher prefixes
+/// ("[1,0]<stdout>:" from mpirun --tag-output, "0: " from srun --label), several runs one
+/// after another (each table takes its collective, ranks and nGpus from the text since the
+/// previous table, else from the table before it), or nccl-tests' JSON output (-J FILE:
+/// collective from args[0], ranks from devices, env from env). Throws ConfigError as
+/// parse_nccl_tests_output does; JSON errors at the offending line and column.
+std::vector<NcclTestsTable> parse_nccl_tests_outputs(std::string_view text,
+                                                     const std::string& filename);
+/// Reads and parses every table of a file.
+std::vector<NcclTestsTable> load_nccl_tests_outputs(const std::string& path);
 
 /// The measured out-of-place rows as a CollectiveReport (times in seconds, bandwidths in
 /// bytes/s, algorithm "measured"), so measurements can be rendered or shown side by side

@@ -27,6 +27,11 @@ struct CollectiveRow {
   std::string algorithm;   ///< "ring", "tree", "nvls", ...
   std::string protocol;    ///< "ll", "ll128", "simple"
   std::string bottleneck;  ///< the limiting link or resource in words (describe_bottleneck)
+  /// The range a measurement is expected in, from the validation residuals of this row's
+  /// mechanism and machine class (linksim/error_bands.hpp): time_low_s <= time_s <= time_high_s.
+  /// Zero when unknown (measured rows).
+  double time_low_s = 0, time_high_s = 0;
+  std::string confidence = {};  ///< "validated" or "extrapolated"; empty for measured rows
 };
 
 /// A collective swept over message sizes on one topology.

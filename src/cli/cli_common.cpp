@@ -7,6 +7,7 @@
 #include <limits>
 #include <fmt/core.h>
 
+#include "linksim/calibration.hpp"
 #include "linksim/topology_yaml.hpp"
 
 namespace linksim::cli {
@@ -23,6 +24,16 @@ Topology load_topology_arg(const TopoArgs& args) {
     overrides[name] = value;
   }
   return load_topology(args.file, overrides);
+}
+
+void add_calibration_option(CLI::App& command, std::string& profile_path) {
+  command.add_option("--calibration", profile_path,
+                     "Calibration profile written by `linksim calibrate` (docs/calibration.md)");
+}
+
+void attach_calibration(Topology& topology, const std::string& profile_path) {
+  if (profile_path.empty()) return;
+  topology.set_calibration(load_calibration_profile(profile_path).parameters);
 }
 
 CLI::Validator int_between(int min, int max, const std::string& what) {

@@ -27,6 +27,12 @@ void add_topology_options(CLI::App& command, TopoArgs& args);
 /// Loads the file with its overrides. Throws ConfigError (exit 2) on a bad file or --set.
 Topology load_topology_arg(const TopoArgs& args);
 
+/// --calibration PROFILE: a profile written by `linksim calibrate` (docs/calibration.md).
+void add_calibration_option(CLI::App& command, std::string& profile_path);
+/// Loads the profile at `profile_path` (nothing when empty) into `topology`. Throws
+/// ConfigError at the profile's file:line:column when it does not parse.
+void attach_calibration(Topology& topology, const std::string& profile_path);
+
 /// A validator for an integer flag within [min, max]. CLI11 puts the flag's name in front:
 /// "--channels: expected <what> between 1 and 64, got \"0\"" (with max = INT_MAX:
 /// "expected <what> >= 1, got ...").

@@ -56,6 +56,7 @@ void add_machine_options(CLI::App& c, CollArgs& a) {
       ->take_all();
   c.add_option("--set", a.sets, "Override a topology parameter, k=v (repeatable; last wins)")
       ->take_all();
+  add_calibration_option(c, a.calibration);
   c.add_option("-g", a.gpus.first_n, "Use the first N GPUs (server by server)");
   c.add_option("--gpus", a.gpus.list, "GPUs by nvidia-smi index: 0,3 or 4-7 or host1:gpu3");
   c.add_option("--per-node", a.gpus.per_node, "Use the first K GPUs of every server");
@@ -158,7 +159,9 @@ SweepRequest sweep_request(CollectiveOp op, const CollArgs& a) {
 }
 
 Topology load_coll_topology(const CollArgs& a, const std::string& topo_file) {
-  return load_topology_arg({topo_file, a.sets});
+  Topology topology = load_topology_arg({topo_file, a.sets});
+  attach_calibration(topology, a.calibration);
+  return topology;
 }
 
 }  // namespace linksim::cli

@@ -21,6 +21,7 @@ namespace linksim::cli {
 struct CollArgs {
   std::vector<std::string> topos;
   std::vector<std::string> sets;
+  std::string calibration;  ///< --calibration PROFILE (docs/calibration.md)
   GpuSelection gpus;
   std::string min_size, max_size, size;
   double factor = 2;
@@ -39,7 +40,7 @@ struct CollArgs {
   bool nccl_debug = false;  ///< coll --nccl-debug: NCCL's INFO log of the run on stderr
 };
 
-/// --topo (repeatable), --set, -g, --gpus, --per-node.
+/// --topo (repeatable), --set, --calibration, -g, --gpus, --per-node.
 /// REQUIRES: `a` outlives the parse (keep it in a shared_ptr captured by the callback).
 void add_machine_options(CLI::App& command, CollArgs& a);
 /// -d, -o, -r, --algo, --proto, --p2p, --p2p-level, --ib-hca, --nvls, --channels,

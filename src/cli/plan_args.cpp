@@ -2,12 +2,11 @@
 // Flags shared by `plan` and `explain plan`.
 #include "cli/plan_args.hpp"
 
-#include "cli/coll_args.hpp"
-
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
 
+#include "cli/cli_common.hpp"
 #include "cli/coll_args.hpp"
 #include "linksim/error.hpp"
 #include "linksim/model.hpp"
@@ -127,13 +126,16 @@ Topology topology_arg(const PlanArgs& a) {
     auto [name, value] = parse_override(set);
     overrides[name] = value;  // the last --set of a name wins, as in `topo`
   }
-  return load_topology(a.topo, overrides);
+  Topology topology = load_topology(a.topo, overrides);
+  attach_calibration(topology, a.calibration);
+  return topology;
 }
 
 void add_plan_options(CLI::App& c, PlanArgs& a) {
   c.add_option("--topo", a.topo, "Topology file (topologies/*.yaml)")->required();
   c.add_option("--set", a.sets, "Override a topology parameter, k=v (repeatable; last wins)")
       ->take_all();
+  add_calibration_option(c, a.calibration);
   c.add_option("--model", a.model, "Catalog model, e.g. llama3.1-70b (case-insensitive)");
   c.add_option("--arch", a.arch,
                "Inline architecture: layers=80,hidden=8192,heads=64,kv_heads=8,ffn=28672,"

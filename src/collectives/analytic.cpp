@@ -61,8 +61,10 @@ CostModel cost_model(const CommGraph& g, CollectiveOp op, Algorithm algo, Protoc
     m.link_scale = 1.0;
     m.bottleneck = Bottleneck{};  // kNone: no data crosses a link
   }
-  // A file's latency overrides, per hop the latency formula counts (never below zero).
-  m.latency_s = std::max(0.0, m.latency_s + m.latency_hops * g.hop_latency_excess_s());
+  // A file's latency overrides and a calibration's hop latency, per hop the latency formula
+  // counts (never below zero).
+  const double hop_excess_s = g.hop_latency_excess_s() + g.topology().calibration().hop_latency_s();
+  m.latency_s = std::max(0.0, m.latency_s + m.latency_hops * hop_excess_s);
   const double launch_s = launch_overhead_s(g);
   m.latency_s += launch_s;
   if (trace != nullptr) {

@@ -31,17 +31,24 @@ double nominal_nvlink_lane_Bps(const Link& link, const GpuModel* gpu, const Link
 }
 
 // `gpu` is the GPU at an end of an NVLink link (null for none or another family); `type` the
-// link's catalog type.
-double efficiency_of(const Link& link, const GpuModel* gpu, const LinkType* type) {
+// link's catalog type; `calibration` the topology's fitted factors (docs/calibration.md).
+double efficiency_of(const Link& link, const GpuModel* gpu, const LinkType* type,
+                     const ModelCalibration& calibration) {
+  // A calibration factor scales the family's fraction; no link carries more than its raw rate.
+  const auto calibrated = [&](double efficiency, CalibrationParameter p) {
+    return std::min(1.0, efficiency * calibration[p]);
+  };
   switch (link.family) {
     case LinkFamily::kNvlink: {
       // Per GPU generation, against the catalogs' nominal lane rate: a faster link (a
       // what-if) keeps its generation's fraction (docs/model.md#link-efficiency).
       const int sm = gpu != nullptr ? gpu->sm : 90;
-      return nvlink_efficiency(sm, nominal_nvlink_lane_Bps(link, gpu, type));
+      return calibrated(nvlink_efficiency(sm, nominal_nvlink_lane_Bps(link, gpu, type)),
+                        CalibrationParameter::kNvlinkEfficiency);
     }
-    case LinkFamily::kPcie: return kPcieEfficiency;
-    case LinkFamily::kNetwork: return kNetworkEfficiency;
+    case LinkFamily::kPcie: return calibrated(kPcieEfficiency, CalibrationParameter::kPcieEfficiency);
+    case LinkFamily::kNetwork:
+      return calibrated(kNetworkEfficiency, CalibrationParameter::kNetworkEfficiency);
     case LinkFamily::kC2c:
     case LinkFamily::kSmp: return kC2cEfficiency;
   }
@@ -51,9 +58,9 @@ double efficiency_of(const Link& link, const GpuModel* gpu, const LinkType* type
 }  // namespace
 
 double link_efficiency(const Topology& t, const Link& link) {
-  if (link.family != LinkFamily::kNvlink) return efficiency_of(link, nullptr, nullptr);
+  if (link.family != LinkFamily::kNvlink) return efficiency_of(link, nullptr, nullptr, t.calibration());
   return efficiency_of(link, gpu_of(t, link, [&](DeviceId gpu) { return &t.gpu_model(gpu); }),
-                       t.catalog().find_link_type(link.type));
+                       t.catalog().find_link_type(link.type), t.calibration());
 }
 
 std::vector<double> effective_capacities(const Topology& topology) {
@@ -82,7 +89,8 @@ std::vector<double> effective_capacities(const Topology& topology) {
     const bool nvlink = link.family == LinkFamily::kNvlink;
     capacity.push_back(link.bw_Bps *
                        efficiency_of(link, nvlink ? gpu_of(topology, link, gpu_model_of) : nullptr,
-                                     nvlink ? link_type_of(link) : nullptr));
+                                     nvlink ? link_type_of(link) : nullptr,
+                                     topology.calibration()));
   }
   return capacity;
 }
@@ -117,7 +125,8 @@ HostStagingRate host_staging_rate(const Topology& topology, const Route& route) 
   r.platform_Bps = own.value_or(r.crosses_socket ? platform.host_staging_cross_socket_Bps
                                                  : platform.host_staging_Bps);
   if (r.crosses_socket) r.nccl_path_Bps = std::min(r.nccl_path_Bps, platform.nccl_smp_bw_Bps);
-  r.rate_Bps = std::min(r.platform_Bps, r.nccl_path_Bps);
+  r.rate_Bps = std::min(r.platform_Bps, r.nccl_path_Bps) *
+               topology.calibration()[CalibrationParameter::kHostStagingRate];
   return r;
 }
 

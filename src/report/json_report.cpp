@@ -18,7 +18,7 @@ using report_data::count_value;
 using report_data::round_to_10_digits;
 
 nlohmann::json row_json(const CollectiveRow& row) {
-  return nlohmann::json{
+  nlohmann::json json{
       {"size_bytes", count_value(row.size_bytes)},
       {"count", count_value(row.count)},
       {"type", row.type},
@@ -31,6 +31,12 @@ nlohmann::json row_json(const CollectiveRow& row) {
       {"protocol", row.protocol},
       {"bottleneck", row.bottleneck},
   };
+  if (!row.confidence.empty()) {
+    json["time_low_us"] = round_to_10_digits(row.time_low_s / kMicrosecond);
+    json["time_high_us"] = round_to_10_digits(row.time_high_s / kMicrosecond);
+    json["confidence"] = row.confidence;
+  }
+  return json;
 }
 
 }  // namespace

@@ -48,7 +48,8 @@ std::optional<std::pair<std::string_view, HeaderField>> match_header_line(const 
     --value_end;
   }
   return std::make_pair(key, HeaderField{text.substr(value_start, value_end - value_start),
-                                         line.number, static_cast<int>(value_start) + 1});
+                                         line.number,
+                                         static_cast<int>(value_start) + 1 + line.prefix_length});
 }
 
 // NAME=value words of the env header; prose words around them are not variables.
@@ -73,39 +74,6 @@ int parse_count_field(const HeaderField& field, std::string_view key, const std:
                       fmt::format("expected a positive integer for '{}', got '{}'", key, text));
   }
   return value;
-}
-
-// The first "<name>_perf" in the text naming a collective, e.g. "./build/all_reduce_perf".
-std::optional<std::string> collective_from_text(const std::vector<SourceLine>& lines) {
-  constexpr std::string_view kSuffix = "_perf";
-  for (const SourceLine& line : lines) {
-    for (size_t at = line.text.find(kSuffix); at != std::string_view::npos;
-         at = line.text.find(kSuffix, at + 1)) {
-      size_t begin = at;
-      while (begin > 0 && (std::isalpha(static_cast<unsigned char>(line.text[begin - 1])) ||
-                           line.text[begin - 1] == '_')) {
-        --begin;
-      }
-      if (auto name = canonical_collective_name(line.text.substr(begin, at - begin))) return name;
-    }
-  }
-  return std::nullopt;
-}
-
-// nccl-tests lists one "#  Rank N ..." line per rank under "# Using devices".
-std::optional<int> ranks_from_device_lines(const std::vector<SourceLine>& lines) {
-  std::optional<int> ranks;
-  for (const SourceLine& line : lines) {
-    const std::vector<Token> tokens = tokenize(line.text);
-    if (tokens.size() < 3 || tokens[0].text != "#" || tokens[1].text != "Rank") continue;
-    int rank = 0;
-    const std::string_view digits = tokens[2].text;
-    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), rank);
-    if (error == std::errc() && end == digits.data() + digits.size()) {
-      ranks = std::max(ranks.value_or(0), rank + 1);
-    }
-  }
-  return ranks;
 }
 
 std::string find_collective(const std::map<std::string_view, HeaderField>& fields,
@@ -139,6 +107,39 @@ int find_ranks(const std::map<std::string_view, HeaderField>& fields,
 }
 
 }  // namespace
+
+// The first "<name>_perf" in the text naming a collective, e.g. "./build/all_reduce_perf".
+std::optional<std::string> collective_from_text(std::span<const SourceLine> lines) {
+  constexpr std::string_view kSuffix = "_perf";
+  for (const SourceLine& line : lines) {
+    for (size_t at = line.text.find(kSuffix); at != std::string_view::npos;
+         at = line.text.find(kSuffix, at + 1)) {
+      size_t begin = at;
+      while (begin > 0 && (std::isalpha(static_cast<unsigned char>(line.text[begin - 1])) ||
+                           line.text[begin - 1] == '_')) {
+        --begin;
+      }
+      if (auto name = canonical_collective_name(line.text.substr(begin, at - begin))) return name;
+    }
+  }
+  return std::nullopt;
+}
+
+// nccl-tests lists one "#  Rank N ..." line per rank under "# Using devices".
+std::optional<int> ranks_from_device_lines(std::span<const SourceLine> lines) {
+  std::optional<int> ranks;
+  for (const SourceLine& line : lines) {
+    const std::vector<Token> tokens = tokenize(line);
+    if (tokens.size() < 3 || tokens[0].text != "#" || tokens[1].text != "Rank") continue;
+    int rank = 0;
+    const std::string_view digits = tokens[2].text;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), rank);
+    if (error == std::errc() && end == digits.data() + digits.size()) {
+      ranks = std::max(ranks.value_or(0), rank + 1);
+    }
+  }
+  return ranks;
+}
 
 size_t read_header(const std::vector<SourceLine>& lines, NcclTestsTable& table) {
   std::map<std::string_view, HeaderField> fields;

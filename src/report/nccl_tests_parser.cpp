@@ -39,7 +39,7 @@ std::optional<size_t> find_column(const std::vector<Token>& names, std::string_v
 
 // Column names of a line, without nccl-tests' leading "#" (the trimmed layout has none).
 std::vector<Token> column_names(const SourceLine& line) {
-  std::vector<Token> tokens = tokenize(line.text);
+  std::vector<Token> tokens = tokenize(line);
   if (!tokens.empty() && tokens[0].text == "#") tokens.erase(tokens.begin());
   return tokens;
 }
@@ -72,7 +72,7 @@ bool is_units_line(const SourceLine& line) {
 }
 
 bool is_data_line(const SourceLine& line) {
-  const std::vector<Token> tokens = tokenize(line.text);
+  const std::vector<Token> tokens = tokenize(line);
   return !tokens.empty() && std::isdigit(static_cast<unsigned char>(tokens[0].text.front()));
 }
 
@@ -143,7 +143,7 @@ NcclTestsTiming parse_timing(const std::vector<Token>& fields, const TimingColum
 
 NcclTestsRow parse_row(const SourceLine& line, const ColumnLayout& layout,
                        const std::string& file) {
-  const std::vector<Token> fields = tokenize(line.text);
+  const std::vector<Token> fields = tokenize(line);
   if (fields.size() != layout.field_count) {
     throw ConfigError({file, line.number, fields.front().column},
                       fmt::format("expected {} fields as in the column header on line {}, got {}",
@@ -166,25 +166,120 @@ NcclTestsRow parse_row(const SourceLine& line, const ColumnLayout& layout,
   return row;
 }
 
-// Reads the first table from `begin`: the column header, unit lines, then data rows up to
-// the first line that is not one.
-std::vector<NcclTestsRow> read_table(const std::vector<SourceLine>& lines, size_t begin,
-                                     const std::string& file) {
-  size_t index = begin;
-  std::optional<ColumnLayout> layout;
-  for (; index < lines.size() && !layout; ++index) layout = match_column_header(lines[index]);
-  if (!layout) {
-    const int last_line = lines.empty() ? 1 : lines.back().number;
-    throw ConfigError({file, last_line, 1},
-                      "expected an nccl-tests table (a column header naming size, time, algbw "
-                      "and busbw), got none");
-  }
+[[noreturn]] void throw_no_table(const std::vector<SourceLine>& lines, const std::string& file) {
+  const int last_line = lines.empty() ? 1 : lines.back().number;
+  throw ConfigError({file, last_line, 1},
+                    "expected an nccl-tests table (a column header naming size, time, algbw "
+                    "and busbw), got none");
+}
+
+// The index of the next column-header line at or after `index`, or lines.size().
+size_t find_column_header(const std::vector<SourceLine>& lines, size_t index) {
+  while (index < lines.size() && !match_column_header(lines[index])) ++index;
+  return index;
+}
+
+// Reads the table whose column header is lines[header]: unit lines, then data rows up to the
+// first line that is not one. Returns the rows and sets `end` to the line after them.
+std::vector<NcclTestsRow> read_table(const std::vector<SourceLine>& lines, size_t header,
+                                     const std::string& file, size_t& end) {
+  const ColumnLayout layout = *match_column_header(lines[header]);
+  size_t index = header + 1;
   while (index < lines.size() && is_units_line(lines[index])) ++index;
   std::vector<NcclTestsRow> rows;
   for (; index < lines.size() && is_data_line(lines[index]); ++index) {
-    rows.push_back(parse_row(lines[index], *layout, file));
+    rows.push_back(parse_row(lines[index], layout, file));
   }
+  end = index;
   return rows;
+}
+
+// nccl-tests' preamble "# nThread 1 nGpus 8 minBytes ...": the GPUs of one process.
+std::optional<int> gpus_per_thread_from(std::span<const SourceLine> lines) {
+  for (const SourceLine& line : lines) {
+    const std::vector<Token> tokens = tokenize(line);
+    for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+      if (tokens[i].text != "nGpus") continue;
+      int value = 0;
+      const std::string_view digits = tokens[i + 1].text;
+      const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+      if (error == std::errc() && end == digits.data() + digits.size() && value >= 1) return value;
+    }
+  }
+  return std::nullopt;
+}
+
+// "-g 8" in a command header line.
+std::optional<int> gpus_per_thread_from_command(const std::string& command) {
+  const std::vector<Token> tokens = tokenize(command);
+  for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+    if (tokens[i].text != "-g") continue;
+    int value = 0;
+    const std::string_view digits = tokens[i + 1].text;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (error == std::errc() && end == digits.data() + digits.size() && value >= 1) return value;
+  }
+  return std::nullopt;
+}
+
+std::vector<NcclTestsTable> parse_text_tables(std::string_view text, const std::string& filename) {
+  NcclTestsTable base;
+  base.file = filename;
+  const std::vector<SourceLine> lines = split_lines(text);
+  const size_t raw_begin = read_header(lines, base);
+  const auto command = base.header.find("command");
+  if (command != base.header.end()) {
+    base.gpus_per_thread = gpus_per_thread_from_command(command->second).value_or(0);
+  }
+  const bool header_names_collective = base.header.count("collective") > 0;
+  std::vector<NcclTestsTable> tables;
+  size_t region_begin = raw_begin;
+  for (size_t header = find_column_header(lines, raw_begin); header < lines.size();
+       header = find_column_header(lines, region_begin)) {
+    const std::span<const SourceLine> region(lines.data() + region_begin, header - region_begin);
+    NcclTestsTable table = tables.empty() ? base : tables.back();
+    if (!tables.empty() || !header_names_collective) {
+      if (auto name = collective_from_text(region)) table.collective = *name;
+    }
+    if (auto ranks = ranks_from_device_lines(region)) table.ranks = *ranks;
+    if (auto gpus = gpus_per_thread_from(region)) table.gpus_per_thread = *gpus;
+    size_t end = header;
+    table.rows = read_table(lines, header, filename, end);
+    tables.push_back(std::move(table));
+    region_begin = end;
+  }
+  if (tables.empty()) throw_no_table(lines, filename);
+  return tables;
+}
+
+}  // namespace
+
+namespace {
+
+// The length of a launcher's tag at the start of `line`: Open MPI's --tag-output
+// "[1,0]<stdout>:" (or <stderr>), then an optional space; srun --label's "12: ". 0 when none.
+size_t launcher_prefix_length(std::string_view line) {
+  size_t pos = 0;
+  if (line.size() > 1 && line[0] == '[') {
+    const size_t close = line.find("]<");
+    if (close == std::string_view::npos) return 0;
+    for (size_t i = 1; i < close; ++i) {
+      if (!std::isdigit(static_cast<unsigned char>(line[i])) && line[i] != ',') return 0;
+    }
+    const size_t end = line.find(">:", close);
+    if (end == std::string_view::npos) return 0;
+    pos = end + 2;
+  } else {
+    while (pos < line.size() && line[pos] == ' ') ++pos;
+    const size_t digits = pos;
+    while (pos < line.size() && std::isdigit(static_cast<unsigned char>(line[pos]))) ++pos;
+    if (pos == digits || pos + 1 >= line.size() || line[pos] != ':' || line[pos + 1] != ' ') {
+      return 0;
+    }
+    ++pos;
+  }
+  if (pos < line.size() && line[pos] == ' ') ++pos;
+  return pos;
 }
 
 }  // namespace
@@ -196,7 +291,8 @@ std::vector<SourceLine> split_lines(std::string_view text) {
     const size_t newline = text.find('\n');
     std::string_view line = text.substr(0, newline);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    lines.push_back({line, number++});
+    const size_t prefix = launcher_prefix_length(line);
+    lines.push_back({line.substr(prefix), number++, static_cast<int>(prefix)});
     if (newline == std::string_view::npos) break;
     text.remove_prefix(newline + 1);
   }
@@ -216,21 +312,35 @@ std::vector<Token> tokenize(std::string_view line) {
   return tokens;
 }
 
+std::vector<Token> tokenize(const SourceLine& line) {
+  std::vector<Token> tokens = tokenize(line.text);
+  for (Token& token : tokens) token.column += line.prefix_length;
+  return tokens;
+}
+
 }  // namespace linksim::nccl_tests
 
 namespace linksim {
 
 NcclTestsTable parse_nccl_tests_output(std::string_view text, const std::string& filename) {
-  NcclTestsTable table;
-  table.file = filename;
-  const std::vector<nccl_tests::SourceLine> lines = nccl_tests::split_lines(text);
-  const size_t raw_begin = nccl_tests::read_header(lines, table);
-  table.rows = nccl_tests::read_table(lines, raw_begin, filename);
-  return table;
+  return parse_nccl_tests_outputs(text, filename).front();
 }
 
 NcclTestsTable load_nccl_tests_output(const std::string& path) {
   return parse_nccl_tests_output(read_input_file(path), path);
+}
+
+std::vector<NcclTestsTable> parse_nccl_tests_outputs(std::string_view text,
+                                                     const std::string& filename) {
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && text[first] == '{') {
+    return {nccl_tests::parse_json_output(text, filename)};
+  }
+  return nccl_tests::parse_text_tables(text, filename);
+}
+
+std::vector<NcclTestsTable> load_nccl_tests_outputs(const std::string& path) {
+  return parse_nccl_tests_outputs(read_input_file(path), path);
 }
 
 }  // namespace linksim

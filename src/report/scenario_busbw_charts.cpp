@@ -19,7 +19,15 @@ ChartSeries busbw_series(const ScenarioJson& doc) {
   for (const ScenarioJson& row : doc["collective"]["rows"]) {
     const double size = row["size_bytes"].get<double>();
     const double busbw_Bps = row["busbw_GBps"].get<double>() * kGB;
-    if (size > 0 && busbw_Bps > 0) series.points.push_back({size, busbw_Bps});
+    if (!(size > 0 && busbw_Bps > 0)) continue;
+    ChartPoint point{size, busbw_Bps};
+    // The time band as a busbw band: a longer time is a lower busbw.
+    const double time_us = row["time_us"].get<double>();
+    if (row.contains("time_low_us") && time_us > 0) {
+      point.y_low = busbw_Bps * time_us / row["time_high_us"].get<double>();
+      point.y_high = busbw_Bps * time_us / row["time_low_us"].get<double>();
+    }
+    series.points.push_back(point);
   }
   return series;
 }
@@ -48,7 +56,8 @@ ScenarioChart busbw_chart(const CaseGroup& group) {
   }
   std::string caption = fmt::format(
       "busbw as nccl-tests reports it (GB/s = 1e9 bytes/s, log scale) against the message size "
-      "(log 2), {} mode; one line per case.", fmt::join(modes, " and "));
+      "(log 2), {} mode; one line per case; whiskers: each prediction's error band "
+      "(docs/calibration.md#error-bands).", fmt::join(modes, " and "));
   const std::string note = left_out_note(chart.series.size(), drawable.size());
   if (!note.empty()) caption += " " + note;
   return {fmt::format("busbw-{}-{}", chart_file_part(group.study), chart_file_part(op)),

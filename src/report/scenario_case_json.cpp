@@ -24,7 +24,7 @@ Json optional_number(const std::optional<double>& value) {
 Json collective_json(const CollectiveCaseSpec& spec, const CollectiveCaseResult& result) {
   Json rows = Json::array();
   for (const CollectiveRow& row : result.report.rows) {
-    rows.push_back(Json{
+    Json json{
         {"size_bytes", count_value(row.size_bytes)},
         {"count", count_value(row.count)},
         {"type", row.type},
@@ -36,7 +36,13 @@ Json collective_json(const CollectiveCaseSpec& spec, const CollectiveCaseResult&
         {"algorithm", row.algorithm},
         {"protocol", row.protocol},
         {"bottleneck", row.bottleneck},
-    });
+    };
+    if (!row.confidence.empty()) {  // the row's error band (docs/calibration.md#error-bands)
+      json["time_low_us"] = round_to_10_digits(row.time_low_s / kMicrosecond);
+      json["time_high_us"] = round_to_10_digits(row.time_high_s / kMicrosecond);
+      json["confidence"] = row.confidence;
+    }
+    rows.push_back(std::move(json));
   }
   return Json{
       {"collective", result.report.collective},

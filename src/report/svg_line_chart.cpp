@@ -46,6 +46,12 @@ std::pair<Range, Range> data_ranges(const LineChart& chart) {
       x.hi = std::max(x.hi, p.x);
       y.lo = std::min(y.lo, p.y);
       y.hi = std::max(y.hi, p.y);
+      if (p.y_low && p.y_high) {
+        check_value(*p.y_low, chart.y, "y_low", series, i);
+        check_value(*p.y_high, chart.y, "y_high", series, i);
+        y.lo = std::min(y.lo, *p.y_low);
+        y.hi = std::max(y.hi, *p.y_high);
+      }
     }
   };
   for (const ChartSeries& series : chart.series) visit(series);
@@ -74,6 +80,20 @@ std::string svg_series(const ChartSeries& series, const std::string& colour, boo
         "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\" "
         "stroke-linejoin=\"round\"{}/>\n",
         points, colour, dashed ? "1.5" : "2.2", dashed ? " stroke-dasharray=\"6 4\"" : "");
+  }
+  // Error bands: a vertical whisker with short caps at each point that has one.
+  for (const ChartPoint& p : series.points) {
+    if (!p.y_low || !p.y_high) continue;
+    const std::string cx = px(x.map(p.x)), left = px(x.map(p.x) - 3), right = px(x.map(p.x) + 3);
+    const std::string lo = px(y.map(*p.y_low)), hi = px(y.map(*p.y_high));
+    out += fmt::format(
+        "<path class=\"band\" d=\"M{cx},{lo}V{hi}M{l},{lo}H{r}M{l},{hi}H{r}\" stroke=\"{c}\" "
+        "stroke-width=\"1\" stroke-opacity=\"0.55\" fill=\"none\"><title>{n}: {t} from {a} to "
+        "{b}</title></path>\n",
+        fmt::arg("cx", cx), fmt::arg("lo", lo), fmt::arg("hi", hi), fmt::arg("l", left),
+        fmt::arg("r", right), fmt::arg("c", colour), fmt::arg("n", xml_escape(series.name)),
+        fmt::arg("t", xml_escape(y.title)), fmt::arg("a", xml_escape(y.value_text(*p.y_low))),
+        fmt::arg("b", xml_escape(y.value_text(*p.y_high))));
   }
   for (const ChartPoint& p : series.points) {
     out += fmt::format(

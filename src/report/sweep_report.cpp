@@ -2,6 +2,7 @@
 // A library sweep (run_sweep) as the render model every collective renderer reads.
 #include <string>
 
+#include "linksim/error_bands.hpp"
 #include "linksim/report.hpp"
 
 namespace linksim {
@@ -26,6 +27,10 @@ CollectiveReport to_collective_report(const CollectiveSweep& sweep, const Topolo
     row.algorithm = std::string(to_string(s.result.algorithm));
     row.protocol = std::string(to_string(s.result.protocol));
     row.bottleneck = describe_bottleneck(s.result, topology);
+    const ErrorBand band = error_band(s.result, topology, s.size_bytes);
+    row.time_low_s = s.result.time_s * band.low_factor;
+    row.time_high_s = s.result.time_s * band.high_factor;
+    row.confidence = band.validated ? "validated" : "extrapolated";
     report.rows.push_back(std::move(row));
   }
   return report;

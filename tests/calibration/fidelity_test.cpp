@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+// The fidelity target over every shipped real table (issue: median |busbw error| within 8 %
+// from 64 MiB, within 12 % over all sizes, 90 % of rows within 50 %, no row off by 3x or
+// more). The shipped tables meet it today (docs/validation.md#aggregate lists the figures and
+// the rows beyond 50 %), so the test holds the target itself.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/core.h>
+
+#include "support/validation_cases.hpp"
+#include "support/validation_data.hpp"
+
+namespace {
+
+constexpr double kLargeBytes = 64.0 * 1048576.0;
+
+// The issue's targets.
+constexpr double kTargetMedianLarge = 0.08;
+constexpr double kTargetMedianAll = 0.12;
+constexpr double kTargetWithin50 = 0.90;
+constexpr int kTargetOff3x = 0;
+
+double median(std::vector<double> v) {
+  REQUIRE(!v.empty());
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+}  // namespace
+
+TEST_SUITE("calibration") {
+  TEST_CASE("fidelity: the aggregate over every shipped real table holds the issue's target") {
+    std::vector<double> large, all;
+    int off3x = 0;
+    for (const std::string& path : linksim::testing::validation_files("nccl-tests")) {
+      for (const linksim::Comparison& c : linksim::testing::compare_validation_file(path)) {
+        for (const linksim::ComparedRow& r : c.rows) {
+          const double error = std::abs(r.busbw_error);
+          all.push_back(error);
+          if (r.size_bytes >= kLargeBytes) large.push_back(error);
+          const double ratio = r.measured_time_s / r.predicted.time_s;
+          if (ratio >= 3.0 || ratio <= 1.0 / 3.0) {
+            ++off3x;
+            MESSAGE(fmt::format("off by 3x or more: {}:{} ({} B): measured/linksim time {:.2f}",
+                                c.file, r.line, r.size_bytes, ratio));
+          }
+        }
+      }
+    }
+    const double within50 =
+        static_cast<double>(std::count_if(all.begin(), all.end(), [](double e) { return e <= 0.5; })) /
+        static_cast<double>(all.size());
+    const double median_large = median(large), median_all = median(all);
+    MESSAGE(fmt::format("{} rows ({} from 64 MiB): median |busbw error| {:.2f} % from 64 MiB "
+                        "(target {:.0f} %), {:.2f} % over all sizes (target {:.0f} %); {:.1f} % of "
+                        "rows within 50 % (target {:.0f} %); {} rows off by 3x or more (target {})",
+                        all.size(), large.size(), 100 * median_large, 100 * kTargetMedianLarge,
+                        100 * median_all, 100 * kTargetMedianAll, 100 * within50,
+                        100 * kTargetWithin50, off3x, kTargetOff3x));
+    CHECK(median_large <= kTargetMedianLarge);
+    CHECK(median_all <= kTargetMedianAll);
+    CHECK(within50 >= kTargetWithin50);
+    CHECK(off3x <= kTargetOff3x);
+    CHECK(large.size() >= 80);  // the shipped tables: a table lost would loosen the check
+  }
+}
