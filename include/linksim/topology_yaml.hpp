@@ -15,9 +15,8 @@ namespace linksim {
 using ParamOverrides = std::map<std::string, std::string>;
 
 /// The most servers a topology may have (`nodes:`): 65,536, well past the largest GPU
-/// clusters built (about 25,000 eight-GPU servers) and the 65,536 NICs a radix-64 three-tier
-/// fabric holds; it keeps a mistyped count from building millions of servers in memory
-/// (docs/topology-format.md#limits).
+/// clusters built (about 25,000 eight-GPU servers); it keeps a mistyped count from building
+/// millions of servers in memory (docs/topology-format.md#limits).
 inline constexpr int kMaxServers = 65536;
 
 /// Loads a topology file, resolving includes relative to it.

@@ -12,6 +12,7 @@
 
 #include "cli/cli_common.hpp"
 #include "cli/command_table.hpp"
+#include "linksim/fabric_summary.hpp"
 #include "linksim/routing.hpp"
 #include "linksim/units.hpp"
 #include "topology/link_graph.hpp"
@@ -109,9 +110,11 @@ void print_text(const Topology& t, const std::vector<GpuSummary>& gpus,
   fmt::print("{}  ({})\n", t.name(), t.source_file());
   fmt::print("servers: {}\n", t.host_count());
   fmt::print("host: {} = {}; NCCL's default P2P level {}; host-staged copies {} within a "
-             "socket, {} across\n\ndevices:\n",
+             "socket, {} across\n",
              host.platform->key, host.platform->name, p2p_level_name(host.p2p_level),
              format_bandwidth(host.staging_Bps), format_bandwidth(host.staging_cross_socket_Bps));
+  if (t.host_count() > 1) fmt::print("fabric: {}\n", describe_fabric(summarize_fabric(t)));
+  fmt::print("\ndevices:\n");
   std::map<std::string, int> kinds;
   for (const Device& d : t.devices()) ++kinds[std::string(to_string(d.kind))];
   for (const auto& [kind, count] : kinds) fmt::print("  {:<12} {:>7}\n", kind, count);
@@ -148,6 +151,13 @@ void print_json(const Topology& t, const std::vector<GpuSummary>& gpus,
                  {"p2p_level", std::string(p2p_level_name(host.p2p_level))},
                  {"host_staging_GBps", host.staging_Bps / 1e9},
                  {"host_staging_cross_socket_GBps", host.staging_cross_socket_Bps / 1e9}};
+  if (t.host_count() > 1) {
+    const FabricSummary fabric = summarize_fabric(t);
+    out["fabric"] = {{"planes", fabric.planes},
+                     {"plane_per_rail", fabric.plane_per_rail},
+                     {"tiers", fabric.tiers},
+                     {"switches_by_tier", fabric.switches_by_tier}};
+  }
   for (const Device& d : t.devices()) {
     auto& slot = out["devices"][std::string(to_string(d.kind))];
     slot = slot.is_null() ? 1 : slot.get<int>() + 1;

@@ -11,47 +11,41 @@ bool is_switch(const Topology& topology, DeviceId id) {
   return topology.device(id).kind == DeviceKind::kNetSwitch;
 }
 
-/// The links from `from` to network switches of a higher tier (going up).
-std::vector<LinkId> uplinks(const Topology& topology, DeviceId from) {
-  std::vector<LinkId> found;
+/// Calls visit(link id, neighbour) for every link from `from` to a network switch of a
+/// higher tier (`up`) or a lower one (`!up`), in link order.
+template <typename Visit>
+void for_each_neighbour(const Topology& topology, DeviceId from, bool up, Visit visit) {
   const int tier = topology.device(from).tier;
   for (LinkId id : topology.out_links(from)) {
     const DeviceId to = topology.link(id).to;
-    if (is_switch(topology, to) && topology.device(to).tier > tier) found.push_back(id);
+    if (!is_switch(topology, to)) continue;
+    const int other = topology.device(to).tier;
+    if (up ? other > tier : other < tier) visit(id, to);
   }
+}
+
+bool has_uplink(const Topology& topology, DeviceId from) {
+  bool found = false;
+  for_each_neighbour(topology, from, true, [&](LinkId, DeviceId) { found = true; });
   return found;
 }
 
 }  // namespace
 
 FabricRoutes::FabricRoutes(const Topology& topology)
-    : topology_(topology), ancestors_(topology.devices().size()) {
+    : topology_(topology),
+      leaf_rank_(topology.devices().size(), kNone),
+      nic_key_(topology.devices().size(), kNone),
+      down_(topology.devices().size()),
+      cone_(topology.devices().size()) {
   const auto devices = topology.devices();
-  std::vector<uint32_t> seen_for(devices.size(), 0);  // leaf id + 1 that last marked a switch
+  std::vector<DeviceId> switches;
   for (uint32_t i = 0; i < devices.size(); ++i) {
-    if (devices[i].kind != DeviceKind::kNic) continue;
-    const auto up = uplink_of(DeviceId{i});
-    if (!up) continue;
-    const DeviceId leaf = topology.link(*up).to;
-    std::vector<uint32_t>& above = ancestors_[leaf.value];
-    if (!above.empty() || uplinks(topology, leaf).empty()) continue;
-    // Breadth-first upward; tiers strictly increase, so this ends.
-    std::vector<DeviceId> frontier{leaf};
-    while (!frontier.empty()) {
-      std::vector<DeviceId> next;
-      for (DeviceId at : frontier) {
-        for (LinkId id : uplinks(topology, at)) {
-          const DeviceId to = topology.link(id).to;
-          if (seen_for[to.value] == leaf.value + 1) continue;
-          seen_for[to.value] = leaf.value + 1;
-          above.push_back(to.value);
-          next.push_back(to);
-        }
-      }
-      frontier = std::move(next);
-    }
-    std::sort(above.begin(), above.end());
+    if (devices[i].kind == DeviceKind::kNetSwitch) switches.push_back(DeviceId{i});
   }
+  rank_leaves(switches);
+  number_nics();
+  collect_reach(switches);
 }
 
 std::optional<LinkId> FabricRoutes::uplink_of(DeviceId nic) const {
@@ -62,24 +56,125 @@ std::optional<LinkId> FabricRoutes::uplink_of(DeviceId nic) const {
   return std::nullopt;
 }
 
-bool FabricRoutes::reaches(DeviceId upper, DeviceId leaf) const {
-  if (upper == leaf) return true;
-  const auto& above = ancestors_[leaf.value];
-  return std::binary_search(above.begin(), above.end(), upper.value);
+// Depth-first from every top switch (one without uplinks), children in link order: a pod's
+// leaves get consecutive ranks, then the next pod's, so every switch reaches one run.
+void FabricRoutes::rank_leaves(const std::vector<DeviceId>& switches) {
+  std::vector<char> is_leaf(topology_.devices().size(), 0);
+  const auto devices = topology_.devices();
+  for (uint32_t i = 0; i < devices.size(); ++i) {
+    if (devices[i].kind != DeviceKind::kNic) continue;
+    if (const auto up = uplink_of(DeviceId{i})) is_leaf[topology_.link(*up).to.value] = 1;
+  }
+  std::vector<char> visited(devices.size(), 0);
+  std::vector<DeviceId> stack;
+  std::vector<DeviceId> children;
+  uint32_t next_rank = 0;
+  for (DeviceId top : switches) {
+    if (has_uplink(topology_, top)) continue;
+    stack.push_back(top);
+    while (!stack.empty()) {
+      const DeviceId at = stack.back();
+      stack.pop_back();
+      if (visited[at.value]) continue;
+      visited[at.value] = 1;
+      if (is_leaf[at.value]) leaf_rank_[at.value] = next_rank++;
+      children.clear();
+      for_each_neighbour(topology_, at, false, [&](LinkId, DeviceId to) {
+        if (!visited[to.value]) children.push_back(to);
+      });
+      stack.insert(stack.end(), children.rbegin(), children.rend());
+    }
+  }
 }
 
-bool FabricRoutes::descend(DeviceId from, DeviceId leaf, uint32_t key,
-                           std::vector<LinkId>* links) const {
-  DeviceId at = from;
-  while (at != leaf) {
-    std::vector<LinkId> down;
-    const int tier = topology_.device(at).tier;
-    for (LinkId id : topology_.out_links(at)) {
+void FabricRoutes::number_nics() {
+  std::vector<DeviceId> leaves(size_t(std::count_if(
+      leaf_rank_.begin(), leaf_rank_.end(), [](uint32_t rank) { return rank != kNone; })));
+  for (uint32_t i = 0; i < leaf_rank_.size(); ++i) {
+    if (leaf_rank_[i] != kNone) leaves[leaf_rank_[i]] = DeviceId{i};
+  }
+  uint32_t next_key = 0;
+  for (DeviceId leaf : leaves) {
+    for (LinkId id : topology_.out_links(leaf)) {
       const DeviceId to = topology_.link(id).to;
-      if (is_switch(topology_, to) && topology_.device(to).tier < tier && reaches(to, leaf)) {
-        down.push_back(id);
+      if (topology_.device(to).kind == DeviceKind::kNic && nic_key_[to.value] == kNone) {
+        nic_key_[to.value] = next_key++;
       }
     }
+  }
+}
+
+FabricRoutes::RunSet FabricRoutes::merged(std::vector<Run>& runs) {
+  std::sort(runs.begin(), runs.end(),
+            [](const Run& a, const Run& b) { return a.begin < b.begin; });
+  RunSet set{uint32_t(runs_.size()), 0};
+  for (const Run& run : runs) {
+    if (set.count > 0 && run.begin <= runs_.back().end) {
+      runs_.back().end = std::max(runs_.back().end, run.end);
+      continue;
+    }
+    runs_.push_back(run);
+    ++set.count;
+  }
+  return set;
+}
+
+// Down runs bottom-up (a switch reaches what its children reach, a leaf itself); cone runs
+// top-down (a switch reaches, up then down, what its parents' cones hold; a top its own).
+void FabricRoutes::collect_reach(const std::vector<DeviceId>& switches) {
+  std::vector<DeviceId> by_tier = switches;
+  std::stable_sort(by_tier.begin(), by_tier.end(), [&](DeviceId a, DeviceId b) {
+    return topology_.device(a).tier < topology_.device(b).tier;
+  });
+  std::vector<Run> gathered;
+  for (DeviceId at : by_tier) {
+    gathered.clear();
+    const uint32_t rank = leaf_rank_[at.value];
+    if (rank != kNone) gathered.push_back({rank, rank + 1});
+    for_each_neighbour(topology_, at, false, [&](LinkId, DeviceId to) {
+      const RunSet child = down_[to.value];
+      gathered.insert(gathered.end(), runs_.begin() + child.first,
+                      runs_.begin() + child.first + child.count);
+    });
+    down_[at.value] = merged(gathered);
+  }
+  for (auto it = by_tier.rbegin(); it != by_tier.rend(); ++it) {
+    const DeviceId at = *it;
+    gathered.clear();
+    for_each_neighbour(topology_, at, true, [&](LinkId, DeviceId to) {
+      const RunSet parent = cone_[to.value];
+      gathered.insert(gathered.end(), runs_.begin() + parent.first,
+                      runs_.begin() + parent.first + parent.count);
+    });
+    if (gathered.empty()) {
+      cone_[at.value] = down_[at.value];
+    } else {
+      cone_[at.value] = merged(gathered);
+    }
+  }
+}
+
+bool FabricRoutes::contains(RunSet set, uint32_t rank) const {
+  const auto first = runs_.begin() + set.first;
+  const auto last = first + set.count;
+  auto after = std::upper_bound(first, last, rank,
+                                [](uint32_t r, const Run& run) { return r < run.begin; });
+  return after != first && rank < std::prev(after)->end;
+}
+
+bool FabricRoutes::reaches(DeviceId upper, uint32_t leaf_rank) const {
+  return contains(down_[upper.value], leaf_rank);
+}
+
+bool FabricRoutes::descend(DeviceId from, uint32_t leaf_rank, uint32_t key,
+                           std::vector<LinkId>* links) const {
+  std::vector<LinkId> down;
+  DeviceId at = from;
+  while (leaf_rank_[at.value] != leaf_rank) {
+    down.clear();
+    for_each_neighbour(topology_, at, false, [&](LinkId id, DeviceId to) {
+      if (reaches(to, leaf_rank)) down.push_back(id);
+    });
     if (down.empty()) return false;
     const LinkId chosen = down[key % down.size()];
     links->push_back(chosen);
@@ -92,25 +187,33 @@ std::optional<std::vector<LinkId>> FabricRoutes::route(DeviceId src, DeviceId ds
   const auto up = uplink_of(src);
   const auto down_up = uplink_of(dst);
   if (!up || !down_up) return std::nullopt;
-  const DeviceId dst_leaf = topology_.link(*down_up).to;
-  // Static destination-based choice, as InfiniBand's D-mod-k: every source picks the same
-  // uplink index for a given destination NIC.
-  const uint32_t key = dst.value;
+  const uint32_t dst_rank = leaf_rank_[topology_.link(*down_up).to.value];
+  const uint32_t key = nic_key_[dst.value];
+  if (dst_rank == kNone || key == kNone) return std::nullopt;
+  // D-mod-k (Zahavi 2010): the destination's number, written in the mixed radix of the
+  // uplink counts met on the way up, gives one digit per tier: uplink (key / base) mod c.
+  // Static, identical for every source, and free of contention for shift permutations on
+  // a full fat tree.
+  uint64_t base = 1;
   std::vector<LinkId> links{*up};
+  std::vector<LinkId> toward;
+  std::vector<LinkId> onward;
   DeviceId at = topology_.link(*up).to;
-  while (!reaches(at, dst_leaf)) {
-    std::vector<LinkId> candidates = uplinks(topology_, at);
-    std::vector<LinkId> toward;
-    for (LinkId id : candidates) {
-      if (reaches(topology_.link(id).to, dst_leaf)) toward.push_back(id);
-    }
-    if (!toward.empty()) candidates = std::move(toward);
+  while (!reaches(at, dst_rank)) {
+    toward.clear();
+    onward.clear();
+    for_each_neighbour(topology_, at, true, [&](LinkId id, DeviceId to) {
+      if (reaches(to, dst_rank)) toward.push_back(id);
+      else if (contains(cone_[to.value], dst_rank)) onward.push_back(id);
+    });
+    const std::vector<LinkId>& candidates = toward.empty() ? onward : toward;
     if (candidates.empty()) return std::nullopt;
-    const LinkId chosen = candidates[key % candidates.size()];
+    const LinkId chosen = candidates[(key / base) % candidates.size()];
+    base *= candidates.size();
     links.push_back(chosen);
     at = topology_.link(chosen).to;
   }
-  if (!descend(at, dst_leaf, key, &links)) return std::nullopt;
+  if (!descend(at, dst_rank, key, &links)) return std::nullopt;
   links.push_back(topology_.link(*down_up).reverse);
   return links;
 }

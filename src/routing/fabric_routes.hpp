@@ -10,25 +10,52 @@
 
 namespace linksim::routing_detail {
 
-/// Precomputed, for every leaf switch (a network switch a NIC is attached to), the switches
-/// above it that can reach it going down. Immutable after construction; thread-safe to read.
+/// Precomputed reachability of a fabric: leaves (network switches a NIC is attached to) are
+/// ranked in depth-first order from the top switches, so the leaves below any switch form a
+/// few runs of consecutive ranks; each switch keeps the runs it reaches going down and the
+/// runs it reaches going up then down. Built in time linear in the fabric's links for a
+/// fat tree (one run per switch). Immutable after construction; thread-safe to read.
 class FabricRoutes {
  public:
   explicit FabricRoutes(const Topology& topology);
 
   /// The fabric links from NIC `src` to NIC `dst` (both with a network port): NIC -> leaf,
   /// up to the lowest common ancestor, down to dst's leaf, leaf -> NIC. nullopt when the NICs
-  /// are not connected. Cost: O(tiers x switch degree).
+  /// are not connected (another plane). Cost: O(tiers x switch degree x log runs).
   std::optional<std::vector<LinkId>> route(DeviceId src, DeviceId dst) const;
 
  private:
+  /// Leaf ranks [begin, end).
+  struct Run {
+    uint32_t begin = 0;
+    uint32_t end = 0;
+  };
+  /// A switch's runs: runs_[first .. first + count).
+  struct RunSet {
+    uint32_t first = 0;
+    uint32_t count = 0;
+  };
+
   std::optional<LinkId> uplink_of(DeviceId nic) const;
-  bool reaches(DeviceId upper, DeviceId leaf) const;
-  bool descend(DeviceId from, DeviceId leaf, uint32_t key, std::vector<LinkId>* links) const;
+  void rank_leaves(const std::vector<DeviceId>& switches);
+  void number_nics();
+  void collect_reach(const std::vector<DeviceId>& switches);
+  RunSet merged(std::vector<Run>& runs);
+  bool contains(RunSet set, uint32_t rank) const;
+  bool reaches(DeviceId upper, uint32_t leaf_rank) const;
+  bool descend(DeviceId from, uint32_t leaf_rank, uint32_t key,
+               std::vector<LinkId>* links) const;
+
+  static constexpr uint32_t kNone = ~uint32_t{0};
 
   const Topology& topology_;
-  /// leaf device id -> sorted ids of the switches that reach it downward (empty if not a leaf)
-  std::vector<std::vector<uint32_t>> ancestors_;
+  std::vector<uint32_t> leaf_rank_;  ///< device id -> rank among the leaves, kNone otherwise
+  /// device id -> the NIC's index when NICs are counted leaf by leaf in rank order, each
+  /// leaf's NICs in port order (the destination number of D-mod-k); kNone for other devices
+  std::vector<uint32_t> nic_key_;
+  std::vector<RunSet> down_;         ///< device id -> leaves reached going down
+  std::vector<RunSet> cone_;         ///< device id -> leaves reached going up, then down
+  std::vector<Run> runs_;
 };
 
 }  // namespace linksim::routing_detail

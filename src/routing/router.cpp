@@ -216,6 +216,19 @@ PathClass server_p2p_level(const Topology& topology, const HostTables& impl,
                            options.nccl_version);
 }
 
+/// The NIC of server `host` with the same index as `nic` (its counterpart on every server).
+std::optional<DeviceId> rail_matched_nic(const Topology& topology, const HostTables& impl,
+                                         int host, DeviceId nic) {
+  const int index = topology.device(nic).index;
+  for (DeviceId local : impl.endpoints) {
+    const Device& device = topology.device(local);
+    if (device.kind == DeviceKind::kNic && device.index == index) {
+      return DeviceId{local.value + uint32_t(host) * impl.host_devices};
+    }
+  }
+  return std::nullopt;
+}
+
 Located locate(const Topology& topology, const HostTables& impl, DeviceId id) {
   if (id.value >= topology.devices().size()) {
     throw ConfigError(fmt::format("expected a device id below {}, got {}",
@@ -312,10 +325,18 @@ Route Router::route(DeviceId src, DeviceId dst) const {
   };
   if (ls.host == ld.host) return leg(ls, ls.endpoint, ld.endpoint);
 
-  const auto nic_s = nearest_nic(src);
+  auto nic_s = nearest_nic(src);
   const auto nic_d = nearest_nic(dst);
-  const auto fabric = (nic_s && nic_d && impl.fabric) ? impl.fabric->route(*nic_s, *nic_d)
-                                                      : std::nullopt;
+  auto fabric = (nic_s && nic_d && impl.fabric) ? impl.fabric->route(*nic_s, *nic_d)
+                                                : std::nullopt;
+  if (!fabric && nic_s && nic_d && impl.fabric) {
+    // Planes of a rail-optimized fabric are disjoint: leave through the source server's NIC
+    // on the destination NIC's rail (docs/routing.md#planes).
+    if (const auto on_rail = rail_matched_nic(topology_, impl, ls.host, *nic_d)) {
+      fabric = impl.fabric->route(*on_rail, *nic_d);
+      if (fabric) nic_s = on_rail;
+    }
+  }
   if (!fabric) {
     const bool filtered = !options_.ib_hca.entries.empty() && (!nic_s || !nic_d);
     throw ConfigError(fmt::format("no network path from {} to {}{}", topology_.display_name(src),

@@ -124,69 +124,95 @@ LeafPorts leaf_ports(const FabricSpec& spec) {
   return ports;
 }
 
-/// Leaves per pod of a three-tier fabric: spines with half their ports down, rounded to
-/// whole runs of `pod_granularity` (a rail group) when they fit.
+/// Leaves per pod when a spine tier cannot join them all: spines with half their ports down,
+/// rounded to whole runs of `pod_granularity` (a rail group) when they fit.
 int pod_size_for(int radix, int pod_granularity) {
   const int spine_down = radix / 2;
   if (pod_granularity > 1 && spine_down >= pod_granularity) {
     return spine_down / pod_granularity * pod_granularity;
   }
-  return spine_down;
+  return std::max(1, spine_down);
 }
 
-/// Throws when `leaf_count` leaves need more than three tiers of radix-port switches.
-void check_tiers(const FabricSpec& spec, long leaf_count, int pod_granularity, long nic_count) {
-  const int radix = spec.radix;
-  if (leaf_count <= radix) return;
-  const int pod_size = pod_size_for(radix, pod_granularity);
-  if (pod_size < 1 || (leaf_count + pod_size - 1) / pod_size > radix) {
-    const long capacity = long(radix) * pod_size * leaf_ports(spec).down;
-    throw ConfigError(spec.where,
-                      fmt::format("expected at most {} NICs for radix {} with three tiers, got {}",
-                                  capacity, radix, nic_count));
+/// Switch tiers a plane of `leaf_count` leaves needs (docs/fabrics.md#tiers): 1 for one leaf,
+/// 2 while one spine tier joins them (leaves <= radix), then one more tier each time the
+/// groups of the tier below (pods of `pod_size` leaves, then blocks of radix / 2) still
+/// outnumber the radix. Returns kMaxFabricTiers + 1 when four tiers do not suffice.
+int tiers_for(long leaf_count, int radix, int pod_size) {
+  if (leaf_count <= 1) return 1;
+  long groups = leaf_count;
+  int block = pod_size;
+  for (int tiers = 2; tiers <= kMaxFabricTiers; ++tiers) {
+    if (groups <= radix) return tiers;
+    groups = (groups + block - 1) / block;
+    block = std::max(1, radix / 2);
+  }
+  return kMaxFabricTiers + 1;
+}
+
+/// Leaves a plane of kMaxFabricTiers tiers holds: radix x pod size x (radix / 2)^(tiers - 3).
+long max_leaves(int radix, int pod_size) {
+  long leaves = long(radix) * pod_size;
+  for (int t = 3; t < kMaxFabricTiers; ++t) leaves *= std::max(1, radix / 2);
+  return leaves;
+}
+
+const char* tier_prefix(int tier) {
+  switch (tier) {
+    case 2: return "spine";
+    case 3: return "core";
+    default: return "super";
   }
 }
 
-/// Spines (and cores if the radix demands) above `leaves`, which are ordered so that
-/// consecutive runs of `pod_granularity` belong together in a pod.
-void build_upper_tiers(FabricWriter& writer, const std::vector<DeviceId>& leaves, int uplinks,
-                       int pod_granularity, size_t nic_count) {
+/// Joins `lowers` (each with `uplinks` spare ports) under switches of tier `tier` and above
+/// (docs/fabrics.md#tiers): directly when one tier of radix-port switches can join them all;
+/// otherwise in blocks (runs of `block` lowers) under switches with half their ports down,
+/// the j-th switch of every block then joined the same way one tier up, each sending up as
+/// many cables as it receives (non-blocking above the leaves).
+void join_tiers(FabricWriter& writer, const std::vector<DeviceId>& lowers, int uplinks,
+                int block, int tier, std::vector<int>* next_index) {
   const int radix = writer.spec().radix;
-  const int leaf_count = int(leaves.size());
-  if (leaf_count <= 1) return;
-  int next_spine = 0;
+  const int count = int(lowers.size());
   std::vector<int> cables;
-  if (leaf_count <= radix) {
-    join_upward(writer, leaves, uplinks, radix, "spine", &next_spine, 2, -1, &cables);
+  if (count <= radix) {
+    join_upward(writer, lowers, uplinks, radix, tier_prefix(tier), &(*next_index)[size_t(tier)],
+                tier, -1, &cables);
     return;
   }
-  // Three tiers: pods of leaves under spines with half their ports down, half up to cores.
-  check_tiers(writer.spec(), leaf_count, pod_granularity, long(nic_count));
-  const int spine_down = radix / 2;
-  const int pod_size = pod_size_for(radix, pod_granularity);
-  const int pods = ceil_div(leaf_count, pod_size);
-  std::vector<std::vector<DeviceId>> pod_spines;  // [pod][spine index in pod]
-  std::vector<int> spine_uplinks;                 // per spine index: cables down = cables up
-  for (int pod = 0; pod < pods; ++pod) {
-    const auto first = leaves.begin() + pod * pod_size;
-    const auto last = leaves.begin() + std::min(leaf_count, (pod + 1) * pod_size);
-    std::vector<DeviceId> pod_leaves(first, last);
-    pod_spines.push_back(join_upward(writer, pod_leaves, uplinks, spine_down, "spine",
-                                     &next_spine, 2, pod, &cables));
+  const int blocks = ceil_div(count, block);
+  std::vector<std::vector<DeviceId>> block_uppers;  // [block][upper index in block]
+  std::vector<int> upper_uplinks;                   // per upper index: cables down = cables up
+  for (int b = 0; b < blocks; ++b) {
+    const auto first = lowers.begin() + long(b) * block;
+    const auto last = lowers.begin() + std::min(count, (b + 1) * block);
+    const std::vector<DeviceId> members(first, last);
+    block_uppers.push_back(join_upward(writer, members, uplinks, std::max(1, radix / 2),
+                                       tier_prefix(tier), &(*next_index)[size_t(tier)], tier, b,
+                                       &cables));
     for (size_t j = 0; j < cables.size(); ++j) {
-      if (spine_uplinks.size() <= j) spine_uplinks.push_back(0);
-      spine_uplinks[j] = std::max(spine_uplinks[j], cables[j] * int(pod_leaves.size()));
+      if (upper_uplinks.size() <= j) upper_uplinks.push_back(0);
+      upper_uplinks[j] = std::max(upper_uplinks[j], cables[j] * int(members.size()));
     }
   }
-  // Core group j joins spine j of every pod (non-blocking above the leaves).
-  int next_core = 0;
-  for (size_t j = 0; j < spine_uplinks.size(); ++j) {
-    std::vector<DeviceId> spines;
-    for (const auto& in_pod : pod_spines) {
-      if (j < in_pod.size()) spines.push_back(in_pod[j]);
+  for (size_t j = 0; j < upper_uplinks.size(); ++j) {
+    std::vector<DeviceId> group;
+    for (const auto& in_block : block_uppers) {
+      if (j < in_block.size()) group.push_back(in_block[j]);
     }
-    join_upward(writer, spines, spine_uplinks[j], radix, "core", &next_core, 3, -1, &cables);
+    if (group.size() > 1) {
+      join_tiers(writer, group, upper_uplinks[j], std::max(1, radix / 2), tier + 1, next_index);
+    }
   }
+}
+
+/// Spines (and higher tiers if the radix demands) above `leaves`, which are ordered so that
+/// consecutive runs of `pod_granularity` belong together in a pod.
+void build_upper_tiers(FabricWriter& writer, const std::vector<DeviceId>& leaves, int uplinks,
+                       int pod_granularity, std::vector<int>* next_index) {
+  if (leaves.size() <= 1) return;
+  join_tiers(writer, leaves, uplinks, pod_size_for(writer.spec().radix, pod_granularity), 2,
+             next_index);
 }
 
 void check_single_switch(const FabricSpec& spec, long nic_count) {
@@ -212,7 +238,8 @@ void build_fat_tree(FabricWriter& writer, const std::vector<NicRef>& nics) {
   for (size_t n = 0; n < nics.size(); ++n) {
     writer.add_nic_link(nics[n].id, leaves[n / size_t(ports.down)], *nics[n].type);
   }
-  build_upper_tiers(writer, leaves, ports.up, 1, nics.size());
+  std::vector<int> next_index(kMaxFabricTiers + 1, 0);
+  build_upper_tiers(writer, leaves, ports.up, 1, &next_index);
 }
 
 void build_rail_optimized(FabricWriter& writer, const std::vector<NicRef>& nics) {
@@ -221,6 +248,7 @@ void build_rail_optimized(FabricWriter& writer, const std::vector<NicRef>& nics)
   const int rails = int(nics.size()) / hosts;  // NICs per server; identical host blocks
   const LeafPorts ports = leaf_ports(writer.spec());
   const int leaves_per_rail = ceil_div(hosts, ports.down);
+  const FabricLayout layout = plan_fabric(writer.spec(), hosts, rails);
   // leaf id = rail * leaves_per_rail + k; NIC r of host h sits on leaf k = h / down of rail r.
   std::vector<DeviceId> leaves;
   for (int rail = 0; rail < rails; ++rail) {
@@ -234,6 +262,16 @@ void build_rail_optimized(FabricWriter& writer, const std::vector<NicRef>& nics)
     const DeviceId leaf = leaves[size_t(rail * leaves_per_rail + host / ports.down)];
     writer.add_nic_link(nics[n].id, leaf, *nics[n].type);
   }
+  std::vector<int> next_index(kMaxFabricTiers + 1, 0);
+  if (layout.planes > 1) {
+    // One plane per rail: rail r's leaves and the tiers above them touch no other rail.
+    for (int rail = 0; rail < rails; ++rail) {
+      const auto first = leaves.begin() + long(rail) * leaves_per_rail;
+      build_upper_tiers(writer, std::vector<DeviceId>(first, first + leaves_per_rail), ports.up,
+                        1, &next_index);
+    }
+    return;
+  }
   // Pods hold the k-th leaf of every rail together (a scalable unit), so order leaves by k.
   std::vector<DeviceId> pod_order;
   for (int k = 0; k < leaves_per_rail; ++k) {
@@ -241,12 +279,8 @@ void build_rail_optimized(FabricWriter& writer, const std::vector<NicRef>& nics)
       pod_order.push_back(leaves[size_t(rail * leaves_per_rail + k)]);
     }
   }
-  build_upper_tiers(writer, pod_order, ports.up, rails, nics.size());
+  build_upper_tiers(writer, pod_order, ports.up, rails, &next_index);
 }
-
-}  // namespace
-
-namespace {
 
 void check_spec(const FabricSpec& spec) {
   if (spec.radix < 2) {
@@ -259,20 +293,52 @@ void check_spec(const FabricSpec& spec) {
   }
 }
 
+/// `planes` planes of `leaves` leaves each; throws when four tiers cannot join a plane.
+FabricLayout tree_layout(const FabricSpec& spec, int planes, long leaves, int pod_size,
+                         long capacity_nics, long nics) {
+  FabricLayout layout;
+  layout.planes = planes;
+  layout.leaves_per_plane = int(leaves);
+  layout.tiers = tiers_for(leaves, spec.radix, pod_size);
+  if (layout.tiers > kMaxFabricTiers) {
+    throw ConfigError(spec.where,
+                      fmt::format("expected at most {} NICs for radix {} with four tiers, got {}",
+                                  capacity_nics, spec.radix, nics));
+  }
+  return layout;
+}
+
 }  // namespace
 
-void check_fabric_size(const FabricSpec& spec, int hosts, int nics_per_host) {
+FabricLayout plan_fabric(const FabricSpec& spec, int hosts, int nics_per_host) {
   check_spec(spec);
   const long nics = long(hosts) * nics_per_host;
-  if (nics == 0) return;  // build_fabric names the missing NICs
+  if (nics == 0) return {};  // build_fabric names the missing NICs
   const long down = leaf_ports(spec).down;
+  const int radix = spec.radix;
   switch (spec.kind) {
-    case FabricKind::kSingleSwitch: check_single_switch(spec, nics); break;
-    case FabricKind::kFatTree: check_tiers(spec, (nics + down - 1) / down, 1, nics); break;
-    case FabricKind::kRailOptimized:
-      check_tiers(spec, long(nics_per_host) * ((hosts + down - 1) / down), nics_per_host, nics);
-      break;
+    case FabricKind::kSingleSwitch: check_single_switch(spec, nics); return {};
+    case FabricKind::kFatTree: {
+      const int pod = pod_size_for(radix, 1);
+      return tree_layout(spec, 1, (nics + down - 1) / down, pod, max_leaves(radix, pod) * down,
+                         nics);
+    }
+    case FabricKind::kRailOptimized: break;
   }
+  const long per_rail = (hosts + down - 1) / down;
+  const int single_pod = pod_size_for(radix, nics_per_host);
+  const bool split =
+      nics_per_host > 1 &&
+      (spec.planes == FabricPlanes::kPerRail ||
+       (spec.planes == FabricPlanes::kAuto &&
+        tiers_for(per_rail * nics_per_host, radix, single_pod) > 3));
+  if (!split) {
+    return tree_layout(spec, 1, per_rail * nics_per_host, single_pod,
+                       max_leaves(radix, single_pod) * down, nics);
+  }
+  const int pod = pod_size_for(radix, 1);
+  return tree_layout(spec, nics_per_host, per_rail, pod,
+                     nics_per_host * max_leaves(radix, pod) * down, nics);
 }
 
 void build_fabric(Topology& topology, const FabricSpec& spec, const Catalog& catalog) {
@@ -286,7 +352,10 @@ void build_fabric(Topology& topology, const FabricSpec& spec, const Catalog& cat
   FabricWriter writer(topology, spec, trunk);
   switch (spec.kind) {
     case FabricKind::kSingleSwitch: build_single_switch(writer, nics); break;
-    case FabricKind::kFatTree: build_fat_tree(writer, nics); break;
+    case FabricKind::kFatTree:
+      plan_fabric(spec, 1, int(nics.size()));
+      build_fat_tree(writer, nics);
+      break;
     case FabricKind::kRailOptimized: build_rail_optimized(writer, nics); break;
   }
 }

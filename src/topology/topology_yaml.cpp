@@ -52,15 +52,28 @@ detail::FabricKind parse_fabric_kind(const YamlValue& value) {
                                          text, close));
 }
 
+detail::FabricPlanes parse_fabric_planes(const YamlValue& value, detail::FabricKind kind) {
+  std::string text = value.text();
+  if (kind != detail::FabricKind::kRailOptimized) {
+    value.fail(fmt::format("expected planes only on a rail_optimized fabric, got \"{}\" on "
+                           "another kind", text));
+  }
+  if (text == "auto") return detail::FabricPlanes::kAuto;
+  if (text == "single") return detail::FabricPlanes::kSingle;
+  if (text == "per_rail") return detail::FabricPlanes::kPerRail;
+  value.fail(fmt::format("expected planes auto, single or per_rail, got \"{}\"", text));
+}
+
 detail::FabricSpec parse_fabric(const YamlValue& fabric, const YamlValue& key,
                                 const Catalog& catalog) {
-  fabric.check_keys({"kind", "radix", "oversubscription", "link", "reduction"});
+  fabric.check_keys({"kind", "radix", "oversubscription", "link", "reduction", "planes"});
   detail::FabricSpec spec;
   spec.where = key.location();
   spec.kind = parse_fabric_kind(fabric.at("kind"));
   if (auto radix = fabric.find("radix")) spec.radix = radix->to_int(2);
   if (auto ratio = fabric.find("oversubscription")) spec.oversubscription = ratio->to_double(1);
   if (auto reduction = fabric.find("reduction")) spec.reduction = reduction->to_bool();
+  if (auto planes = fabric.find("planes")) spec.planes = parse_fabric_planes(*planes, spec.kind);
   if (auto link = fabric.find("link")) {
     std::string text = link->text();
     spec.link = catalog.find_link_type(text);
@@ -103,7 +116,7 @@ std::optional<detail::FabricSpec> fabric_spec(const MergedDocument& doc, const P
   int nics = 0;
   for (const Device& device : server.devices) nics += device.kind == DeviceKind::kNic ? 1 : 0;
   if (nics == 0) key.fail("expected a nic in the server to attach the fabric to, got none");
-  detail::check_fabric_size(spec, hosts, nics);
+  detail::plan_fabric(spec, hosts, nics);
   return spec;
 }
 

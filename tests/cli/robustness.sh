@@ -85,9 +85,9 @@ expect 2 "/dev/zero: error: expected a regular file, got a device" \
   topo verify "$h100" --against /dev/zero
 expect 2 "$regress/include_dev_zero.yaml:2:10: error: include file \"/dev/zero\": expected a regular file, got a device" \
   topo show "$regress/include_dev_zero.yaml"
-expect 2 "$topo/dgx-h100-ib.yaml:21:1: error: expected at most 65536 NICs for radix 64 with three tiers, got 160000" \
-  topo show "$topo/dgx-h100-ib.yaml" --set nodes=20000
-expect 2 "$topo/dgx-h100-ib.yaml:20:8: error: expected nodes between 1 and 65536, got 100000" \
+expect 2 "$topo/dgx-h100-ib.yaml:30:1: error: expected at most 4096 NICs for radix 8 with four tiers, got 4800" \
+  topo show "$topo/dgx-h100-ib.yaml" --set nodes=600 --set radix=8
+expect 2 "$topo/dgx-h100-ib.yaml:29:8: error: expected nodes between 1 and 65536, got 100000" \
   topo show "$topo/dgx-h100-ib.yaml" --set nodes=100000
 
 if [[ $failures -gt 0 ]]; then

@@ -114,15 +114,16 @@ TEST_CASE("bounds: the server count is bounded before any server is built") {
 }
 
 TEST_CASE("bounds: the fabric's size is checked before the servers are expanded") {
-  // dgx-h100-ib: 8 NICs per server on a radix-64 rail-optimized tree, 1:1: 32 NIC ports per
-  // leaf, pods of 32 leaves (4 rails' groups of 8), at most 64 pods: 64 x 32 x 32 = 65536 NICs.
-  // 20000 servers (within the 65536-server limit) have 160000.
+  // dgx-h100-ib at radix 8, 1:1: 4 NIC ports per leaf; 600 servers need ceil(600 / 4) = 150
+  // leaves per rail. One plane of 8 x 150 leaves needs four tiers, so each rail gets its own
+  // plane, and a plane of four tiers holds 8 x 4 x 4 = 128 leaves x 4 NICs = 512 NICs: 8 planes
+  // hold 4096 NICs, fewer than the 4800 of 600 servers.
   const std::string topo = std::string(LINKSIM_SOURCE_DIR) + "/topologies/dgx-h100-ib.yaml";
   try {
-    load_topology(topo, {{"nodes", "20000"}});
+    load_topology(topo, {{"nodes", "600"}, {"radix", "8"}});
     FAIL("expected a fabric size error");
   } catch (const ConfigError& e) {
-    CHECK(e.message() == "expected at most 65536 NICs for radix 64 with three tiers, got 160000");
+    CHECK(e.message() == "expected at most 4096 NICs for radix 8 with four tiers, got 4800");
   }
 }
 

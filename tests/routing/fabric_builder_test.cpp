@@ -4,7 +4,9 @@
 #include <doctest/doctest.h>
 
 #include <map>
+#include <numeric>
 
+#include "linksim/fabric_summary.hpp"
 #include "linksim/routing.hpp"
 #include "support/mini_topologies.hpp"
 
@@ -27,6 +29,24 @@ detail::FabricSpec spec_of(detail::FabricKind kind, int radix, double oversubscr
   spec.oversubscription = oversubscription;
   spec.where = {"t.yaml", 9, 3};
   return spec;
+}
+
+/// Flows per directed link when NIC i of the cluster's hosts sends to NIC `to(i)`, over the
+/// fabric only (the routes between the NICs); the busiest link's count.
+template <typename Target>
+int busiest_fabric_link(const Topology& t, int hosts, Target to) {
+  const Router router(t);
+  std::map<uint32_t, int> flows;
+  for (int i = 0; i < hosts; ++i) {
+    const std::string src = "host" + std::to_string(i) + ":nic0";
+    const std::string dst = "host" + std::to_string(to(i)) + ":nic0";
+    if (src == dst) continue;
+    const Route route = router.route(*t.find(src), *t.find(dst));
+    for (LinkId id : route.paths[0].links) ++flows[id.value];
+  }
+  int busiest = 0;
+  for (const auto& [link, count] : flows) busiest = std::max(busiest, count);
+  return busiest;
 }
 
 }  // namespace
@@ -67,6 +87,80 @@ TEST_CASE("fabric: three-tier fat tree when leaves outnumber the radix") {
   // host0 to host2 stay in pod 0: nic > leaf0 > spine > leaf1 > nic.
   const Route near = Router(t).route(*t.find("host0:nic0"), *t.find("host2:nic0"));
   CHECK(near.paths[0].links.size() == 4);
+}
+
+TEST_CASE("fabric: a fourth tier when the pods outnumber the radix") {
+  // radix 4, 32 NICs: 16 leaves in 8 pods of 2 under 2 spines each (16 spines); spine j of
+  // the 8 pods (8 > 4) is grouped in blocks of 2 under 2 half-down cores (4 blocks x 2 = 8
+  // cores per j, 16 in all); core m of the 4 blocks of group j (4 <= 4) joins 4 / 4 = 1 cable
+  // per pair, 2 uplinks -> 2 super-cores (4 groups x 2 = 8).
+  const Topology t = testing::make_cluster(32, spec_of(detail::FabricKind::kFatTree, 4));
+  CHECK(switches_by_tier(t) == std::map<int, int>{{1, 16}, {2, 16}, {3, 16}, {4, 8}});
+  CHECK(t.find("super0").has_value());
+  // host0 to host31: nic > leaf > spine > core > super-core > core > spine > leaf > nic.
+  const Route r = Router(t).route(*t.find("host0:nic0"), *t.find("host31:nic0"));
+  CHECK(r.paths[0].links.size() == 8);
+  CHECK(describe_fabric(summarize_fabric(t)) ==
+        "1 plane of 4 tiers: 16 leaves, 16 spines, 16 cores, 8 super-cores");
+}
+
+TEST_CASE("fabric: a partly filled last pod is reached only through the spines above it") {
+  // radix 4, 10 NICs: 5 leaves in pods {0, 1}, {2, 3}, {4}; the last pod's one leaf sends
+  // both uplinks to one spine, so core group 1 does not reach it. A route into it must not
+  // climb through spine 1 of its pod: every pair has a route.
+  const Topology t = testing::make_cluster(10, spec_of(detail::FabricKind::kFatTree, 4));
+  CHECK(switches_by_tier(t) == std::map<int, int>{{1, 5}, {2, 5}, {3, 3}});
+  const Router router(t);
+  for (int a = 0; a < 10; ++a) {
+    for (int b = 0; b < 10; ++b) {
+      if (a == b) continue;
+      CAPTURE(a);
+      CAPTURE(b);
+      const std::string src = "host" + std::to_string(a) + ":nic0";
+      const std::string dst = "host" + std::to_string(b) + ":nic0";
+      CHECK_NOTHROW(router.route(*t.find(src), *t.find(dst)));
+    }
+  }
+}
+
+TEST_CASE("fabric: D-mod-k carries shift permutations without contention") {
+  // radix 8, 1:1: 4 NICs per leaf; 128 NICs fill 32 leaves, 8 pods of 4, three tiers, full.
+  // Zahavi (2010): destination-mod-k with one digit of the destination's number per tier
+  // puts at most one flow of any shift i -> i + c on each link. Numbering destinations by
+  // device id, or taking the same digit at every tier, does not.
+  const Topology t = testing::make_cluster(128, spec_of(detail::FabricKind::kFatTree, 8));
+  CHECK(switches_by_tier(t) == std::map<int, int>{{1, 32}, {2, 32}, {3, 16}});
+  for (int shift : {1, 3, 4, 7, 16, 17, 64, 100}) {
+    CAPTURE(shift);
+    CHECK(busiest_fabric_link(t, 128, [&](int i) { return (i + shift) % 128; }) == 1);
+  }
+}
+
+TEST_CASE("fabric: one plane per rail when one plane would need a fourth tier") {
+  // radix 4, 2 NICs per server: 2 NIC ports per leaf. 16 servers: 8 leaves per rail. One
+  // plane of 16 leaves in pods of 2 would need four tiers (8 pods > 4), so each rail gets a
+  // plane of its 8 leaves: 4 pods, 8 spines, 4 cores per plane.
+  detail::FabricSpec spec = spec_of(detail::FabricKind::kRailOptimized, 4);
+  const Topology t = testing::make_cluster(16, spec, "ib_hdr", 2);
+  CHECK(switches_by_tier(t) == std::map<int, int>{{1, 16}, {2, 16}, {3, 8}});
+  const FabricSummary summary = summarize_fabric(t);
+  CHECK(summary.planes == 2);
+  CHECK(summary.plane_per_rail);
+  CHECK(describe_fabric(summary) ==
+        "2 planes (one per rail) of 3 tiers: 16 leaves, 16 spines, 8 cores in all");
+  CHECK(detail::plan_fabric(spec, 16, 2).planes == 2);
+  const Router router(t);
+  // Rail 1 stays on plane 1: every switch on the way is joined to rail 1's leaves only.
+  const Route same_rail = router.route(*t.find("host0:nic1"), *t.find("host15:nic1"));
+  CHECK(same_rail.paths[0].links.size() == 6);
+  // Across planes the data leaves through the source server's NIC on the destination's rail.
+  const Route across = router.route(*t.find("host0:nic0"), *t.find("host15:nic1"));
+  CHECK(testing::path_text(t, across.paths[0]).starts_with("host0:nic0>host0:sw0>host0:nic1>leaf"));
+  // planes: single keeps one plane and adds the fourth tier.
+  spec.planes = detail::FabricPlanes::kSingle;
+  const Topology single = testing::make_cluster(16, spec, "ib_hdr", 2);
+  CHECK(summarize_fabric(single).planes == 1);
+  CHECK(summarize_fabric(single).tiers == 4);
 }
 
 TEST_CASE("fabric: oversubscription and parallel cables") {
@@ -110,10 +204,10 @@ TEST_CASE("fabric: errors") {
       "t.yaml:9:3: error: expected a radix of at least 5 for a single_switch fabric (one port "
       "per NIC), got 4",
       ConfigError);
-  // radix 4 three tiers: 4 pods x 2 leaves x 2 NICs = 16 NICs at most.
-  CHECK_THROWS_WITH_AS(testing::make_cluster(17, spec_of(detail::FabricKind::kFatTree, 4)),
-                       "t.yaml:9:3: error: expected at most 16 NICs for radix 4 with three "
-                       "tiers, got 17",
+  // radix 4, four tiers: 4 blocks x 2 pods x 2 leaves x 2 NICs = 32 NICs at most.
+  CHECK_THROWS_WITH_AS(testing::make_cluster(33, spec_of(detail::FabricKind::kFatTree, 4)),
+                       "t.yaml:9:3: error: expected at most 32 NICs for radix 4 with four "
+                       "tiers, got 33",
                        ConfigError);
 }
 

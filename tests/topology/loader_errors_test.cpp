@@ -209,6 +209,29 @@ fabric: {kind: single_switch}
 name: x
 node:
   devices:
+    - {name: gpu0, kind: gpu, model: a40}
+    - {name: nic0, kind: nic, type: ib_ndr}
+  links:
+    - {from: nic0, to: gpu0, type: pcie5, width: 16}
+nodes: 2
+fabric: {kind: fat_tree, planes: per_rail}
+)") == "input:10:34: error: expected planes only on a rail_optimized fabric, got \"per_rail\" on "
+       "another kind");
+  CHECK(parse_error(R"(
+name: x
+node:
+  devices:
+    - {name: gpu0, kind: gpu, model: a40}
+    - {name: nic0, kind: nic, type: ib_ndr}
+  links:
+    - {from: nic0, to: gpu0, type: pcie5, width: 16}
+nodes: 2
+fabric: {kind: rail_optimized, planes: two}
+)") == "input:10:40: error: expected planes auto, single or per_rail, got \"two\"");
+  CHECK(parse_error(R"(
+name: x
+node:
+  devices:
     - {name: "host0:gpu0", kind: gpu, model: a40}
 )") == "input:5:14: error: expected a device name without spaces or \":\", got \"host0:gpu0\"");
   CHECK(parse_error(R"(
