@@ -37,7 +37,6 @@ bool is_gpu(const std::string& cls) {
 bool is_nic(const std::string& cls) {
   return has_class(cls, "0x0200") || has_class(cls, "0x0207");
 }
-constexpr std::string_view kNvswitchClass = "0x068000";
 
 // NIC port rate (Mb/s, NCCL's net speed) -> the standard InfiniBand type nearest on a log
 // scale. Rates: EDR 100, HDR 200, NDR 400, XDR 800 Gb/s (hardware.md, links.yaml).
@@ -213,7 +212,7 @@ class XmlImporter {
         const std::string& target = need(*link, "target");
         const int count = need_int(*link, "count");
         const std::string* tclass = link->find("tclass");
-        if (tclass && *tclass == kNvswitchClass) {
+        if (tclass && *tclass == sysimport::kNvswitchClass) {
           auto [it, fresh] = nvswitch_by_busid.try_emplace(
               target, fmt::format("nvswitch{}", nvswitch_by_busid.size()));
           if (fresh) nvswitch_names_.push_back(it->second);
