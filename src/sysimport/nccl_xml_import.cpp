@@ -65,6 +65,10 @@ class XmlImporter {
     for (const XmlElement& cpu : system.children) {
       if (cpu.name == "cpu") add_cpu(cpu);
     }
+    // A topology needs a GPU to load; without one the YAML written would be refused instead.
+    if (gpus_.empty()) {
+      fail(system, "expected a <gpu> (inside a <cpu>'s <pci> tree) in <system>, got none");
+    }
     add_smp_links();
     add_nvlinks();
     return finish();

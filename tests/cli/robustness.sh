@@ -85,6 +85,8 @@ expect 2 "/dev/zero: error: expected a regular file, got a device" \
   topo verify "$h100" --against /dev/zero
 expect 2 "$regress/include_dev_zero.yaml:2:10: error: include file \"/dev/zero\": expected a regular file, got a device" \
   topo show "$regress/include_dev_zero.yaml"
+expect 2 "$regress/nccl_xml_no_gpu.xml:1:1: error: expected a <gpu> (inside a <cpu>'s <pci> tree) in <system>, got none" \
+  topo import nccl-xml "$regress/nccl_xml_no_gpu.xml"
 expect 2 "$topo/dgx-h100-ib.yaml:21:1: error: expected at most 65536 NICs for radix 64 with three tiers, got 160000" \
   topo show "$topo/dgx-h100-ib.yaml" --set nodes=20000
 expect 2 "$topo/dgx-h100-ib.yaml:20:8: error: expected nodes between 1 and 65536, got 100000" \
