@@ -57,7 +57,7 @@ summary() {  # summary NAME STATUS: one line from the fuzzer's final statistics
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   corpus=$(find "$out/corpus/$name" -type f | wc -l)
   if [[ $status -ne 0 ]]; then
-    verdict="FOUND: $(grep -m1 -E '^==[0-9]+==ERROR|^SUMMARY|runtime error|linksim fuzz finding|uncaught|Timeout|out-of-memory|deadly signal' "$log" || echo "exit $status") (see $log)"
+    verdict="FOUND: $(grep -m1 -E '^==[0-9]+== ?ERROR|^SUMMARY|runtime error|linksim fuzz finding|uncaught|Timeout|out-of-memory|deadly signal' "$log" || echo "exit $status") (see $log)"
   fi
   printf '%-16s %12s runs  %6s corpus  %s\n' "$name" "${runs:-?}" "$corpus" "$verdict"
 }

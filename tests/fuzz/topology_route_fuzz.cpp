@@ -17,10 +17,12 @@ namespace {
 
 using namespace linksim;
 
-// Bounds the work per input, so one input stays well inside the fuzzer's time limit.
-constexpr size_t kMaxDevices = 2048;
+// Bounds the work per input, so one input stays well inside the fuzzer's time limit: the
+// router classifies every pair of a server's devices when it is built (seconds under ASan for
+// the 72 GPUs of topologies/gb200-nvl72.yaml). Larger machines are loaded, not routed.
+constexpr size_t kMaxDevices = 512;
+constexpr size_t kMaxGpusPerServer = 16;
 constexpr size_t kMaxRanks = 8;
-constexpr size_t kMaxRoutedGpus = 16;  ///< of the first server, routed pairwise
 
 void check_route(const Router& router, DeviceId a, DeviceId b, std::string_view text) {
   const Route route = router.route(a, b);
@@ -57,11 +59,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fuzz::check_refusal(error, text, file);
     return 0;
   }
-  if (topology->devices().size() > kMaxDevices) return 0;
+  if (topology->devices().size() > kMaxDevices ||
+      topology->devices_of(0, DeviceKind::kGpu).size() > kMaxGpusPerServer) {
+    return 0;
+  }
   try {
     const Router router(*topology);
-    std::vector<DeviceId> local = topology->devices_of(0, DeviceKind::kGpu);
-    local.resize(std::min(local.size(), kMaxRoutedGpus));
+    const std::vector<DeviceId> local = topology->devices_of(0, DeviceKind::kGpu);
     for (DeviceId a : local) {
       for (DeviceId b : local) check_route(router, a, b, text);
     }
