@@ -12,7 +12,9 @@ ctest --test-dir build --output-on-failure -j "$(nproc)" --no-tests=error
 if [[ "${LINKSIM_SKIP_TSAN:-0}" != 1 ]]; then
   launcher=()
   if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+  # A unity build at -O1 with line tables (enough for the reports), as build-asan.
   cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLINKSIM_TSAN=ON \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_UNITY_BUILD=ON \
     -DLINKSIM_BUILD_BENCH=OFF "${launcher[@]}" >/dev/null
   cmake --build build-tsan -j "$(nproc)" --target linksim_tsan_tests
   TSAN_OPTIONS="halt_on_error=1" build-tsan/tests/linksim_tsan_tests

@@ -30,8 +30,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!(std::isfinite(*flops) && *flops > 0)) fuzz::finding("a FLOP rate not finite and > 0", text);
   }
   try {
+    // The name is the text before the first '=' and the value the text after it, both trimmed.
     const auto [name, value] = parse_override(text);
-    if (name.size() + value.size() + 1 != text.size()) fuzz::finding("--set lost characters", text);
+    const size_t equals = text.find('=');
+    if (name.empty() || text.substr(0, equals).find(name) == std::string_view::npos ||
+        text.substr(equals + 1).find(value) == std::string_view::npos) {
+      fuzz::finding("--set split the text elsewhere than its first '='", text);
+    }
   } catch (const ConfigError& error) {
     fuzz::check_refusal(error, text, "");
   }
