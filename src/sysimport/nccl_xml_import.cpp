@@ -133,6 +133,10 @@ class XmlImporter {
       gen = std::max(*parsed, 3);  // the catalog starts at pcie3; older links read as Gen3
     }
     const int width = pci.find("link_width") ? need_int(pci, "link_width") : 16;
+    if (width != 1 && width != 2 && width != 4 && width != 8 && width != 16) {
+      fail(pci, fmt::format("expected link_width 1, 2, 4, 8 or 16 (a PCIe link width), got {}",
+                            width));
+    }
     return {from, to, fmt::format("pcie{}", gen), 0, width, -1, "", ""};
   }
 
