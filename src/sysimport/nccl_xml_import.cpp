@@ -175,6 +175,11 @@ class XmlImporter {
     for (const XmlElement& child : pci.children) {
       if (child.name != "gpu") continue;
       Gpu gpu{need_int(child, "dev"), need(pci, "busid"), 0, {}};
+      for (const Gpu& other : gpus_) {
+        if (other.dev == gpu.dev) {
+          fail(child, fmt::format("expected a dev no other <gpu> has, got dev {} again", gpu.dev));
+        }
+      }
       if (child.find("sm")) gpu.sm = need_int(child, "sm");
       for (const XmlElement& link : child.children) {
         if (link.name == "nvlink") gpu.nvlinks.push_back(&link);

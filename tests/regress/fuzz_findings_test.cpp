@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Regression: inputs the fuzz targets of tests/fuzz/ found (docs/testing.md#fuzzing), each kept
 // under tests/data/regress/ as found. They were accepted and failed later (a NIC with no link
-// loaded, then routing failed without a position; an NCCL XML PCIe width of 15 was written as
-// YAML the loader refused) or gave an infinite number ("1e300TFLOPS").
+// loaded, then routing failed without a position; an NCCL XML PCIe width of 15, and two GPUs
+// of one dev, were written as YAML the loader refused) or gave an infinite number
+// ("1e300TFLOPS").
 #include <doctest/doctest.h>
 
 #include <string>
@@ -47,6 +48,13 @@ TEST_CASE("fuzz findings: an NCCL XML PCIe link width outside the standard set i
   const std::string path = regress_path("nccl_xml_link_width_15.xml");
   CHECK(error_text([&] { import_nccl_xml(read_input_file(path), path, {}); }) ==
         path + ":92:5: error: expected link_width 1, 2, 4, 8 or 16 (a PCIe link width), got 15");
+}
+
+TEST_CASE("fuzz findings: two NCCL XML GPUs with one dev are refused at the second") {
+  // nccl_xml_same_dev.xml (nccl_xml target): GPU ranks 1 and 2 both dev="1"; both became gpu1.
+  const std::string path = regress_path("nccl_xml_same_dev.xml");
+  CHECK(error_text([&] { import_nccl_xml(read_input_file(path), path, {}); }) ==
+        path + ":53:11: error: expected a dev no other <gpu> has, got dev 1 again");
 }
 
 TEST_CASE("fuzz findings: a FLOP rate that overflows is no FLOP rate") {
