@@ -5,7 +5,8 @@ set -euo pipefail
 packages=(g++ cmake ninja-build pkg-config libyaml-cpp-dev doctest-dev libfmt-dev
   libboost-graph-dev libcli11-dev nlohmann-json3-dev libpugixml-dev libbenchmark-dev libspdlog-dev
   libeigen3-dev python3-yaml
-  chromium)  # chromium: the HTML report's browser test (tests/cli/html_report.sh), ~2 min
+  chromium  # chromium: the HTML report's browser test (tests/cli/html_report.sh), ~2 min
+  clang libclang-rt-dev llvm)  # the sanitizer and fuzzing tree (scripts/build_asan.sh, docs/testing.md)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -123,7 +123,9 @@ std::optional<double> parse_flops(std::string_view text) {
   if (!parsed) return std::nullopt;
   auto scale = flops_scale(parsed->unit);
   if (!scale || parsed->value <= 0) return std::nullopt;
-  return parsed->value * *scale;
+  const double flops = parsed->value * *scale;
+  if (!std::isfinite(flops)) return std::nullopt;  // "1e300 TFLOP/s" overflows
+  return flops;
 }
 
 std::string format_bandwidth(double bw_Bps) {

@@ -9,14 +9,15 @@
 #include "linksim/scenario_report.hpp"
 #include "linksim/units.hpp"
 #include "report/data_format.hpp"
+#include "report/json_numbers.hpp"
 
 namespace linksim {
 namespace {
 
 using Json = nlohmann::ordered_json;
 using report_data::round_to_10_digits;
+using report_json::count_value;
 
-Json count_value(double value) { return report_data::count_value<Json>(value); }
 Json optional_number(const std::optional<double>& value) {
   return value ? Json(round_to_10_digits(*value)) : Json(nullptr);
 }

@@ -16,6 +16,10 @@ namespace detail {
 
 bool case_ok(const ScenarioJson& doc) { return json_field(doc, "status") == "ok"; }
 
+std::string plan_key(const ScenarioJson& doc) {
+  return case_ok(doc) && json_field(doc, "plan").is_object() ? doc["study"].get<std::string>() : "";
+}
+
 std::string case_label(const ScenarioJson& doc) {
   const std::string id = doc["id"].get<std::string>();
   const std::string study = doc["study"].get<std::string>() + "/";

@@ -42,6 +42,9 @@ std::vector<CaseGroup> group_cases(const std::vector<ScenarioJson>& cases, KeyOf
 /// True for a case answered without error.
 bool case_ok(const ScenarioJson& doc);
 
+/// The study of a plan case answered without error; "" for any other case (charts group by it).
+std::string plan_key(const ScenarioJson& doc);
+
 /// The case id without its study: "dgx-h100", "cluster/nodes=4".
 std::string case_label(const ScenarioJson& doc);
 

@@ -16,10 +16,6 @@
 namespace linksim::detail {
 namespace {
 
-std::string plan_key(const ScenarioJson& doc) {
-  return case_ok(doc) && json_field(doc, "plan").is_object() ? doc["study"].get<std::string>() : "";
-}
-
 std::vector<const ScenarioJson*> chosen_cases(const CaseGroup& group) {
   std::vector<const ScenarioJson*> chosen;
   for (size_t i : spread_choice(group.cases.size(), kMaxChartBars)) chosen.push_back(group.cases[i]);

@@ -13,6 +13,7 @@
 #include "linksim/units.hpp"
 #include "report/data_format.hpp"
 #include "report/scenario_documents.hpp"
+#include "report/scenario_tables.hpp"
 #include "report/text_lines.hpp"
 
 namespace linksim {
@@ -20,6 +21,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 using report_data::csv_field;
+using detail::tokens_text;
 
 Json parse_document(std::string_view text, std::string_view what) {
   return detail::parse_scenario_document(text, what);
@@ -172,11 +174,6 @@ class CsvWriter {
   std::vector<std::string> parameters_;
   std::string out_;
 };
-
-// Throughput as people quote it: whole tokens from 100 tokens/s up.
-std::string tokens_text(double tokens_per_s) {
-  return tokens_per_s >= 100 ? fmt::format("{:.0f}", tokens_per_s) : fmt::format("{:.3g}", tokens_per_s);
-}
 
 // The key numbers of a case in one phrase.
 std::string case_summary(const Json& doc) {

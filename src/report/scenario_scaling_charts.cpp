@@ -15,10 +15,6 @@
 namespace linksim::detail {
 namespace {
 
-std::string plan_key(const ScenarioJson& doc) {
-  return case_ok(doc) && json_field(doc, "plan").is_object() ? doc["study"].get<std::string>() : "";
-}
-
 std::string parameter_text(const ScenarioJson& doc, const std::string& key) {
   const ScenarioJson value = json_field(json_field(doc, "parameters"), key.c_str());
   return value.is_string() ? value.get<std::string>() : value.dump();

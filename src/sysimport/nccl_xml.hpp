@@ -32,6 +32,9 @@ struct XmlElement {
 /// <system> element.
 XmlElement parse_nccl_xml(std::string_view text, const std::string& filename);
 
+/// The PCI class code NCCL gives an NVSwitch (PCI Code and ID Assignment specification).
+inline constexpr std::string_view kNvswitchClass = "0x068000";
+
 /// "32.0 GT/s PCIe" -> 5 (2.5 GT/s gen1 .. 64 GT/s gen6); nullopt when unrecognised.
 std::optional<int> pcie_gen_from_link_speed(std::string_view link_speed);
 /// 5 -> "32.0 GT/s PCIe".

@@ -20,7 +20,6 @@ namespace {
 constexpr std::string_view kBridgeClass = "0x060400";
 constexpr std::string_view kGpuClass = "0x030200";
 constexpr std::string_view kNicClass = "0x020700";
-constexpr std::string_view kNvswitchClass = "0x068000";
 
 class XmlExporter {
  public:
@@ -153,7 +152,7 @@ class XmlExporter {
       if (link.family != LinkFamily::kNvlink) continue;
       const bool to_switch = t_.device(link.to).kind == DeviceKind::kNvswitch;
       out_ += fmt::format("{}  <nvlink target=\"{}\" count=\"{}\" tclass=\"{}\"/>\n", indent,
-                          busid(link.to), link.lanes, to_switch ? kNvswitchClass : kGpuClass);
+                          busid(link.to), link.lanes, to_switch ? sysimport::kNvswitchClass : kGpuClass);
     }
     out_ += indent + "</gpu>\n";
   }

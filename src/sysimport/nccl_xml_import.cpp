@@ -37,7 +37,6 @@ bool is_gpu(const std::string& cls) {
 bool is_nic(const std::string& cls) {
   return has_class(cls, "0x0200") || has_class(cls, "0x0207");
 }
-constexpr std::string_view kNvswitchClass = "0x068000";
 
 // The catalog host platform NCCL's CPU attributes name (ncclTopoAddCpu, src/graph/topo.cc,
 // reads arch, vendor, familyid, modelid; topo.h's inter-CPU bandwidths follow them): Intel
@@ -97,6 +96,10 @@ class XmlImporter {
   sysimport::TopologySketch run(const XmlElement& system) {
     for (const XmlElement& cpu : system.children) {
       if (cpu.name == "cpu") add_cpu(cpu);
+    }
+    // A topology needs a GPU to load; without one the YAML written would be refused instead.
+    if (gpus_.empty()) {
+      fail(system, "expected a <gpu> (inside a <cpu>'s <pci> tree) in <system>, got none");
     }
     add_smp_links();
     add_nvlinks();
@@ -163,6 +166,10 @@ class XmlImporter {
       gen = std::max(*parsed, 3);  // the catalog starts at pcie3; older links read as Gen3
     }
     const int width = pci.find("link_width") ? need_int(pci, "link_width") : 16;
+    if (width != 1 && width != 2 && width != 4 && width != 8 && width != 16) {
+      fail(pci, fmt::format("expected link_width 1, 2, 4, 8 or 16 (a PCIe link width), got {}",
+                            width));
+    }
     return {from, to, fmt::format("pcie{}", gen), 0, width, -1, "", ""};
   }
 
@@ -201,6 +208,11 @@ class XmlImporter {
     for (const XmlElement& child : pci.children) {
       if (child.name != "gpu") continue;
       Gpu gpu{need_int(child, "dev"), need(pci, "busid"), 0, {}};
+      for (const Gpu& other : gpus_) {
+        if (other.dev == gpu.dev) {
+          fail(child, fmt::format("expected a dev no other <gpu> has, got dev {} again", gpu.dev));
+        }
+      }
       if (child.find("sm")) gpu.sm = need_int(child, "sm");
       for (const XmlElement& link : child.children) {
         if (link.name == "nvlink") gpu.nvlinks.push_back(&link);
@@ -246,7 +258,7 @@ class XmlImporter {
         const std::string& target = need(*link, "target");
         const int count = need_int(*link, "count");
         const std::string* tclass = link->find("tclass");
-        if (tclass && *tclass == kNvswitchClass) {
+        if (tclass && *tclass == sysimport::kNvswitchClass) {
           auto [it, fresh] = nvswitch_by_busid.try_emplace(
               target, fmt::format("nvswitch{}", nvswitch_by_busid.size()));
           if (fresh) nvswitch_names_.push_back(it->second);

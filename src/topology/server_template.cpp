@@ -23,16 +23,19 @@ class Components {
   std::vector<uint32_t> parent_;
 };
 
+// Every GPU and every NIC must be joined to the first GPU: a NIC no GPU reaches carries nothing
+// and would only fail when a collective is routed through it.
 void check_gpus_connected(const YamlValue& node, const ServerTemplate& server) {
   Components components(server.devices.size());
   for (const LinkSpec& link : server.links) components.join(link.from, link.to);
   std::optional<uint32_t> first_gpu;
+  for (uint32_t d = 0; d < server.devices.size() && !first_gpu; ++d) {
+    if (server.devices[d].kind == DeviceKind::kGpu) first_gpu = d;
+  }
+  if (!first_gpu) return;
   for (uint32_t d = 0; d < server.devices.size(); ++d) {
-    if (server.devices[d].kind != DeviceKind::kGpu) continue;
-    if (!first_gpu) {
-      first_gpu = d;
-      continue;
-    }
+    const DeviceKind kind = server.devices[d].kind;
+    if (kind != DeviceKind::kGpu && kind != DeviceKind::kNic) continue;
     if (components.root(d) == components.root(*first_gpu)) continue;
     const Device& gpu = server.devices[d];
     std::vector<std::string> notes = {"in " + server.device_paths[d]};

@@ -85,6 +85,12 @@ expect 2 "/dev/zero: error: expected a regular file, got a device" \
   topo verify "$h100" --against /dev/zero
 expect 2 "$regress/include_dev_zero.yaml:2:10: error: include file \"/dev/zero\": expected a regular file, got a device" \
   topo show "$regress/include_dev_zero.yaml"
+expect 2 "$regress/nccl_xml_no_gpu.xml:1:1: error: expected a <gpu> (inside a <cpu>'s <pci> tree) in <system>, got none" \
+  topo import nccl-xml "$regress/nccl_xml_no_gpu.xml"
+expect 2 "$regress/nccl_xml_link_width_15.xml:92:5: error: expected link_width 1, 2, 4, 8 or 16 (a PCIe link width), got 15" \
+  topo import nccl-xml "$regress/nccl_xml_link_width_15.xml"
+expect 2 "$regress/nic_without_links.yaml:16:14: error: nic0 has no path to gpu0 within the server" \
+  coll allreduce --topo "$regress/nic_without_links.yaml" --size 1M
 expect 2 "$topo/dgx-h100-ib.yaml:30:1: error: expected at most 4096 NICs for radix 8 with four tiers, got 4800" \
   topo show "$topo/dgx-h100-ib.yaml" --set nodes=600 --set radix=8
 expect 2 "$topo/dgx-h100-ib.yaml:29:8: error: expected nodes between 1 and 65536, got 100000" \

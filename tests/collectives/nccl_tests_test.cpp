@@ -44,7 +44,9 @@ TEST_CASE("data types: nccl-tests' twelve names with their sizes, and the short 
   const std::pair<const char*, int> expected[] = {
       {"int8", 1}, {"uint8", 1}, {"int32", 4}, {"uint32", 4}, {"int64", 8}, {"uint64", 8},
       {"half", 2}, {"float", 4}, {"double", 8}, {"bfloat16", 2}, {"f8e4m3", 1}, {"f8e5m2", 1}};
-  for (const auto& [name, bytes] : expected) {
+  for (const auto& entry : expected) {
+    const auto& name = entry.first;  // clang 14: CAPTURE cannot take a structured binding
+    const auto& bytes = entry.second;
     CAPTURE(name);
     const auto t = parse_data_type(name);
     REQUIRE(t.has_value());

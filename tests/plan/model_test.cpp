@@ -279,7 +279,9 @@ TEST_CASE("parse_arch: every error names the flag and the key") {
       {base + "heads=64,rope_head_dim=64", "--arch: rope_head_dim=64 requires kv_lora_rank"},
       {base + "heads=64,q_lora_rank=64", "--arch: q_lora_rank=64 requires kv_lora_rank"},
   };
-  for (const auto& [spec, expected] : cases) {
+  for (const auto& entry : cases) {
+    const auto& spec = entry.first;  // clang 14: CAPTURE cannot take a structured binding
+    const auto& expected = entry.second;
     CAPTURE(spec);
     CHECK(error_of(spec) == "linksim: error: " + expected);
   }

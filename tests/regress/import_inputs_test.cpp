@@ -2,7 +2,8 @@
 // Regression: a real `nvidia-smi topo -m` capture with terminal escapes (ESC[4m around the
 // header, as the driver writes to a terminal) was refused at 1:1; a non-hex NCCL XML affinity
 // and a NUMA id above 2^31 escaped as internal errors (std::stoul, std::stoi) without a
-// position. Inputs under tests/data/regress/.
+// position; an NCCL XML without a GPU was imported as YAML that does not load. Inputs under
+// tests/data/regress/.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -69,6 +70,22 @@ TEST_CASE("checked parsing: a non-hex NCCL XML affinity is a positioned error") 
   CHECK(error_of([&] { import_nccl_xml(read_input_file(path), path, {}); }) ==
         path + ":2:3: error: expected a hexadecimal affinity mask such as '00000000,ffffffff' "
                "(groups of 1 to 8 hex digits, at most 4096 CPUs), got 'zzzz,ffffffff'");
+}
+
+TEST_CASE("nccl-xml: a <system> without a GPU is refused at the <system>") {
+  // nccl_xml_no_gpu.xml (found by tests/fuzz/nccl_xml_fuzz.cpp): a <system> whose only content
+  // is text, so no <cpu> and no <gpu>. It was imported as YAML with no devices, which the
+  // loader then refused inside the generated file.
+  const std::string path = regress_file("nccl_xml_no_gpu.xml");
+  const std::string expected =
+      ":1:1: error: expected a <gpu> (inside a <cpu>'s <pci> tree) in <system>, got none";
+  CHECK(error_of([&] { import_nccl_xml(read_input_file(path), path, {}); }) == path + expected);
+  CHECK(error_of([] { import_nccl_xml("<system version=\"1\">\n</system>\n", "x.xml", {}); }) ==
+        "x.xml" + expected);
+  CHECK(error_of([] {
+          import_nccl_xml("<system version=\"1\">\n  <cpu numaid=\"0\" arch=\"x86_64\"/>\n</system>",
+                          "x.xml", {});
+        }) == "x.xml" + expected);
 }
 
 }  // TEST_SUITE

@@ -99,7 +99,9 @@ TEST_CASE("scenario charts: a mixed scenario draws every chart family, one <svg>
   CHECK(outcome.cases_failed == 0);
   const std::map<std::string, std::string> files = charts_in(scratch / "out");
   std::vector<std::string> names;
-  for (const auto& [name, svg] : files) {
+  for (const auto& entry : files) {
+    const auto& name = entry.first;  // clang 14: CAPTURE cannot take a structured binding
+    const auto& svg = entry.second;
     names.push_back(name);
     CAPTURE(name);
     CHECK(svg.rfind("<svg ", 0) == 0);

@@ -223,7 +223,9 @@ TEST_CASE("library NVSwitch machines declare in-switch reduction where the hardw
   const std::map<std::string, bool> reduces = {
       {"dgx-h100.yaml", true}, {"hgx-h200.yaml", true}, {"hgx-b200.yaml", true},
       {"gb200-nvl72.yaml", true}, {"dgx-a100.yaml", false}, {"oci-a100-roce.yaml", false}};
-  for (const auto& [file, expected] : reduces) {
+  for (const auto& entry : reduces) {
+    const auto& file = entry.first;  // clang 14: CAPTURE cannot take a structured binding
+    const auto& expected = entry.second;
     INFO("topologies/", file);
     Topology topo = load_topology(library_path(file));
     int switches = 0;
@@ -289,7 +291,9 @@ TEST_CASE("NVSwitch machines: every GPU pair is one bonded NVLink set") {
   const std::map<std::string, std::string> label = {
       {"dgx-h100.yaml", "NV18"}, {"hgx-h200.yaml", "NV18"}, {"hgx-b200.yaml", "NV18"},
       {"dgx-a100.yaml", "NV12"}, {"oci-a100-roce.yaml", "NV12"}, {"gb200-nvl72.yaml", "NV18"}};
-  for (const auto& [file, expected] : label) {
+  for (const auto& entry : label) {
+    const auto& file = entry.first;  // clang 14: CAPTURE cannot take a structured binding
+    const auto& expected = entry.second;
     INFO("topologies/", file);
     Topology topo = load_topology(library_path(file));
     Router router(topo);

@@ -96,7 +96,9 @@ TEST_CASE("loader errors: every file in tests/data/errors gives its exact messag
       {"zero_nodes.yaml", "5:8: error: expected nodes between 1 and 65536, got 0"},
       {"no_fabric.yaml", "5:8: error: expected a fabric to join 4 servers, got none"},
   };
-  for (const auto& [file, expected] : cases) {
+  for (const auto& entry : cases) {
+    const auto& file = entry.first;  // clang 14: CAPTURE cannot take a structured binding
+    const auto& expected = entry.second;
     CAPTURE(file);
     CHECK_THROWS_WITH_AS(load_topology(error_file(file)),
                          (error_file(file) + ":" + expected).c_str(), ConfigError);

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+// Regression: inputs the fuzz targets of tests/fuzz/ found (docs/testing.md#fuzzing), each kept
+// under tests/data/regress/ as found. They were accepted and failed later (a NIC with no link
+// loaded, then routing failed without a position; an NCCL XML PCIe width of 15, and two GPUs
+// of one dev, were written as YAML the loader refused) or gave an infinite number
+// ("1e300TFLOPS").
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "linksim/error.hpp"
+#include "linksim/input_file.hpp"
+#include "linksim/sysimport.hpp"
+#include "linksim/topology_yaml.hpp"
+#include "linksim/units.hpp"
+
+using namespace linksim;
+
+namespace {
+
+std::string regress_path(const std::string& name) {
+  return std::string(LINKSIM_SOURCE_DIR) + "/tests/data/regress/" + name;
+}
+
+std::string error_text(auto&& call) {
+  try {
+    call();
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST_SUITE("regress") {
+
+TEST_CASE("fuzz findings: a NIC no GPU reaches is refused at its declaration") {
+  // nic_without_links.yaml (topology_route target): oci-a100-roce.yaml with its NIC links
+  // erased. It loaded, and routing gpu0 to nic0 failed with "no path ... in a server".
+  const std::string path = regress_path("nic_without_links.yaml");
+  CHECK(error_text([&] { load_topology(path); }) ==
+        path + ":16:14: error: nic0 has no path to gpu0 within the server");
+}
+
+TEST_CASE("fuzz findings: an NCCL XML PCIe link width outside the standard set is refused") {
+  // nccl_xml_link_width_15.xml (nccl_xml target): a bridge with link_width="15".
+  const std::string path = regress_path("nccl_xml_link_width_15.xml");
+  CHECK(error_text([&] { import_nccl_xml(read_input_file(path), path, {}); }) ==
+        path + ":92:5: error: expected link_width 1, 2, 4, 8 or 16 (a PCIe link width), got 15");
+}
+
+TEST_CASE("fuzz findings: two NCCL XML GPUs with one dev are refused at the second") {
+  // nccl_xml_same_dev.xml (nccl_xml target): GPU ranks 1 and 2 both dev="1"; both became gpu1.
+  const std::string path = regress_path("nccl_xml_same_dev.xml");
+  CHECK(error_text([&] { import_nccl_xml(read_input_file(path), path, {}); }) ==
+        path + ":53:11: error: expected a dev no other <gpu> has, got dev 1 again");
+}
+
+TEST_CASE("fuzz findings: a FLOP rate that overflows is no FLOP rate") {
+  // flops_overflow.txt (units target): "1e300TFLOPS" parsed as infinity.
+  CHECK_FALSE(parse_flops(read_input_file(regress_path("flops_overflow.txt"))).has_value());
+  CHECK_FALSE(parse_flops("1e300 TFLOP/s").has_value());
+  CHECK(parse_flops("1e3 TFLOP/s") == 1e15);
+}
+
+}
