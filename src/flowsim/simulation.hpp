@@ -130,6 +130,7 @@ class Simulation {
     }
     lone_rate_Bps_.clear();
     lone_path_.clear();
+    double last_bytes = 0, last_share = 0, last_rate_Bps = 0;
     for (std::size_t i = 0; i < batch_.size(); ++i) {
       const Event& event = batch_[i];
       if (event.kind() != EventKind::kStart) return false;
@@ -146,11 +147,17 @@ class Simulation {
         rate_Bps = std::min(rate_Bps, capacities_Bps_[resource]);
       }
       if (!(rate_Bps > 0)) return false;
-      const double finish_s = now + bytes * share / rate_Bps;
-      if (i == 0) {
-        lone_finish_s_ = finish_s;
-      } else if (finish_s != lone_finish_s_) {
-        return false;
+      // The same bytes, share and rate as the previous transfer give the same finish.
+      if (i == 0 || bytes != last_bytes || share != last_share || rate_Bps != last_rate_Bps) {
+        const double finish_s = now + bytes * share / rate_Bps;
+        if (i == 0) {
+          lone_finish_s_ = finish_s;
+        } else if (finish_s != lone_finish_s_) {
+          return false;
+        }
+        last_bytes = bytes;
+        last_share = share;
+        last_rate_Bps = rate_Bps;
       }
       lone_rate_Bps_.push_back(rate_Bps);
       lone_path_.push_back(path);
