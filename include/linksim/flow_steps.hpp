@@ -82,6 +82,9 @@ struct StepFlowResult {
   /// The most transfers held at once: those of the steps from the oldest with a transfer
   /// not yet finished to the newest generated.
   std::size_t peak_held_transfers = 0;
+  /// Steps run as lone steps: every transfer alone on its links, all of one duration, so
+  /// timed in closed form without the max-min solver (docs/flowsim.md#lone-steps).
+  uint64_t lone_steps = 0;
 };
 
 /// Simulates `program` over resources of `capacities_Bps`. The times, resource usage and

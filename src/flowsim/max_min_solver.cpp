@@ -25,21 +25,34 @@ MaxMinSolver::MaxMinSolver(std::span<const double> capacities_Bps,
       version_(capacities_Bps.size(), 0),
       resource_mark_(capacities_Bps.size(), 0) {}
 
+uint32_t MaxMinSolver::new_slot() {
+  const uint32_t slot = slot_count();
+  path_.push_back(nullptr);
+  length_.push_back(0);
+  index_begin_.push_back(0);
+  index_capacity_.push_back(0);
+  bound_Bps_.push_back(0);
+  rate_Bps_.push_back(0);
+  fixed_.push_back(0);
+  slot_mark_.push_back(0);
+  return slot;
+}
+
+// add() takes free slots from the back (then new ones); remove() in the same order pushes
+// them back, so the taken tail ends reversed, followed by the new slots.
+void MaxMinSolver::cycle_slots(uint32_t count) {
+  const std::size_t reused = std::min<std::size_t>(count, free_slots_.size());
+  std::reverse(free_slots_.end() - static_cast<std::ptrdiff_t>(reused), free_slots_.end());
+  for (std::size_t i = reused; i < count; ++i) free_slots_.push_back(new_slot());
+}
+
 uint32_t MaxMinSolver::add(std::span<const uint32_t> path, double bound_Bps) {
   uint32_t slot;
   if (!free_slots_.empty()) {
     slot = free_slots_.back();
     free_slots_.pop_back();
   } else {
-    slot = slot_count();
-    path_.push_back(nullptr);
-    length_.push_back(0);
-    index_begin_.push_back(0);
-    index_capacity_.push_back(0);
-    bound_Bps_.push_back(0);
-    rate_Bps_.push_back(0);
-    fixed_.push_back(0);
-    slot_mark_.push_back(0);
+    slot = new_slot();
   }
   const auto length = static_cast<uint32_t>(path.size());
   if (index_capacity_[slot] < length) {

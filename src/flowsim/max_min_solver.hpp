@@ -59,6 +59,16 @@ class MaxMinSolver {
   /// Deactivates a slot; its id may be returned by a later add(). O(its path length).
   void remove(uint32_t slot);
 
+  /// Slots now active (added and not removed).
+  uint32_t active_count() const {
+    return slot_count() - static_cast<uint32_t>(free_slots_.size());
+  }
+  /// Leaves the slot pool as `count` add() calls followed by remove() of the same slots in
+  /// the same order would, without activating anything: for flows whose whole life the
+  /// caller computed itself (Simulation's lone steps), so that later slot ids stay the same.
+  void cycle_slots(uint32_t count);
+  /// Marks a resource as changed, as remove() marks those of the slot it removes.
+  void touch(uint32_t resource) { dirty_.push_back(resource); }
   /// Whether add() or remove() was called since the last solve_component().
   bool has_changes() const { return !dirty_.empty() || !orphans_.empty(); }
   /// Finds the resources and active slots connected to the resources changed since the last
@@ -94,6 +104,7 @@ class MaxMinSolver {
     uint8_t kind;
   };
 
+  uint32_t new_slot();
   void fix(uint32_t slot, double rate_Bps);
   /// Fixes `slot` at min(bound, capacities) when it is alone on every resource it crosses;
   /// returns whether it did.

@@ -31,6 +31,8 @@ struct Outcome {
   std::vector<ResourceUsage> resources;
   std::vector<ResourceId> bottlenecks;
   double makespan_s = 0;
+  /// Batches run as lone steps (docs/flowsim.md#lone-steps).
+  uint64_t lone_steps = 0;
 };
 
 template <typename Source>
@@ -42,7 +44,8 @@ class Simulation {
         precision_(precision),
         solver_(capacities_Bps),
         metered_s_(capacities_Bps.size(), 0.0),
-        saturated_(capacities_Bps.size(), 0) {}
+        saturated_(capacities_Bps.size(), 0),
+        stamp_(capacities_Bps.size(), 0) {}
 
   Outcome run() {
     outcome_.resources.assign(capacities_Bps_.size(), ResourceUsage{});
@@ -54,6 +57,7 @@ class Simulation {
     while (!queue_.empty()) {
       const double now = queue_.top().time_s;
       const double horizon_s = now + precision_ * now;
+      if (solver_.active_count() == 0 && run_lone_step(now)) continue;
       while (!queue_.empty() && queue_.top().time_s <= horizon_s) handle(queue_.pop(), now);
       if (solver_.has_changes()) resolve(now);
     }
@@ -68,6 +72,97 @@ class Simulation {
     } else if (event.version == version_[event.id]) {
       finish_slot(event.id, now);
     }
+  }
+
+  // Nothing is active and the queue holds only start events at `now`. When they are all of
+  // one byte count per rate, on single paths that share no resource (so each flow is alone
+  // on its links, at min(bound, capacities)) and would all finish at one instant, the
+  // loop's work for them (adding, solving, scheduling, removing) is done here in closed form,
+  // in the same order and with the same doubles. Otherwise the popped events are handled as
+  // usual and the caller continues the batch. Returns whether the step was run here.
+  bool run_lone_step(double now) {
+    batch_.clear();
+    while (!queue_.empty() && queue_.top().time_s == now) batch_.push_back(queue_.pop());
+    if (!queue_.empty() || !plan_lone_step(now)) {
+      for (const Event& event : batch_) handle(event, now);
+      return false;
+    }
+    solver_.cycle_slots(static_cast<uint32_t>(batch_.size()));
+    // The batch of their finishes, in the order they started (the component's order).
+    // Releasing dependents touches only the queue, so the removals' marks can follow.
+    const double finish_s = lone_finish_s_;
+    for (const Event& event : batch_) finish_transfer(event.id, finish_s);
+    const double horizon_s = finish_s + precision_ * finish_s;
+    if (!queue_.empty() && queue_.top().time_s <= horizon_s) {
+      // Starts within the horizon join the finish batch: meter at `now`, mark the removals'
+      // resources, then run the batch and its resolve as the loop would.
+      for (std::size_t i = 0; i < batch_.size(); ++i) {
+        for (uint32_t resource : lone_path_[i]) meter_at(resource, now, lone_rate_Bps_[i]);
+      }
+      for (std::size_t i = 0; i < batch_.size(); ++i) {
+        for (uint32_t resource : lone_path_[i]) solver_.touch(resource);
+      }
+      while (!queue_.empty() && queue_.top().time_s <= horizon_s) {
+        handle(queue_.pop(), finish_s);
+      }
+      resolve(finish_s);
+    } else {
+      // resolve(now) would meter each resource at its lone flow's rate, resolve(finish_s) at
+      // load 0 (an empty resource's load is 0 once solved, as these are solved at every
+      // removal).
+      for (std::size_t i = 0; i < batch_.size(); ++i) {
+        for (uint32_t resource : lone_path_[i]) {
+          meter_at(resource, now, lone_rate_Bps_[i]);
+          meter_at(resource, finish_s, 0.0);
+        }
+      }
+    }
+    ++outcome_.lone_steps;
+    return true;
+  }
+
+  // Whether batch_ is a lone step (see run_lone_step); sets lone_rate_Bps_ per event and
+  // lone_finish_s_ as resolve() and the solver's lone-flow path would compute them.
+  bool plan_lone_step(double now) {
+    if (++stamp_epoch_ == 0) {  // wrapped: no stamp may look current
+      std::fill(stamp_.begin(), stamp_.end(), 0);
+      stamp_epoch_ = 1;
+    }
+    lone_rate_Bps_.clear();
+    lone_path_.clear();
+    double last_bytes = 0, last_share = 0, last_rate_Bps = 0;
+    for (std::size_t i = 0; i < batch_.size(); ++i) {
+      const Event& event = batch_[i];
+      if (event.kind() != EventKind::kStart) return false;
+      const uint32_t transfer = event.id;
+      const double bytes = source_.bytes(transfer);
+      if (bytes == 0 || source_.subflow_count(transfer) != 1) return false;
+      const double share = source_.share(transfer, 0);
+      const std::span<const uint32_t> path = source_.path(transfer, 0);
+      if (path.empty()) return false;
+      double rate_Bps = source_.rate_cap_Bps(transfer) * share;
+      for (uint32_t resource : path) {
+        if (stamp_[resource] == stamp_epoch_) return false;  // shared or crossed twice
+        stamp_[resource] = stamp_epoch_;
+        rate_Bps = std::min(rate_Bps, capacities_Bps_[resource]);
+      }
+      if (!(rate_Bps > 0)) return false;
+      // The same bytes, share and rate as the previous transfer give the same finish.
+      if (i == 0 || bytes != last_bytes || share != last_share || rate_Bps != last_rate_Bps) {
+        const double finish_s = now + bytes * share / rate_Bps;
+        if (i == 0) {
+          lone_finish_s_ = finish_s;
+        } else if (finish_s != lone_finish_s_) {
+          return false;
+        }
+        last_bytes = bytes;
+        last_share = share;
+        last_rate_Bps = rate_Bps;
+      }
+      lone_rate_Bps_.push_back(rate_Bps);
+      lone_path_.push_back(path);
+    }
+    return true;
   }
 
   void start_transfer(uint32_t transfer, double now) {
@@ -133,11 +228,14 @@ class Simulation {
     for (uint32_t resource : solver_.component_resources()) meter(resource, now);
   }
 
-  void meter(uint32_t resource, double now) {
+  void meter(uint32_t resource, double now) { meter_at(resource, now, solver_.load_Bps(resource)); }
+
+  // Closes the resource's metered interval at `now`; `load_Bps` holds from now on.
+  void meter_at(uint32_t resource, double now, double load_Bps) {
     if (saturated_[resource]) outcome_.resources[resource].busy_s += now - metered_s_[resource];
     metered_s_[resource] = now;
     const double threshold_Bps = (1 - precision_) * capacities_Bps_[resource];
-    saturated_[resource] = solver_.load_Bps(resource) >= threshold_Bps;
+    saturated_[resource] = load_Bps >= threshold_Bps;
   }
 
   void summarize() {
@@ -171,6 +269,15 @@ class Simulation {
   // Per resource: saturation state since metered_s_.
   std::vector<double> metered_s_;
   std::vector<uint8_t> saturated_;
+
+  // Lone steps: the popped start events, each one's rate, their common finish time, and a
+  // per-resource stamp telling the resources of the step being planned.
+  std::vector<Event> batch_;
+  std::vector<double> lone_rate_Bps_;
+  std::vector<std::span<const uint32_t>> lone_path_;
+  double lone_finish_s_ = 0;
+  std::vector<uint32_t> stamp_;
+  uint32_t stamp_epoch_ = 0;
 };
 
 }  // namespace linksim::flowsim_internal

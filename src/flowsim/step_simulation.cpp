@@ -241,6 +241,7 @@ StepFlowResult simulate_steps(std::vector<double> capacities_Bps, const StepProg
   result.resources = std::move(outcome.resources);
   result.bottlenecks = std::move(outcome.bottlenecks);
   result.makespan_s = outcome.makespan_s;
+  result.lone_steps = outcome.lone_steps;
   return result;
 }
 

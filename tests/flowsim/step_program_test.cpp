@@ -148,6 +148,7 @@ TEST_SUITE("flowsim") {
           doctest::Approx(2.0 * (n - 1) * bytes / (n * link_Bps)).epsilon(1e-9));
     CHECK(result.resources[5].bytes == doctest::Approx(2.0 * (n - 1) * bytes / n).epsilon(1e-12));
     CHECK(result.bottlenecks.size() == n);
+    CHECK(result.lone_steps == 2 * (n - 1));  // every link carries one flow, all alike
   }
 
   TEST_CASE("flowsim: a step program gives the bits of the same transfers held at once") {
@@ -170,6 +171,80 @@ TEST_SUITE("flowsim") {
       CHECK(stepped.step_finish_s[s] == latest_s);
       first += step_size(s);
     }
+  }
+
+  TEST_CASE("flowsim: a lone step gives the bits the max-min solver gives") {
+    // The ring's transfers are alone on their links: every step is a lone step, timed in
+    // closed form. Split into two halves over the same link, each transfer's sub-flows share
+    // it (C/2 each, the same duration since halving is exact), so the solver times every
+    // step; the two must agree bit for bit.
+    struct HalvedRing : StepProgram {
+      uint32_t ranks = 64;
+      uint64_t step_count() const override { return 2 * (ranks - 1); }
+      void generate(uint64_t step, StepBuilder& out) const override {
+        for (uint32_t i = 0; i < ranks; ++i) {
+          const ResourceId link[] = {ResourceId{i}};
+          const PathSpec halves[] = {{link, 0.5}, {link, 0.5}};
+          const TransferId into_rank[] = {TransferId{(i + ranks - 1) % ranks}};
+          out.add_transfer({.bytes = 1073741824.0 / ranks,
+                            .paths = halves,
+                            .latency_s = 3e-6,
+                            .after = step == 0 ? std::span<const TransferId>{} : into_rank});
+        }
+      }
+    };
+    const std::vector<double> capacities(64, 25e9);
+    const StepFlowResult lone = simulate_steps(capacities, StepRing(64, 1073741824, 3e-6));
+    const StepFlowResult solved = simulate_steps(capacities, HalvedRing{});
+    CHECK(lone.lone_steps == 2 * 63);
+    CHECK(solved.lone_steps == 0);
+    CHECK(lone.makespan_s == solved.makespan_s);
+    CHECK(lone.step_finish_s == solved.step_finish_s);
+    REQUIRE(lone.resources.size() == solved.resources.size());
+    CHECK(std::memcmp(lone.resources.data(), solved.resources.data(),
+                      lone.resources.size() * sizeof(ResourceUsage)) == 0);
+    CHECK(lone.bottlenecks == solved.bottlenecks);
+  }
+
+  // Two links of 1 GB/s; every transfer of step s waits for both of step s - 1, then
+  // `latency_s`. By s mod 3:
+  //   0: 1 MB on each link            -> lone, 1 ms
+  //   1: 1 MB twice on link 0         -> shared (0.5 GB/s each), 2 ms
+  //   2: 2 MB on link 0, 1 MB on 1    -> lone flows of unequal durations, 2 ms (the longer)
+  Generated three_kinds_of_steps(double latency_s) {
+    Generated program;
+    program.steps = 6;
+    program.body = [latency_s](uint64_t step, StepBuilder& out) {
+      const ResourceId link0[] = {ResourceId{0}}, link1[] = {ResourceId{1}};
+      const TransferId both[] = {TransferId{0}, TransferId{1}};
+      const std::span<const TransferId> after =
+          step == 0 ? std::span<const TransferId>{} : std::span<const TransferId>(both);
+      const uint64_t kind = step % 3;
+      out.add_transfer({.bytes = kind == 2 ? 2e6 : 1e6, .path = link0, .latency_s = latency_s,
+                        .after = after});
+      out.add_transfer({.bytes = 1e6, .path = kind == 1 ? link0 : link1,
+                        .latency_s = latency_s, .after = after});
+    };
+    return program;
+  }
+
+  TEST_CASE("flowsim: steps that share a link or differ in duration are not lone steps") {
+    // Six steps with 1 us latency: steps 0 and 3 are lone; the makespan is 6 us + 2 x (1 + 2
+    // + 2) ms; link 0 is saturated throughout the sharing phases, link 1 for 1 ms in kinds 0
+    // and 2.
+    const StepFlowResult result = simulate_steps({1e9, 1e9}, three_kinds_of_steps(1e-6));
+    CHECK(result.lone_steps == 2);
+    CHECK(result.makespan_s == doctest::Approx(6e-6 + 10e-3).epsilon(1e-12));
+    CHECK(result.step_finish_s[3] == doctest::Approx(4e-6 + 6e-3).epsilon(1e-12));
+    CHECK(result.resources[0].busy_s == doctest::Approx(10e-3).epsilon(1e-9));
+    CHECK(result.resources[1].busy_s == doctest::Approx(4e-3).epsilon(1e-9));
+    // Without latency a step starts within the batch of its predecessor's last finish, while
+    // that batch's flows are still being retired: only step 0 starts with nothing active.
+    const StepFlowResult at_once = simulate_steps({1e9, 1e9}, three_kinds_of_steps(0));
+    CHECK(at_once.lone_steps == 1);
+    CHECK(at_once.makespan_s == doctest::Approx(10e-3).epsilon(1e-12));
+    CHECK(at_once.resources[0].busy_s == doctest::Approx(10e-3).epsilon(1e-9));
+    CHECK(at_once.resources[1].busy_s == doctest::Approx(4e-3).epsilon(1e-9));
   }
 
   TEST_CASE("flowsim: an empty step program") {
