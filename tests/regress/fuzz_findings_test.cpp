@@ -10,6 +10,7 @@
 
 #include "linksim/error.hpp"
 #include "linksim/input_file.hpp"
+#include "linksim/routing.hpp"
 #include "linksim/sysimport.hpp"
 #include "linksim/topology_yaml.hpp"
 #include "linksim/units.hpp"
@@ -41,6 +42,28 @@ TEST_CASE("fuzz findings: a NIC no GPU reaches is refused at its declaration") {
   const std::string path = regress_path("nic_without_links.yaml");
   CHECK(error_text([&] { load_topology(path); }) ==
         path + ":16:14: error: nic0 has no path to gpu0 within the server");
+}
+
+TEST_CASE("fuzz findings: every GPU pair of a partly filled radix-6 fabric has a route") {
+  // small_radix_four_servers.yaml (topology_route target): 4 DGX H100 servers, radix-6 switches.
+  // Routing host0:gpu0 to host3:gpu7 failed with "no network path"; each route between servers
+  // now leaves through a NIC, crosses the fabric and ends at the destination GPU.
+  const Topology t = load_topology(regress_path("small_radix_four_servers.yaml"));
+  const Router router(t);
+  const std::vector<DeviceId> gpus = t.gpus();
+  REQUIRE(gpus.size() == 32);
+  int routed_between_servers = 0;
+  for (DeviceId a : gpus) {
+    for (DeviceId b : gpus) {
+      if (a == b || t.device(a).host == t.device(b).host) continue;
+      const Route route = router.route(a, b);
+      REQUIRE(!route.paths.empty());
+      CHECK(t.link(route.paths.front().links.front()).from == a);
+      CHECK(t.link(route.paths.front().links.back()).to == b);
+      ++routed_between_servers;
+    }
+  }
+  CHECK(routed_between_servers == 32 * 24);
 }
 
 TEST_CASE("fuzz findings: an NCCL XML PCIe link width outside the standard set is refused") {
