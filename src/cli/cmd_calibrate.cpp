@@ -71,7 +71,7 @@ const CommandRegistrar kCalibrate{"", "calibrate", [](CLI::App& app) {
   c->add_option("--out", args->out, "Profile to write (YAML, docs/calibration.md)")->required();
   add_machine_options(*c, args->coll);
   // One value per --topo, so the positional RESULTS may follow it.
-  c->get_option("--topo")->expected(1);
+  c->get_option("--topo")->expected(1)->allow_extra_args(false);
   c->callback([args] { run(*args); });
 }};
 

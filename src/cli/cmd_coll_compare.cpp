@@ -50,7 +50,7 @@ const CommandRegistrar kCompare{"coll", "compare", [](CLI::App& coll) {
       ->required();
   add_machine_options(*c, args->coll);
   // One value per --topo, so the positional RESULTS may follow it.
-  c->get_option("--topo")->expected(1);
+  c->get_option("--topo")->expected(1)->allow_extra_args(false);
   c->add_flag("--json", args->json, "Print one JSON object");
   c->callback([args] { run(*args); });
 }};
