@@ -116,16 +116,22 @@ TEST_SUITE("report") {
     const std::string csv = linksim::render_csv(report);
     const std::string header =
         "topology,collective,ranks,mode,size_bytes,count,type,redop,root,time_us,algbw_GBps,"
-        "busbw_GBps,algorithm,protocol,bottleneck,nccl_version\n";
+        "busbw_GBps,algorithm,protocol,bottleneck,nccl_version,time_low_us,time_high_us,"
+        "confidence\n";
     CHECK(csv.substr(0, header.size()) == header);
     // Row 2: 4000 us, 268.435456 and 469.762048 GB/s; the bottleneck has no comma, so no
     // quotes. 1024 / 25.5e-6 / 1e9 = 0.04015686275 (10 significant digits).
     CHECK(csv.find("dgx_h100,allreduce,8,flow,1073741824,268435456,float,sum,-1,4000,"
-                   "268.435456,469.762048,nvls,simple,nvswitch0 (in-switch reduction),2.29\n") !=
+                   "268.435456,469.762048,nvls,simple,nvswitch0 (in-switch reduction),2.29,,,\n") !=
           std::string::npos);
     CHECK(csv.find(",1024,256,float,sum,-1,25.5,0.04015686275,") != std::string::npos);
     report.rows[0].bottleneck = "a \"b\", c";
-    CHECK(linksim::render_csv(report).find(",ll,\"a \"\"b\"\", c\",2.29\n") != std::string::npos);
+    CHECK(linksim::render_csv(report).find(",ll,\"a \"\"b\"\", c\",2.29,,,\n") != std::string::npos);
+    // A row with its band: 20 to 30 us, validated.
+    report.rows[0].time_low_s = 20e-6;
+    report.rows[0].time_high_s = 30e-6;
+    report.rows[0].confidence = "validated";
+    CHECK(linksim::render_csv(report).find(",2.29,20,30,validated\n") != std::string::npos);
   }
 
   TEST_CASE("render_side_by_side: one busbw column per topology over the union of sizes") {
