@@ -38,6 +38,13 @@ double nvls_loop_bytes(const CommGraph& g) {
   return double(kNvlsChannels) * nvls_heads(g) * kNvlsChunkBytes;
 }
 
+// The start-up of a call of `size_bytes`: one loop, or the buffer itself when it is smaller
+// than a loop (a call cannot wait for more data than it has; docs/model.md#nvls).
+CostModel with_fill_for_size(CostModel m, const CommGraph& g, double size_bytes) {
+  if (size_bytes > 0 && size_bytes < nvls_loop_bytes(g)) m.fill_s = size_bytes / m.bw_Bps;
+  return m;
+}
+
 CostModel nvls_model(const CommGraph& g, CollectiveOp op, CostTrace* trace) {
   CostModel m;
   m.eligible = true;
@@ -186,8 +193,8 @@ AlgorithmOps nvls_algorithm() {
             return g.options().nccl_version.at_least(2, 19) &&
                    static_cast<int>(g.ranks().size()) <= kMaxNvlsArity;
           },
-          [](const CommGraph& g, CollectiveOp op, Protocol, double, CostTrace* trace) {
-            return nvls_model(g, op, trace);
+          [](const CommGraph& g, CollectiveOp op, Protocol, double size_bytes, CostTrace* trace) {
+            return with_fill_for_size(nvls_model(g, op, trace), g, size_bytes);
           },
           [](const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes, int) {
             return nvls_flows(g, op, m, bytes);
@@ -201,8 +208,8 @@ AlgorithmOps nvls_tree_algorithm() {
             return op == CollectiveOp::kAllReduce && g.nvls().available && g.node_count() > 1 &&
                    g.options().nccl_version.at_least(2, 18);
           },
-          [](const CommGraph& g, CollectiveOp, Protocol, double, CostTrace* trace) {
-            return nvls_tree_model(g, trace);
+          [](const CommGraph& g, CollectiveOp, Protocol, double size_bytes, CostTrace* trace) {
+            return with_fill_for_size(nvls_tree_model(g, trace), g, size_bytes);
           },
           [](const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes, int) {
             return nvls_flows(g, op, m, bytes);

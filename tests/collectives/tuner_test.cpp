@@ -161,18 +161,24 @@ TEST_SUITE("tuner") {
     CHECK(at(4096) / at(kGiB) == doctest::Approx(0.9));  // 2^6: 0.9
   }
 
-  TEST_CASE("NVLS start-up: one loop of 16 channels x heads x 128 KiB") {
+  TEST_CASE("NVLS start-up: one loop of 16 channels x heads x 128 KiB, at most the buffer") {
     // 8 H100s: 16 x 8 x 128 KiB = 16 MiB at 276 GB/s; 4 H100s: 8 MiB at the same rate.
     const Topology t = linksim::testing::library_topology("dgx-h100.yaml");
     CollectiveQuery q;
     q.op = CollectiveOp::kAllReduce;
-    q.size_bytes = 1048576;
+    q.size_bytes = 32.0 * 1048576;
     q.algorithm = Algorithm::kNvls;
     const double B = 450e9 * 276.0 / 450.0;
     const double eight = first_gpus(t, 8).run(q).time_s;
     const double four = first_gpus(t, 4).run(q).time_s;
-    CHECK(eight == doctest::Approx(25e-6 + 16.0 * 8 * 131072 / B + 1048576 / B).epsilon(1e-9));
-    CHECK(four == doctest::Approx(25e-6 + 16.0 * 4 * 131072 / B + 1048576 / B).epsilon(1e-9));
+    CHECK(eight == doctest::Approx(25e-6 + 16.0 * 8 * 131072 / B + q.size_bytes / B).epsilon(1e-9));
+    CHECK(four == doctest::Approx(25e-6 + 16.0 * 4 * 131072 / B + q.size_bytes / B).epsilon(1e-9));
+    // A 1 MiB buffer is smaller than either loop: the start-up is its own bytes.
+    q.size_bytes = 1048576;
+    CHECK(first_gpus(t, 8).run(q).time_s ==
+          doctest::Approx(25e-6 + 2 * q.size_bytes / B).epsilon(1e-9));
+    CHECK(first_gpus(t, 4).run(q).time_s ==
+          doctest::Approx(25e-6 + 2 * q.size_bytes / B).epsilon(1e-9));
   }
 
   TEST_CASE("parse_nccl_version: X.Y and X.Y.Z within the known releases") {
