@@ -4,24 +4,10 @@
 
 #include <fmt/core.h>
 
-#include <numeric>
+#include <boost/pending/disjoint_sets.hpp>
 
 namespace linksim {
 namespace {
-
-/// Union-find over device ids, with path halving.
-class DisjointSets {
- public:
-  explicit DisjointSets(size_t n) : parent_(n) { std::iota(parent_.begin(), parent_.end(), 0u); }
-  uint32_t find(uint32_t x) {
-    while (parent_[x] != x) x = parent_[x] = parent_[parent_[x]];
-    return x;
-  }
-  void join(uint32_t a, uint32_t b) { parent_[find(a)] = find(b); }
-
- private:
-  std::vector<uint32_t> parent_;
-};
 
 bool is_fabric_switch(const Device& device) {
   return device.kind == DeviceKind::kNetSwitch && !device.host;
@@ -32,10 +18,11 @@ bool is_fabric_switch(const Device& device) {
 FabricSummary summarize_fabric(const Topology& topology) {
   FabricSummary summary;
   const auto devices = topology.devices();
-  DisjointSets sets(devices.size());
+  // Union-find over device ids: the switches linked to each other form one plane.
+  boost::disjoint_sets_with_storage<> sets(devices.size());
   for (const Link& link : topology.links()) {
     if (is_fabric_switch(devices[link.from.value]) && is_fabric_switch(devices[link.to.value])) {
-      sets.join(link.from.value, link.to.value);
+      sets.union_set(link.from.value, link.to.value);
     }
   }
   std::vector<int> rail_of_plane(devices.size(), -1);  // by plane root: the NIC index seen
@@ -44,7 +31,7 @@ FabricSummary summarize_fabric(const Topology& topology) {
     const Device& from = devices[link.from.value];
     if (from.kind != DeviceKind::kNic || !is_fabric_switch(devices[link.to.value])) continue;
     ++summary.nics;
-    int& rail = rail_of_plane[sets.find(link.to.value)];
+    int& rail = rail_of_plane[sets.find_set(link.to.value)];
     if (rail == -1) rail = from.index;
     else if (rail != from.index) per_rail = false;
   }
@@ -54,7 +41,7 @@ FabricSummary summarize_fabric(const Topology& topology) {
     if (int(summary.switches_by_tier.size()) < tier) summary.switches_by_tier.resize(size_t(tier));
     ++summary.switches_by_tier[size_t(tier - 1)];
     summary.tiers = std::max(summary.tiers, tier);
-    if (sets.find(i) == i) ++summary.planes;
+    if (sets.find_set(i) == i) ++summary.planes;
   }
   summary.plane_per_rail = per_rail && summary.planes > 1;
   return summary;
