@@ -54,6 +54,10 @@ struct NcclTestsTable {
   /// GPUs one process drove (nccl-tests' "nGpus N" / -g N), whose launches serialize;
   /// 0 when the output does not say.
   int gpus_per_thread = 0;
+  /// NCCL_VERSION_CODE of the library the run used (2.29.2 = 22902), from nccl-tests' preamble
+  /// "# nccl-tests version 2.17.8 nccl-headers=22902 nccl-library=22902" (nccl-tests 2.13 and
+  /// later); 0 when the output does not say.
+  int nccl_version_code = 0;
 };
 
 /// Parses nccl-tests output text; `filename` names it in error messages.

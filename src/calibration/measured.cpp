@@ -81,6 +81,20 @@ MeasuredSetup measured_setup(const NcclTestsTable& table) {
     s.inferred.push_back(fmt::format("{} GPUs per process: launches serialize (nGpus / -g)",
                                      table.gpus_per_thread));
   }
+  if (table.nccl_version_code > 0) {
+    // NCCL_VERSION_CODE: major x 10000 + minor x 100 + patch (NCCL 2.9 and later).
+    const std::string release = fmt::format("{}.{}", table.nccl_version_code / 10000,
+                                            table.nccl_version_code % 10000 / 100);
+    if (const std::optional<NcclVersion> v = parse_nccl_version(release)) {
+      s.options.nccl_version = *v;
+      s.inferred.push_back(fmt::format("NCCL {} (nccl-library={}): --nccl-version {}", release,
+                                       table.nccl_version_code, release));
+    } else {
+      s.inferred.push_back(fmt::format("note: nccl-library={} is no release linksim models; "
+                                       "NCCL {} assumed", table.nccl_version_code,
+                                       to_string(s.options.nccl_version)));
+    }
+  }
   for (const auto& [name, value] : table.env) {
     if (name == "CUDA_VISIBLE_DEVICES") {
       s.visible_devices = value;

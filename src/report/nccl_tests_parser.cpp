@@ -209,6 +209,21 @@ std::optional<int> gpus_per_thread_from(std::span<const SourceLine> lines) {
   return std::nullopt;
 }
 
+// nccl-tests' preamble word "nccl-library=22902": the NCCL_VERSION_CODE the run linked.
+std::optional<int> nccl_version_code_from(std::span<const SourceLine> lines) {
+  constexpr std::string_view kKey = "nccl-library=";
+  for (const SourceLine& line : lines) {
+    for (const Token& token : tokenize(line)) {
+      if (!token.text.starts_with(kKey)) continue;
+      const std::string_view digits = token.text.substr(kKey.size());
+      int value = 0;
+      const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+      if (error == std::errc() && end == digits.data() + digits.size() && value > 0) return value;
+    }
+  }
+  return std::nullopt;
+}
+
 // "-g 8" in a command header line.
 std::optional<int> gpus_per_thread_from_command(const std::string& command) {
   const std::vector<Token> tokens = tokenize(command);
@@ -243,6 +258,7 @@ std::vector<NcclTestsTable> parse_text_tables(std::string_view text, const std::
     }
     if (auto ranks = ranks_from_device_lines(region)) table.ranks = *ranks;
     if (auto gpus = gpus_per_thread_from(region)) table.gpus_per_thread = *gpus;
+    if (auto code = nccl_version_code_from(region)) table.nccl_version_code = *code;
     size_t end = header;
     table.rows = read_table(lines, header, filename, end);
     tables.push_back(std::move(table));

@@ -3,6 +3,7 @@
 // each describes, and the comparison with linksim on every shipped real table.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fmt/core.h>
@@ -114,6 +115,34 @@ TEST_SUITE("calibration") {
     const std::vector<DeviceId> ranks = measured_ranks(a40, s, {}, t.file);
     REQUIRE(ranks.size() == 4);
     CHECK(a40.display_name(ranks[2]) == "gpu6");
+  }
+
+  TEST_CASE("compare: nccl-tests' nccl-library word sets the NCCL release") {
+    // Case 53 ran NCCL 2.29.2: "# nccl-tests version 2.17.8 nccl-headers=22902 nccl-library=22902".
+    const NcclTestsTable shipped = load_nccl_tests_output(
+        testing::validation_file("nccl-tests/53-h100x8-1node-all_reduce-xxrjun.txt"));
+    CHECK(shipped.nccl_version_code == 22902);
+    CHECK(measured_setup(shipped).options.nccl_version == NcclVersion{2, 29});
+    // An older run: 2.18.3 is modelled as 2.18 (the patch level changes nothing modelled).
+    const NcclTestsTable older = parse_nccl_tests_output(
+        "# nccl-tests version 2.13.8 nccl-headers=21803 nccl-library=21803\n"
+        "# ./build/all_reduce_perf -b 1M -e 1M\n# Using devices\n#  Rank  0 Group  0 Pid 1 on host device  0 [0x01] NVIDIA H100\n"
+        "#  Rank  1 Group  0 Pid 1 on host device  1 [0x02] NVIDIA H100\n"
+        "#       size         count      type   redop    root     time   algbw   busbw #wrong\n"
+        "     1048576        262144     float     sum      -1    20.00   52.43   52.43      0\n",
+        "older.txt");
+    const MeasuredSetup s = measured_setup(older);
+    CHECK(s.options.nccl_version == NcclVersion{2, 18});
+    CHECK(std::find(s.inferred.begin(), s.inferred.end(),
+                    "NCCL 2.18 (nccl-library=21803): --nccl-version 2.18") != s.inferred.end());
+    // A code beyond the releases known keeps the default and says so.
+    const NcclTestsTable future = parse_nccl_tests_output(
+        "# nccl-tests version 9.0.0 nccl-headers=39900 nccl-library=39900\n"
+        "# ./build/all_reduce_perf -b 1M -e 1M\n#  Rank  0 Group  0 Pid 1 on host device  0 [0x01] NVIDIA H100\n"
+        "#       size         count      type   redop    root     time   algbw   busbw #wrong\n"
+        "     1048576        262144     float     sum      -1    20.00   52.43   52.43      0\n",
+        "future.txt");
+    CHECK(measured_setup(future).options.nccl_version == kDefaultNcclVersion);
   }
 
   TEST_CASE("compare: too many ranks for the topology is a clear error") {
