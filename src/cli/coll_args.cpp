@@ -41,13 +41,13 @@ T parse_choice(std::optional<T> v, const std::string& text, const char* flag,
   return *v;
 }
 
+}  // namespace
+
 bool on_off(const std::string& text, const char* flag) {
   if (text == "on" || text == "1" || text == "true") return true;
   if (text == "off" || text == "0" || text == "false") return false;
   throw ConfigError(fmt::format("{}: expected on or off, got \"{}\"", flag, text));
 }
-
-}  // namespace
 
 void add_machine_options(CLI::App& c, CollArgs& a) {
   c.add_option("--topo", a.topos,

@@ -50,6 +50,10 @@ void add_nccl_options(CLI::App& command, CollArgs& a);
 /// A size flag's value in bytes; ConfigError "<flag>: expected a size such as ..." otherwise.
 double size_arg(const std::string& text, const char* flag);
 
+/// An on/off switch's value (on, 1, true / off, 0, false); ConfigError "<flag>: expected on or
+/// off, got ..." otherwise.
+bool on_off(const std::string& text, const char* flag);
+
 /// --nccl-version's value; ConfigError "--nccl-version: expected ..." when ill-formed or
 /// unknown. Empty text is the default release.
 NcclVersion nccl_version_arg(const std::string& text);

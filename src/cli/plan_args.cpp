@@ -58,12 +58,6 @@ std::string choice_arg(const std::string& text, const char* flag,
   throw ConfigError(fmt::format("{}: expected one of {}, got \"{}\"", flag, listed, text));
 }
 
-bool on_off(const std::string& text, const char* flag) {
-  if (text == "on" || text == "1" || text == "true") return true;
-  if (text == "off" || text == "0" || text == "false") return false;
-  throw ConfigError(fmt::format("{}: expected on or off, got \"{}\"", flag, text));
-}
-
 ModelSpec model_arg(const PlanArgs& a) {
   if (a.model && a.arch) {
     throw ConfigError("--model and --arch: expected one of them, got both");
