@@ -48,6 +48,7 @@ run_target() {  # run_target NAME: fuzzes NAME for $seconds s; its status is the
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$build/tests/fuzz/fuzz_$name" -max_total_time="$seconds" -timeout="$timeout_s" \
       -rss_limit_mb=2048 -dict=tests/fuzz/linksim.dict -print_final_stats=1 \
+      -seed="${LINKSIM_FUZZ_SEED:-1}" \
       -artifact_prefix="$out/$name-" "$corpus" "$seeds" >"$out/$name.log" 2>&1
 }
 

@@ -262,15 +262,27 @@ class XmlImporter {
           auto [it, fresh] = nvswitch_by_busid.try_emplace(
               target, fmt::format("nvswitch{}", nvswitch_by_busid.size()));
           if (fresh) nvswitch_names_.push_back(it->second);
-          links_.push_back({self, it->second, nvlink_type(), count, 0, -1, "",
-                            fmt::format("nvlink target {}", target)});
+          add_nvlink(self, it->second, count, fmt::format("nvlink target {}", target));
         } else if (const std::string peer = gpu_name_by_busid(target); !peer.empty()) {
-          if (peer > self) links_.push_back({self, peer, nvlink_type(), count, 0, -1, "", ""});
+          if (peer > self) add_nvlink(self, peer, count, "");
         } else {
           ++skipped_nvlinks_;
         }
       }
     }
+  }
+
+  // Several <nvlink> elements to one target are one bonded link of their summed count, as
+  // NCCL adds their bandwidth to one link (src/graph/topo.cc, ncclTopoConnectNodes).
+  void add_nvlink(const std::string& from, const std::string& to, int count,
+                  std::string comment) {
+    for (sysimport::SketchLink& link : links_) {
+      if (link.from == from && link.to == to && link.type == nvlink_type()) {
+        link.lanes += count;
+        return;
+      }
+    }
+    links_.push_back({from, to, nvlink_type(), count, 0, -1, "", std::move(comment)});
   }
 
   std::string nvlink_type() const { return defaults_.nvlink_type; }

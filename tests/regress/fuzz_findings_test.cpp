@@ -73,6 +73,26 @@ TEST_CASE("fuzz findings: an NCCL XML PCIe link width outside the standard set i
         path + ":92:5: error: expected link_width 1, 2, 4, 8 or 16 (a PCIe link width), got 15");
 }
 
+TEST_CASE("fuzz findings: repeated NCCL XML nvlinks to one target are one bonded link") {
+  // nccl_xml_repeated_nvlink.xml (nccl_xml target): gpu2 names NVSwitch 0000:1d:00.0 twice
+  // (count 4 each). Two links of one pair were written, which the loader refuses; NCCL adds
+  // their bandwidth to one link, so the import bonds them: 4 + 4 = 8 lanes.
+  const std::string path = regress_path("nccl_xml_repeated_nvlink.xml");
+  const std::string yaml = import_nccl_xml(read_input_file(path), path, {});
+  const Topology t = parse_topology(yaml, "imported.yaml");
+  const DeviceId gpu2 = *t.find("gpu2");
+  int lanes_to_switch = 0;
+  int links_to_switch = 0;
+  for (const Link& link : t.links()) {
+    if (link.from == gpu2 && t.display_name(link.to) == "nvswitch3") {
+      lanes_to_switch += link.lanes;
+      ++links_to_switch;
+    }
+  }
+  CHECK(links_to_switch == 1);
+  CHECK(lanes_to_switch == 8);
+}
+
 TEST_CASE("fuzz findings: two NCCL XML GPUs with one dev are refused at the second") {
   // nccl_xml_same_dev.xml (nccl_xml target): GPU ranks 1 and 2 both dev="1"; both became gpu1.
   const std::string path = regress_path("nccl_xml_same_dev.xml");
