@@ -203,7 +203,13 @@ Header parse_header(const Line& line, const std::string& file, SmiMatrix& out) {
     } else {
       device.kind = DeviceKind::kNic;
       device.index = nics++;
-      if (token.text.rfind("NIC", 0) != 0) device.port_name = token.text;  // pre-legend drivers
+      if (token.text.rfind("NIC", 0) != 0) {  // pre-legend drivers: the column is the name
+        if (token.text.find(':') != std::string::npos) {
+          throw ConfigError(where, fmt::format("expected a NIC name without \":\" (such as "
+                                               "mlx5_0), got \"{}\"", token.text));
+        }
+        device.port_name = token.text;
+      }
     }
     out.devices.push_back(std::move(device));
     ++i;
@@ -309,6 +315,12 @@ void read_nic_legend(const std::vector<Line>& lines, size_t from, SmiMatrix& m) 
     const auto& t = lines[i].tokens;
     if (t.size() != 2 || t[0].text.empty() || t[0].text.back() != ':') continue;
     std::string label = t[0].text.substr(0, t[0].text.size() - 1);
+    // The name becomes the NIC's port, a device-name field of the topology format.
+    if (t[1].text.find(':') != std::string::npos) {
+      throw ConfigError({m.source, lines[i].number, t[1].column},
+                        fmt::format("expected a NIC name without \":\" (such as mlx5_0), got "
+                                    "\"{}\"", t[1].text));
+    }
     for (SmiDevice& d : m.devices) {
       if (d.kind == DeviceKind::kNic && d.label == label) d.port_name = t[1].text;
     }

@@ -93,6 +93,19 @@ TEST_CASE("fuzz findings: repeated NCCL XML nvlinks to one target are one bonded
   CHECK(lanes_to_switch == 8);
 }
 
+TEST_CASE("fuzz findings: a NIC name with a colon is refused where the capture gives it") {
+  // topo_m_nic_name_colon.txt (nvidia_smi target) and nccl_xml_net_name_colon.xml (nccl_xml
+  // target): the name became the NIC's port, which the loader refused inside the written YAML.
+  const std::string smi = regress_path("topo_m_nic_name_colon.txt");
+  CHECK(error_text([&] { parse_nvidia_smi_topo(read_input_file(smi), smi); }) ==
+        smi + ":28:9: error: expected a NIC name without \":\" (such as mlx5_0), got "
+              "\"mvocab:nd_0\"");
+  const std::string xml = regress_path("nccl_xml_net_name_colon.xml");
+  CHECK(error_text([&] { import_nccl_xml(read_input_file(xml), xml, {}); }) ==
+        xml + ":64:13: error: expected a <net> name without spaces or \":\" (such as mlx5_0), "
+              "got \"sp:5_28\"");
+}
+
 TEST_CASE("fuzz findings: two NCCL XML GPUs with one dev are refused at the second") {
   // nccl_xml_same_dev.xml (nccl_xml target): GPU ranks 1 and 2 both dev="1"; both became gpu1.
   const std::string path = regress_path("nccl_xml_same_dev.xml");
