@@ -48,4 +48,14 @@ std::vector<std::string> ImportDefaults::comments() const {
   return lines;
 }
 
+bool is_plain_nic_name(std::string_view name) {
+  if (name.empty()) return false;
+  for (char c : name) {
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                       c == '_' || c == '.' || c == '-';
+    if (!plain) return false;
+  }
+  return true;
+}
+
 }  // namespace linksim::sysimport

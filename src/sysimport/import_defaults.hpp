@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "linksim/catalog.hpp"
@@ -35,5 +36,10 @@ ImportDefaults resolve_defaults(const ImportOptions& options, const Catalog& cat
 /// The NIC port type a server of this PCIe generation usually carries: gen3 EDR, gen4 HDR,
 /// gen5+ NDR (one x16 slot's rate at or above the NIC's: docs/verify-and-lint.md).
 std::string nic_type_for_pcie_gen(int gen);
+
+/// Whether a NIC name read from a capture (mlx5_0, ibp12s0, eth0.1) can be written as a device
+/// name of the topology format: letters, digits, '_', '.' and '-' only, none of the format's
+/// range ([ ]) or parameter (${ }) syntax.
+bool is_plain_nic_name(std::string_view name);
 
 }  // namespace linksim::sysimport

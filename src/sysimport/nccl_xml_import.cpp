@@ -229,9 +229,9 @@ class XmlImporter {
         if (net.name != "net") continue;
         Nic entry{need_int(net, "dev"), net.find("name") ? *net.find("name") : "", 0};
         // The name becomes the NIC's port, a device-name field of the topology format.
-        if (entry.port.find_first_of(": \t") != std::string::npos) {
-          fail(net, fmt::format("expected a <net> name without spaces or \":\" (such as "
-                                "mlx5_0), got \"{}\"", entry.port));
+        if (!entry.port.empty() && !sysimport::is_plain_nic_name(entry.port)) {
+          fail(net, fmt::format("expected a <net> name of letters, digits, '_', '.' and '-' "
+                                "(such as mlx5_0), got \"{}\"", entry.port));
         }
         if (net.find("speed")) entry.speed_mbps = need_int(net, "speed");
         nic_parent_.push_back(pcie_link(pci, "", parent));

@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "linksim/input_file.hpp"
+#include "sysimport/import_defaults.hpp"
 
 namespace linksim::sysimport {
 
@@ -204,9 +205,10 @@ Header parse_header(const Line& line, const std::string& file, SmiMatrix& out) {
       device.kind = DeviceKind::kNic;
       device.index = nics++;
       if (token.text.rfind("NIC", 0) != 0) {  // pre-legend drivers: the column is the name
-        if (token.text.find(':') != std::string::npos) {
-          throw ConfigError(where, fmt::format("expected a NIC name without \":\" (such as "
-                                               "mlx5_0), got \"{}\"", token.text));
+        if (!sysimport::is_plain_nic_name(token.text)) {
+          throw ConfigError(where, fmt::format("expected a NIC name of letters, digits, '_', "
+                                               "'.' and '-' (such as mlx5_0), got \"{}\"",
+                                               token.text));
         }
         device.port_name = token.text;
       }
@@ -293,6 +295,12 @@ void parse_row(const Line& line, size_t row, const Header& header, const std::st
       default: device.gpu_numa_id = value; break;
     }
     if (header.affinity[k] != 0) check_numa_id(line.tokens[k + n + 1], {file, line.number, 0});
+    if (header.affinity[k] == 0 && value != "N/A" &&
+        value.find_first_not_of("0123456789,-") != std::string::npos) {
+      throw ConfigError({file, line.number, line.tokens[k + n + 1].column},
+                        fmt::format("expected a CPU affinity such as 0-47,96-143 or N/A, got "
+                                    "\"{}\"", value));
+    }
   }
 }
 
@@ -316,10 +324,10 @@ void read_nic_legend(const std::vector<Line>& lines, size_t from, SmiMatrix& m) 
     if (t.size() != 2 || t[0].text.empty() || t[0].text.back() != ':') continue;
     std::string label = t[0].text.substr(0, t[0].text.size() - 1);
     // The name becomes the NIC's port, a device-name field of the topology format.
-    if (t[1].text.find(':') != std::string::npos) {
+    if (!sysimport::is_plain_nic_name(t[1].text)) {
       throw ConfigError({m.source, lines[i].number, t[1].column},
-                        fmt::format("expected a NIC name without \":\" (such as mlx5_0), got "
-                                    "\"{}\"", t[1].text));
+                        fmt::format("expected a NIC name of letters, digits, '_', '.' and '-' "
+                                    "(such as mlx5_0), got \"{}\"", t[1].text));
     }
     for (SmiDevice& d : m.devices) {
       if (d.kind == DeviceKind::kNic && d.label == label) d.port_name = t[1].text;
