@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "linksim/nccl_version.hpp"
 #include "linksim/report.hpp"
 #include "linksim/units.hpp"
 #include "report/text_lines.hpp"
@@ -29,6 +30,13 @@ void append_preamble(std::string& out, const CollectiveReport& report,
   using report_text::append_line;
   append_line(out, fmt::format("# linksim prediction of {} ranks on {}, mode {}; nccl-tests format",
                                report.ranks, report.topology, report.mode));
+  // nccl-tests' own version line carries the NCCL_VERSION_CODE (2.29 = 22900), which
+  // `coll compare` reads back.
+  if (const std::optional<NcclVersion> v = parse_nccl_version(report.nccl_version)) {
+    const int code = v->major * 10000 + v->minor * 100;
+    append_line(out, fmt::format("# NCCL {} modelled: nccl-headers={} nccl-library={}",
+                                 report.nccl_version, code, code));
+  }
   append_line(out, "# Collective test starting: " + binary_name(report.collective));
   const std::string step = preamble.step_factor > 1
                                ? fmt::format("{:g}(factor)", preamble.step_factor)

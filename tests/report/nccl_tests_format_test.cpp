@@ -74,6 +74,9 @@ TEST_CASE("nccl-tests format: the parser reads back the collective, the ranks an
   const NcclTestsTable table = parse_nccl_tests_output(r.text, "rendered");
   CHECK(table.collective == "allreduce");
   CHECK(table.ranks == 8);  // from the "#  Rank N" device lines
+  // The release modelled, as nccl-tests' nccl-library word: 2.29 = 22900.
+  CHECK(r.report.nccl_version == "2.29");
+  CHECK(table.nccl_version_code == 22900);
   REQUIRE(table.rows.size() == r.report.rows.size());
   for (size_t i = 0; i < table.rows.size(); ++i) {
     CAPTURE(i);
