@@ -15,24 +15,12 @@
 #include "linksim/topology_yaml.hpp"
 #include "linksim/units.hpp"
 
+#include "support/regress_inputs.hpp"
+
 using namespace linksim;
 
-namespace {
-
-std::string regress_path(const std::string& name) {
-  return std::string(LINKSIM_SOURCE_DIR) + "/tests/data/regress/" + name;
-}
-
-std::string error_text(auto&& call) {
-  try {
-    call();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
-}  // namespace
+using testing::config_error_text;
+using testing::regress_path;
 
 TEST_SUITE("regress") {
 
@@ -40,7 +28,7 @@ TEST_CASE("fuzz findings: a NIC no GPU reaches is refused at its declaration") {
   // nic_without_links.yaml (topology_route target): oci-a100-roce.yaml with its NIC links
   // erased. It loaded, and routing gpu0 to nic0 failed with "no path ... in a server".
   const std::string path = regress_path("nic_without_links.yaml");
-  CHECK(error_text([&] { load_topology(path); }) ==
+  CHECK(config_error_text([&] { load_topology(path); }) ==
         path + ":16:14: error: nic0 has no path to gpu0 within the server");
 }
 
@@ -69,7 +57,7 @@ TEST_CASE("fuzz findings: every GPU pair of a partly filled radix-6 fabric has a
 TEST_CASE("fuzz findings: an NCCL XML PCIe link width outside the standard set is refused") {
   // nccl_xml_link_width_15.xml (nccl_xml target): a bridge with link_width="15".
   const std::string path = regress_path("nccl_xml_link_width_15.xml");
-  CHECK(error_text([&] { import_nccl_xml(read_input_file(path), path, {}); }) ==
+  CHECK(config_error_text([&] { import_nccl_xml(read_input_file(path), path, {}); }) ==
         path + ":92:5: error: expected link_width 1, 2, 4, 8 or 16 (a PCIe link width), got 15");
 }
 
@@ -97,11 +85,11 @@ TEST_CASE("fuzz findings: a NIC name with a colon is refused where the capture g
   // topo_m_nic_name_colon.txt (nvidia_smi target) and nccl_xml_net_name_colon.xml (nccl_xml
   // target): the name became the NIC's port, which the loader refused inside the written YAML.
   const std::string smi = regress_path("topo_m_nic_name_colon.txt");
-  CHECK(error_text([&] { parse_nvidia_smi_topo(read_input_file(smi), smi); }) ==
+  CHECK(config_error_text([&] { parse_nvidia_smi_topo(read_input_file(smi), smi); }) ==
         smi + ":28:9: error: expected a NIC name of letters, digits, '_', '.' and '-' (such as "
               "mlx5_0), got \"mvocab:nd_0\"");
   const std::string xml = regress_path("nccl_xml_net_name_colon.xml");
-  CHECK(error_text([&] { import_nccl_xml(read_input_file(xml), xml, {}); }) ==
+  CHECK(config_error_text([&] { import_nccl_xml(read_input_file(xml), xml, {}); }) ==
         xml + ":64:13: error: expected a <net> name of letters, digits, '_', '.' and '-' (such as "
               "mlx5_0), got \"sp:5_28\"");
 }
@@ -111,11 +99,11 @@ TEST_CASE("fuzz findings: a bracket in a NIC name or a '$' in a CPU affinity is 
   // loader read as a name range. topo_m_affinity_dollar.txt (nvidia_smi target): a CPU
   // affinity holding "${" was written where the loader substitutes parameters.
   const std::string xml = regress_path("nccl_xml_net_name_bracket.xml");
-  CHECK(error_text([&] { import_nccl_xml(read_input_file(xml), xml, {}); }) ==
+  CHECK(config_error_text([&] { import_nccl_xml(read_input_file(xml), xml, {}); }) ==
         xml + ":84:13: error: expected a <net> name of letters, digits, '_', '.' and '-' (such as "
               "mlx5_0), got \"mlx5]30\"");
   const std::string smi = regress_path("topo_m_affinity_dollar.txt");
-  const std::string message = error_text([&] { parse_nvidia_smi_topo(read_input_file(smi), smi); });
+  const std::string message = config_error_text([&] { parse_nvidia_smi_topo(read_input_file(smi), smi); });
   CHECK(message.starts_with(smi + ":5:25: error: expected a CPU affinity such as 0-47,96-143 or "
                                   "N/A, got \"24-47,"));
 }
@@ -125,7 +113,7 @@ TEST_CASE("fuzz findings: two NCCL XML GPUs with one dev are refused at the seco
   // (A non-ASCII byte the fuzzer put in a NIC name on line 44 is mended: that name is refused
   // first, by the test above.)
   const std::string path = regress_path("nccl_xml_same_dev.xml");
-  CHECK(error_text([&] { import_nccl_xml(read_input_file(path), path, {}); }) ==
+  CHECK(config_error_text([&] { import_nccl_xml(read_input_file(path), path, {}); }) ==
         path + ":53:11: error: expected a dev no other <gpu> has, got dev 1 again");
 }
 
