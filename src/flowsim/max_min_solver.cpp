@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Progressive filling with a lazy heap, restricted to the component that changed.
+// Progressive filling with an indexed heap of levels, restricted to the component that changed.
 #include "flowsim/max_min_solver.hpp"
 
 #include <algorithm>
@@ -8,8 +8,9 @@
 namespace linksim {
 namespace {
 
-constexpr uint8_t kResourceLevel = 0;
-constexpr uint8_t kSlotBound = 1;
+using flowsim_internal::Level;
+using flowsim_internal::LevelKind;
+
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 }  // namespace
@@ -22,8 +23,8 @@ MaxMinSolver::MaxMinSolver(std::span<const double> capacities_Bps,
       load_Bps_(capacities_Bps.size(), 0.0),
       remaining_Bps_(capacities_Bps.size(), 0.0),
       unfixed_(capacities_Bps.size(), 0),
-      version_(capacities_Bps.size(), 0),
-      resource_mark_(capacities_Bps.size(), 0) {}
+      resource_mark_(capacities_Bps.size(), 0),
+      heap_(capacities_Bps.size()) {}
 
 uint32_t MaxMinSolver::new_slot() {
   const uint32_t slot = slot_count();
@@ -67,8 +68,7 @@ uint32_t MaxMinSolver::add(std::span<const uint32_t> path, double bound_Bps) {
   uint32_t* index = user_index_.data() + index_begin_[slot];
   for (uint32_t hop = 0; hop < length; ++hop) {
     const uint32_t resource = path[hop];
-    index[hop] = static_cast<uint32_t>(users_[resource].size());
-    users_[resource].push_back(Element{slot, hop});
+    index[hop] = users_.push_back(resource, Element{slot, hop});
     dirty_.push_back(resource);
   }
   // A slot crossing no resource belongs to no component; collect_component reports it alone.
@@ -79,11 +79,11 @@ uint32_t MaxMinSolver::add(std::span<const uint32_t> path, double bound_Bps) {
 // Swap-removes the element of the slot's hop from its resource's user list in O(1).
 void MaxMinSolver::detach(uint32_t slot, uint32_t hop) {
   const uint32_t resource = path_[slot][hop];
-  std::vector<Element>& users = users_[resource];
+  const std::span<Element> users = users_.list(resource);
   const uint32_t index = user_index_[index_begin_[slot] + hop];
   users[index] = users.back();
   user_index_[index_begin_[users[index].slot] + users[index].hop] = index;
-  users.pop_back();
+  users_.pop_back(resource);
   dirty_.push_back(resource);
 }
 
@@ -105,7 +105,7 @@ void MaxMinSolver::collect_component() {
   dirty_.clear();
   // Breadth-first: component_resources_ doubles as the queue.
   for (std::size_t next = 0; next < component_resources_.size(); ++next) {
-    for (const Element& element : users_[component_resources_[next]]) {
+    for (const Element& element : users_.list(component_resources_[next])) {
       const uint32_t slot = element.slot;
       if (slot_mark_[slot] == epoch_) continue;
       slot_mark_[slot] = epoch_;
@@ -121,25 +121,17 @@ void MaxMinSolver::collect_component() {
   orphans_.clear();
 }
 
-namespace {
-
-// Min-heap order on (level, kind, id): a total order, so ties resolve deterministically.
-template <typename Level>
-bool higher_level(const Level& a, const Level& b) {
-  if (a.level_Bps != b.level_Bps) return a.level_Bps > b.level_Bps;
-  if (a.kind != b.kind) return a.kind > b.kind;
-  return a.id > b.id;
+// Rounding can leave a filled resource a hair below zero; its flows are then fixed at 0+.
+double MaxMinSolver::resource_level(uint32_t resource) const {
+  return std::max(0.0, remaining_Bps_[resource]) / unfixed_[resource];
 }
 
-}  // namespace
-
-void MaxMinSolver::push_resource_level(uint32_t resource, bool keep_heap) {
-  ++version_[resource];
-  if (unfixed_[resource] == 0) return;
-  // Rounding can leave a filled resource a hair below zero; its flows are then fixed at 0+.
-  const double level = std::max(0.0, remaining_Bps_[resource]) / unfixed_[resource];
-  heap_.push_back(Level{level, resource, version_[resource], kResourceLevel});
-  if (keep_heap) std::push_heap(heap_.begin(), heap_.end(), higher_level<Level>);
+void MaxMinSolver::update_resource_level(uint32_t resource) {
+  if (unfixed_[resource] == 0) {
+    heap_.erase_resource(resource);
+  } else {
+    heap_.set_resource(resource, resource_level(resource));
+  }
 }
 
 void MaxMinSolver::fix(uint32_t slot, double rate_Bps) {
@@ -150,9 +142,9 @@ void MaxMinSolver::fix(uint32_t slot, double rate_Bps) {
     --unfixed_[resource];
   }
   for (const uint32_t resource : path(slot)) {
-    // The resource being filled fixes all its users at one level: no new entry needed.
-    // A path crossing a resource twice pushes it twice; the first entry goes stale.
-    if (resource != filling_) push_resource_level(resource);
+    // The resource being filled fixes all its users at one level: it has left the heap.
+    // A path crossing a resource twice updates it twice, to the same level.
+    if (resource != filling_) update_resource_level(resource);
   }
 }
 
@@ -164,7 +156,7 @@ bool MaxMinSolver::fix_if_alone(uint32_t slot) {
   if (hops.empty()) return false;
   double rate_Bps = bound_Bps_[slot];
   for (const uint32_t resource : hops) {
-    if (users_[resource].size() != 1) return false;  // shared, or crossed twice
+    if (users_.size(resource) != 1) return false;  // shared, or crossed twice
     rate_Bps = std::min(rate_Bps, capacities_Bps_[resource]);
   }
   rate_Bps_[slot] = rate_Bps;
@@ -173,36 +165,34 @@ bool MaxMinSolver::fix_if_alone(uint32_t slot) {
 }
 
 void MaxMinSolver::solve_component() {
-  heap_.clear();
   for (uint32_t slot : component_slots_) {
     fixed_[slot] = 0;
     if (fix_if_alone(slot)) continue;
-    if (bound_Bps_[slot] < kInfinity) heap_.push_back(Level{bound_Bps_[slot], slot, 0, kSlotBound});
+    if (bound_Bps_[slot] < kInfinity) {
+      heap_.push_unordered(Level{bound_Bps_[slot], slot, LevelKind::kSlotBound});
+    }
   }
   for (uint32_t resource : component_resources_) {
-    const std::vector<Element>& users = users_[resource];
+    const std::span<const Element> users = users_.list(resource);
     remaining_Bps_[resource] = capacities_Bps_[resource];
     // A lone slot's resources are already filled: no level to push.
-    if (users.size() == 1 && fixed_[users.front().slot]) {
+    if (users.empty() || (users.size() == 1 && fixed_[users.front().slot])) {
       unfixed_[resource] = 0;
       continue;
     }
     unfixed_[resource] = static_cast<uint32_t>(users.size());
-    push_resource_level(resource, /*keep_heap=*/false);
+    heap_.push_unordered(Level{resource_level(resource), resource, LevelKind::kResource});
   }
-  std::make_heap(heap_.begin(), heap_.end(), higher_level<Level>);  // O(n) for the initial levels
+  heap_.heapify();  // O(n) for the initial levels
   while (!heap_.empty()) {
-    std::pop_heap(heap_.begin(), heap_.end(), higher_level<Level>);
-    const Level top = heap_.back();
-    heap_.pop_back();
-    if (top.kind == kSlotBound) {
+    const Level top = heap_.pop();
+    if (top.kind == LevelKind::kSlotBound) {
       if (!fixed_[top.id]) fix(top.id, top.level_Bps);
       continue;
     }
-    if (top.version != version_[top.id]) continue;
     // fix() changes counters only, never users_, so iterating the list is safe.
     filling_ = top.id;
-    for (const Element& element : users_[top.id]) {
+    for (const Element& element : users_.list(top.id)) {
       if (!fixed_[element.slot]) fix(element.slot, top.level_Bps);
     }
     filling_.reset();
@@ -212,7 +202,7 @@ void MaxMinSolver::solve_component() {
   }
   for (uint32_t resource : component_resources_) {
     double load = 0;
-    for (const Element& element : users_[resource]) load += rate_Bps_[element.slot];
+    for (const Element& element : users_.list(resource)) load += rate_Bps_[element.slot];
     load_Bps_[resource] = load;
   }
 }

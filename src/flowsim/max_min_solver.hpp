@@ -15,8 +15,8 @@
 // Progressive filling computes it: raise every unfixed x_f at the same level lambda; the
 // first resource to fill (smallest (C_r - fixed load) / (unfixed elements)) or the first bound
 // reached fixes its flows at lambda; remove them and repeat. Resource levels only grow as
-// flows are fixed below them, so a lazy min-heap of (level, resource) entries with version
-// stamps gives O(E log E) for E (resource, flow) elements.
+// flows are fixed below them; an indexed min-heap with one entry per resource, moved as its
+// level changes, gives O(E log R) for E (resource, flow) elements over R resources.
 //
 // A flow alone on every resource it crosses (each crossed once) is its own component: its
 // rate is min(bound, min_r C_r), exactly the level progressive filling would fix it at, so
@@ -33,6 +33,9 @@
 #include <optional>
 #include <span>
 #include <vector>
+
+#include "flowsim/arena_lists.hpp"
+#include "flowsim/level_heap.hpp"
 
 namespace linksim {
 
@@ -97,12 +100,6 @@ class MaxMinSolver {
     uint32_t slot;
     uint32_t hop;  ///< index into the slot's path
   };
-  struct Level {
-    double level_Bps;
-    uint32_t id;       ///< resource (kind 0) or slot (kind 1)
-    uint32_t version;  ///< resource entries: stale unless equal to version_[id]
-    uint8_t kind;
-  };
 
   uint32_t new_slot();
   void fix(uint32_t slot, double rate_Bps);
@@ -110,20 +107,20 @@ class MaxMinSolver {
   /// returns whether it did.
   bool fix_if_alone(uint32_t slot);
   std::span<const uint32_t> path(uint32_t slot) const { return {path_[slot], length_[slot]}; }
-  /// Pushes the resource's current level (if it has unfixed elements) and stales older ones.
-  /// keep_heap = false only while the heap is being bulk-built (make_heap follows).
-  void push_resource_level(uint32_t resource, bool keep_heap = true);
+  /// Sets the resource's entry in the heap to its current level, or drops the entry when it
+  /// has no unfixed elements left.
+  void update_resource_level(uint32_t resource);
+  double resource_level(uint32_t resource) const;
   void detach(uint32_t slot, uint32_t hop);
 
   std::span<const double> capacities_Bps_;
   std::span<const uint32_t> path_resources_;
 
   // Per resource.
-  std::vector<std::vector<Element>> users_;  ///< elements of active slots crossing it
+  flowsim_internal::ArenaLists<Element> users_;  ///< elements of active slots crossing it
   std::vector<double> load_Bps_;
   std::vector<double> remaining_Bps_;        ///< scratch of solve_component
   std::vector<uint32_t> unfixed_;            ///< scratch: elements not yet fixed
-  std::vector<uint32_t> version_;
   std::vector<uint32_t> resource_mark_;
 
   // Per slot: its path (the caller's memory) and, in user_index_[index_begin_ + hop], where
@@ -141,7 +138,7 @@ class MaxMinSolver {
   std::vector<uint32_t> dirty_;    ///< resources whose users changed (may repeat)
   std::vector<uint32_t> orphans_;  ///< slots added with an empty path since the last solve
   std::vector<uint32_t> component_slots_, component_resources_;
-  std::vector<Level> heap_;
+  flowsim_internal::LevelHeap heap_;
   uint32_t epoch_ = 0;
   /// The resource whose users solve_component is fixing at one level, if any.
   std::optional<uint32_t> filling_;

@@ -69,12 +69,14 @@ ServerTemplate parse_server(const YamlValue& node, const std::optional<YamlValue
 }
 
 void instantiate_servers(Topology& topology, const ServerTemplate& server, int hosts) {
-  // Room for the hosts and a guess at the fabric (a leaf link and about one uplink per NIC,
-  // two directed links each), so 4096 servers do not pay for repeated regrowth.
+  // Room for the hosts and the fabric, so that large clusters are never copied to regrow:
+  // per NIC a leaf link and at most one cable up from each of the (at most four) tiers,
+  // two directed links each, with room for oversubscribed uplinks. Reserved room that is
+  // never written costs address space, not memory.
   size_t nics = 0;
   for (const Device& device : server.devices) nics += device.kind == DeviceKind::kNic;
-  topology.reserve(size_t(hosts) * (server.devices.size() + nics / 4) + 16,
-                   size_t(hosts) * (2 * server.links.size() + 4 * nics) + 64);
+  topology.reserve(size_t(hosts) * (server.devices.size() + nics) + 16,
+                   size_t(hosts) * (2 * server.links.size() + 12 * nics) + 64);
   for (int h = 0; h < hosts; ++h) {
     for (const Device& device : server.devices) {
       Device copy = device;

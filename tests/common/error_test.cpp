@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fmt/core.h>
 #include <fstream>
 
 #include "linksim/error.hpp"
@@ -92,3 +93,21 @@ TEST_CASE("closest_match: a likely typo or nothing") {
 }
 
 }  // TEST_SUITE
+
+namespace linksim {
+namespace {
+
+TEST_CASE("source file names are interned: equal names share one string") {
+  const SourceFile a(std::string("topologies/a.yaml"));
+  const SourceFile b("topologies/a.yaml");
+  CHECK(&a.str() == &b.str());
+  CHECK(a == "topologies/a.yaml");
+  CHECK_FALSE(a == "topologies/b.yaml");
+  CHECK(SourceFile().empty());
+  CHECK(fmt::format("{}:{}", a, 3) == "topologies/a.yaml:3");
+  const SourceLocation where{"x.yaml", 2, 5};
+  CHECK(ConfigError(where, "bad").what() == std::string("x.yaml:2:5: error: bad"));
+}
+
+}  // namespace
+}  // namespace linksim

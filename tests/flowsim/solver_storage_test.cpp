@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: Apache-2.0
+// The max-min solver's storage: ArenaLists against vectors, LevelHeap against a sorted set.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <random>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "flowsim/arena_lists.hpp"
+#include "flowsim/level_heap.hpp"
+
+namespace linksim::flowsim_internal {
+namespace {
+
+TEST_CASE("arena lists hold what per-list vectors hold, across moves, pages and large lists") {
+  constexpr uint32_t kLists = 300;
+  ArenaLists<uint64_t> lists(kLists);
+  std::vector<std::vector<uint64_t>> model(kLists);
+  std::mt19937 random(7);
+  std::uniform_int_distribution<uint32_t> pick(1, kLists - 1);
+  for (uint64_t step = 0; step < 200000; ++step) {
+    // List 0 grows past a page (16384 elements) into a list of its own; the others churn.
+    const uint32_t id = step % 4 == 0 ? 0 : pick(random);
+    if (id != 0 && !model[id].empty() && random() % 3 == 0) {
+      lists.pop_back(id);
+      model[id].pop_back();
+      continue;
+    }
+    const uint32_t index = lists.push_back(id, step);
+    CHECK_EQ(index, model[id].size());
+    model[id].push_back(step);
+  }
+  CHECK(model[0].size() == 50000);
+  for (uint32_t id = 0; id < kLists; ++id) {
+    const auto held = lists.list(id);
+    REQUIRE(held.size() == model[id].size());
+    CHECK(std::vector<uint64_t>(held.begin(), held.end()) == model[id]);
+  }
+}
+
+TEST_CASE("arena lists: an empty list is an empty span; writes through list() stay") {
+  ArenaLists<uint32_t> lists(3);
+  CHECK(lists.list(1).empty());
+  lists.push_back(1, 10);
+  lists.push_back(1, 11);
+  lists.list(1)[0] = 12;
+  CHECK(lists.list(1)[0] == 12);
+  CHECK(lists.list(1)[1] == 11);
+  CHECK(lists.size(2) == 0);
+}
+
+TEST_CASE("level heap pops in (level, kind, id) order as resource levels move") {
+  constexpr uint32_t kResources = 64;
+  LevelHeap heap(kResources);
+  using Key = std::tuple<double, int, uint32_t>;  // level, kind, id
+  std::set<Key> model;
+  std::vector<double> level_of(kResources, -1);  // -1: absent
+  std::mt19937 random(3);
+  std::uniform_int_distribution<int> level(0, 20);  // small range: many ties
+  for (uint32_t slot = 0; slot < 16; ++slot) {
+    const double bound = level(random);
+    heap.push_unordered(Level{bound, slot, LevelKind::kSlotBound});
+    model.insert({bound, 1, slot});
+  }
+  for (uint32_t r = 0; r < kResources; r += 2) {
+    level_of[r] = level(random);
+    heap.push_unordered(Level{level_of[r], r, LevelKind::kResource});
+    model.insert({level_of[r], 0, r});
+  }
+  heap.heapify();
+  for (int round = 0; round < 500 && !model.empty(); ++round) {
+    for (int change = 0; change < 3; ++change) {  // move, insert or drop a few resources
+      const uint32_t r = random() % kResources;
+      if (level_of[r] >= 0) model.erase({level_of[r], 0, r});
+      if (random() % 4 == 0) {
+        heap.erase_resource(r);
+        level_of[r] = -1;
+      } else {
+        level_of[r] = level(random);
+        heap.set_resource(r, level_of[r]);
+        model.insert({level_of[r], 0, r});
+      }
+    }
+    REQUIRE_FALSE(heap.empty());
+    const Level top = heap.pop();
+    const Key expected = *model.begin();
+    model.erase(model.begin());
+    CHECK(Key{top.level_Bps, int(top.kind), top.id} == expected);
+    if (top.kind == LevelKind::kResource) level_of[top.id] = -1;
+  }
+  while (!model.empty() && !heap.empty()) {  // then drain
+    const Level top = heap.pop();
+    CHECK(Key{top.level_Bps, int(top.kind), top.id} == *model.begin());
+    model.erase(model.begin());
+  }
+  CHECK(model.empty());
+  CHECK(heap.empty());
+}
+
+}  // namespace
+}  // namespace linksim::flowsim_internal
