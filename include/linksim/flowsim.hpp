@@ -58,6 +58,10 @@ struct FlowSimOptions {
   ///  - the shares of a multi-path transfer must sum to 1 within precision.
   /// Smaller is stricter; 1e-9 keeps results within 1e-9 relative of the exact model.
   double precision = 1e-9;
+  /// Whether FlowResult::transfers gets each transfer's ready and finish times (16 bytes a
+  /// transfer); false leaves it empty, for callers that need the makespan and the resources
+  /// alone. Nothing else depends on it.
+  bool record_transfer_times = true;
 };
 
 /// One of the parallel paths of a transfer (an NVSwitch plane, a rail of a fabric).
@@ -102,7 +106,8 @@ struct ResourceUsage {
 };
 
 struct FlowResult {
-  std::vector<TransferTimes> transfers;  ///< indexed by TransferId::value
+  /// Indexed by TransferId::value; empty unless FlowSimOptions::record_transfer_times.
+  std::vector<TransferTimes> transfers;
   std::vector<ResourceUsage> resources;  ///< indexed by ResourceId::value
   /// Resources with busy_s > 0, the longest-saturated first; equal busy times by id.
   std::vector<ResourceId> bottlenecks;

@@ -57,6 +57,8 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
                                   "communicator), got {}",
                                   ranks_.size(), options_.gpus_per_thread));
   }
+  // Every rank routes to its ring and tree neighbours: room for a few routes each.
+  route_index_.reserve(4 * ranks_.size());
   std::set<uint32_t> seen;
   for (DeviceId id : ranks_) {
     if (topology.device(id).kind != DeviceKind::kGpu) {
@@ -163,14 +165,16 @@ const Route& CommGraph::route(int from_rank, int to_rank) const {
   const uint64_t key = (uint64_t(uint32_t(from_rank)) << 32) | uint32_t(to_rank);
   {
     const std::lock_guard<std::mutex> lock(routes_mutex_);
-    const auto it = routes_.find(key);
-    if (it != routes_.end()) return it->second;
+    const auto it = route_index_.find(key);
+    if (it != route_index_.end()) return routes_[it->second];
   }
   // Routing is the slow part: do it unlocked. Two threads may compute the same route; the
-  // first to insert wins and both return that entry (unordered_map nodes never move).
+  // first to insert wins and both return that entry.
   Route computed = compute_route(ranks_[from_rank], ranks_[to_rank]);
   const std::lock_guard<std::mutex> lock(routes_mutex_);
-  return routes_.emplace(key, std::move(computed)).first->second;
+  const auto [it, added] = route_index_.emplace(key, static_cast<uint32_t>(routes_.size()));
+  if (added) routes_.push_back(std::move(computed));
+  return routes_[it->second];
 }
 
 void CommGraph::group_nodes() {

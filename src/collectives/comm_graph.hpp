@@ -3,6 +3,7 @@
 // effective link capacities, the rings NCCL would build, and NVLS availability.
 #pragma once
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -98,10 +99,13 @@ class CommGraph {
   Router router_;
   std::vector<double> capacity_;
   std::vector<std::vector<int>> nodes_;
-  mutable std::mutex routes_mutex_;  // guards routes_ (queries run concurrently)
-  /// By (from rank << 32 | to rank). Only looked up, never iterated (so the order of a hash
-  /// table cannot show); its nodes never move, so returned references stay valid.
-  mutable std::unordered_map<uint64_t, Route> routes_;
+  mutable std::mutex routes_mutex_;  // guards routes_ and route_index_ (queries run concurrently)
+  /// The routes computed so far, in the order computed; a deque never moves its elements, so
+  /// returned references stay valid.
+  mutable std::deque<Route> routes_;
+  /// By (from rank << 32 | to rank): the index in routes_. Only looked up, never iterated (so
+  /// the order of a hash table cannot show).
+  mutable std::unordered_map<uint64_t, uint32_t> route_index_;
   RingPlan ring_;
   NvlsInfo nvls_;
   double node_network_Bps_ = 0;

@@ -28,7 +28,8 @@ class Lowering {
   Lowering(const CommGraph& g, std::vector<double> capacities, double cap_scale,
            double start_latency_s)
       : g_(g), scale_(cap_scale), latency_s_(start_latency_s),
-        sim_(std::make_unique<FlowSimulator>(std::move(capacities))) {}
+        sim_(std::make_unique<FlowSimulator>(std::move(capacities),
+                                             FlowSimOptions{.record_transfer_times = false})) {}
 
   /// Adds a transfer over explicit parallel paths.
   void send_paths(std::span<const PathSpec> paths, double bytes) {

@@ -12,8 +12,9 @@ namespace {
 
 class ProgramSource {
  public:
+  /// `times` is empty (nothing recorded) or has one entry per transfer.
   ProgramSource(const Program& program, std::vector<TransferTimes>& times)
-      : program_(program), times_(times) {
+      : program_(program), times_(times), record_(!times.empty()) {
     build_dependents();
   }
 
@@ -41,11 +42,11 @@ class ProgramSource {
 
   template <typename Ready>
   void finished(uint32_t transfer, double now, Ready&& ready) {
-    times_[transfer].finish_s = now;
+    if (record_) times_[transfer].finish_s = now;
     for (uint32_t i = dependent_begin_[transfer]; i < dependent_begin_[transfer + 1]; ++i) {
       const uint32_t dependent = dependents_[i];
       if (--pending_[dependent] != 0) continue;
-      times_[dependent].ready_s = now;
+      if (record_) times_[dependent].ready_s = now;
       ready(dependent, program_.latency_s[dependent]);
     }
   }
@@ -82,6 +83,7 @@ class ProgramSource {
 
   const Program& program_;
   std::vector<TransferTimes>& times_;
+  bool record_;
   // Per transfer: dependencies not yet finished until it is ready; afterwards, its sub-flows
   // not yet finished. One array serves both phases since they never overlap.
   std::vector<uint32_t> pending_;
@@ -95,7 +97,9 @@ class ProgramSource {
 
 FlowResult simulate(const Program& program) {
   FlowResult result;
-  result.transfers.assign(program.transfer_count(), TransferTimes{});
+  if (program.options.record_transfer_times) {
+    result.transfers.assign(program.transfer_count(), TransferTimes{});
+  }
   ProgramSource source(program, result.transfers);
   Outcome outcome =
       Simulation<ProgramSource>(source, program.capacities_Bps, program.options.precision).run();

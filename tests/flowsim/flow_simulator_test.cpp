@@ -35,6 +35,28 @@ TEST_SUITE("flowsim") {
     CHECK(result.bottlenecks[0] == ResourceId{0});
   }
 
+  TEST_CASE("flowsim: without recorded transfer times the result is otherwise the same") {
+    // Two flows after a dependency: 1e6 B alone (1e-3 s), then 1e6 B and 3e6 B sharing.
+    auto run = [](bool record) {
+      FlowSimulator sim({kGBps}, FlowSimOptions{.record_transfer_times = record});
+      auto link = path_of({0});
+      const TransferId first = sim.add_transfer({.bytes = 1e6, .path = link});
+      const TransferId after[] = {first};
+      sim.add_transfer({.bytes = 1e6, .path = link, .after = after});
+      sim.add_transfer({.bytes = 3e6, .path = link, .after = after});
+      return sim.run();
+    };
+    const FlowResult recorded = run(true);
+    const FlowResult bare = run(false);
+    CHECK(recorded.transfers.size() == 3);
+    CHECK(bare.transfers.empty());
+    CHECK(bare.makespan_s == recorded.makespan_s);
+    CHECK(bare.makespan_s == doctest::Approx(5e-3).epsilon(1e-12));
+    CHECK(bare.resources[0].bytes == recorded.resources[0].bytes);
+    CHECK(bare.resources[0].busy_s == recorded.resources[0].busy_s);
+    CHECK(bare.bottlenecks == recorded.bottlenecks);
+  }
+
   TEST_CASE("flowsim: two flows on one link share it, then the survivor speeds up") {
     // 1 GB/s link; A = 1e6 B, B = 3e6 B. Both at 0.5 GB/s until A is done at 1e6/5e8 = 2e-3 s
     // (B moved 1e6 too); B then has 2e6 B alone at 1 GB/s: 2e-3 + 2e-3 = 4e-3 s.
