@@ -82,7 +82,7 @@ class Simulation {
   // usual and the caller continues the batch. Returns whether the step was run here.
   bool run_lone_step(double now) {
     batch_.clear();
-    while (!queue_.empty() && queue_.top().time_s == now) batch_.push_back(queue_.pop());
+    queue_.pop_all_at(now, batch_);
     if (!queue_.empty() || !plan_lone_step(now)) {
       for (const Event& event : batch_) handle(event, now);
       return false;
