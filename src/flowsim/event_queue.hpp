@@ -36,15 +36,18 @@ struct Event {
 class EventQueue {
  public:
   void push(double time_s, EventKind kind, uint32_t id, uint32_t version = 0) {
-    const Event event{time_s, (next_sequence_++ << 8) | static_cast<uint8_t>(kind), id, version};
+    const uint64_t order = (next_sequence_++ << 8) | static_cast<uint8_t>(kind);
+    // Built in place from the fields: a copied Event would be reloaded across the stores
+    // that wrote it.
     if (run_head_ == run_.size()) {  // empty run: restart it
       run_.clear();
       run_head_ = 0;
-      run_.push_back(event);
-    } else if (Later{}(event, run_.back())) {
-      run_.push_back(event);
+      run_.emplace_back(time_s, order, id, version);
+    } else if (time_s > run_.back().time_s ||
+               (time_s == run_.back().time_s && order > run_.back().order)) {  // Later
+      run_.emplace_back(time_s, order, id, version);
     } else {
-      heap_.push_back(event);
+      heap_.emplace_back(time_s, order, id, version);
       std::push_heap(heap_.begin(), heap_.end(), Later{});
     }
   }

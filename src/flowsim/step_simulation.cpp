@@ -94,11 +94,11 @@ class StepWindow {
     double& step_finish_s = result_.step_finish_s[step->index];
     step_finish_s = std::max(step_finish_s, now);
     --step->unfinished;
-    if (step == &steps_.back() && next_index_ < program_.step_count()) {
+    if (step->next == nullptr && next_index_ < program_.step_count()) {
       generate_next();  // grows steps_ at the back: references to held steps stay valid
     }
-    if (step != &steps_.back()) {
-      Step& next = steps_[static_cast<std::size_t>(step->index - steps_.front().index) + 1];
+    if (step->next != nullptr) {
+      Step& next = *step->next;
       const Shape& shape = *next.shape;
       if (index + 1 < shape.dependent_begin.size()) {
         for (uint32_t i = shape.dependent_begin[index]; i < shape.dependent_begin[index + 1];
@@ -133,6 +133,7 @@ class StepWindow {
 
   struct Step {
     Shape* shape = nullptr;
+    Step* next = nullptr;  ///< the step after it, once generated
     uint64_t index = 0;
     uint32_t first_id = 0;
     uint32_t unfinished = 0;
@@ -165,6 +166,7 @@ class StepWindow {
         program_.repeats_previous_step(index) ? repeated_shape(index) : generated_shape(index);
     Step step = spare_step();
     step.shape = shape;
+    step.next = nullptr;
     ++shape->users;
     step.index = index;
     step.first_id = next_id_;
@@ -176,7 +178,9 @@ class StepWindow {
     result_.transfer_count += count;
     held_ += count;
     result_.peak_held_transfers = std::max(result_.peak_held_transfers, held_);
+    Step* previous = steps_.empty() ? nullptr : &steps_.back();
     steps_.push_back(std::move(step));
+    if (previous != nullptr) previous->next = &steps_.back();
   }
 
   // Step `index`'s transfers from the program's generate, checked and linked.
