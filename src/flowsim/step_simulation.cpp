@@ -78,6 +78,23 @@ class StepWindow {
   }
   uint32_t& pending(uint32_t t) { return locate(t).pending[offset_]; }
 
+  /// Whether `batch` is the start events of exactly one held step's transfers (in any order);
+  /// then `key` is its shape's (equal keys: the same transfers, at the same storage) and
+  /// `first` its first transfer's id.
+  bool batch_step(std::span<const Event> batch, uint64_t& key, uint32_t& first) {
+    // Start events name held transfers; finish events name solver slots.
+    if (batch.empty() || batch.front().kind() != EventKind::kStart) return false;
+    const Step& step = locate(batch.front().id);
+    const uint32_t count = step.shape->program.transfer_count();
+    if (batch.size() != count) return false;
+    for (const Event& event : batch) {  // distinct ids, count of them, all in the step
+      if (event.kind() != EventKind::kStart || event.id - step.first_id >= count) return false;
+    }
+    key = step.shape->key;
+    first = step.first_id;
+    return true;
+  }
+
   template <typename Ready>
   void initial(Ready&& ready) {
     if (program_.step_count() == 0) return;
@@ -129,6 +146,7 @@ class StepWindow {
     /// whole-program source's order). Later transfers of the previous step have none.
     std::vector<uint32_t> dependent_begin, dependents;
     uint32_t users = 0;  ///< held steps of this shape
+    uint64_t key = 0;    ///< distinct for every generation of a shape, from 1
   };
 
   struct Step {
@@ -195,6 +213,7 @@ class StepWindow {
       throw ConfigError(fmt::format("flowsim: step {}: expected at least one transfer", index));
     }
     link(*shape);
+    shape->key = ++shape_keys_;
     return shape;
   }
 
@@ -297,6 +316,7 @@ class StepWindow {
   std::vector<Step> spare_;    ///< retired steps, their storage reused
   std::vector<std::unique_ptr<Shape>> shapes_;  ///< every shape made
   std::vector<Shape*> free_shapes_;             ///< those no held step uses
+  uint64_t shape_keys_ = 0;                     ///< keys given to shapes
   uint64_t next_index_ = 0;    ///< the next step to generate
   uint32_t next_id_ = 0;       ///< the id of its first transfer
   std::size_t held_ = 0;       ///< transfers of the held steps

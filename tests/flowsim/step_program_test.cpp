@@ -293,8 +293,9 @@ TEST_SUITE("flowsim") {
   }
 
   TEST_CASE("flowsim: a ring declaring its repeats gives the bits of generating every step") {
-    // N = 64: steps 2..125 repeat step 1, so generate runs twice instead of 126 times; every
-    // step is still a lone step and every figure is the same double.
+    // N = 64: steps 2..125 repeat step 1, so generate runs twice instead of 126 times, and
+    // steps 3..125 replay step 2's lone plan; every step is still a lone step and every
+    // figure is the same double.
     const std::vector<double> capacities(64, 25e9);
     StepRing generated(64, 1073741824, 3e-6), repeated(64, 1073741824, 3e-6);
     repeated.repeats = true;
