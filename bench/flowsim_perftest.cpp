@@ -73,6 +73,8 @@ struct StepRing : linksim::StepProgram {
                         .after = step == 0 ? std::span<const TransferId>{} : into_rank});
     }
   }
+  // Steps 2.. are step 1 again: indices into the previous step do not change.
+  bool repeats_previous_step(uint64_t step) const override { return step >= 2; }
 };
 
 void BM_ConcurrentRing(benchmark::State& state) {

@@ -13,6 +13,9 @@
 //                           .after = step == 0 ? std::span<const TransferId>{} : into_rank});
 //       }
 //     }
+//     bool repeats_previous_step(uint64_t step) const override {  // steps 2.. are step 1
+//       return step >= 2;
+//     }
 //   };
 //   StepFlowResult result = simulate_steps(capacities_Bps, Ring{...});
 #pragma once
@@ -65,10 +68,19 @@ class StepProgram {
   virtual ~StepProgram() = default;
   /// Steps in the program (0 for none).
   virtual uint64_t step_count() const = 0;
-  /// Adds step `step`'s transfers (at least one) to `out`. Called once per step, in increasing
-  /// order, when the simulation first needs it: step 0 at the start, step s + 1 when the first
-  /// transfer of step s finishes. May throw; the exception leaves simulate_steps.
+  /// Adds step `step`'s transfers (at least one) to `out`. Called once per step that does not
+  /// repeat its predecessor (repeats_previous_step), in increasing order, when the simulation
+  /// first needs it: step 0 at the start, step s + 1 when the first transfer of step s
+  /// finishes. May throw; the exception leaves simulate_steps.
   virtual void generate(uint64_t step, StepBuilder& out) const = 0;
+  /// Whether step `step` repeats step `step` - 1: the same transfers in the same order, with
+  /// the same dependency indices (so each waits for the transfers of step - 1 that its
+  /// counterpart waits for in step - 2). generate is then not called for it: the step reuses
+  /// step - 1's transfers, checks and dependency links, and the results are those of
+  /// generating it. Called once per step, in increasing order, where generate would be.
+  /// Throws ConfigError when true for step 0 (no previous step), for step 1 (step 0's
+  /// transfers have no dependency) or when step - 1 depends on a transfer index it lacks.
+  virtual bool repeats_previous_step(uint64_t /*step*/) const { return false; }
 };
 
 /// What simulate_steps returns: FlowResult without per-transfer times (of which there are as

@@ -36,15 +36,18 @@ struct Event {
 class EventQueue {
  public:
   void push(double time_s, EventKind kind, uint32_t id, uint32_t version = 0) {
-    const Event event{time_s, (next_sequence_++ << 8) | static_cast<uint8_t>(kind), id, version};
+    const uint64_t order = (next_sequence_++ << 8) | static_cast<uint8_t>(kind);
+    // Built in place from the fields: a copied Event would be reloaded across the stores
+    // that wrote it.
     if (run_head_ == run_.size()) {  // empty run: restart it
       run_.clear();
       run_head_ = 0;
-      run_.push_back(event);
-    } else if (Later{}(event, run_.back())) {
-      run_.push_back(event);
+      run_.emplace_back(time_s, order, id, version);
+    } else if (time_s > run_.back().time_s ||
+               (time_s == run_.back().time_s && order > run_.back().order)) {  // Later
+      run_.emplace_back(time_s, order, id, version);
     } else {
-      heap_.push_back(event);
+      heap_.emplace_back(time_s, order, id, version);
       std::push_heap(heap_.begin(), heap_.end(), Later{});
     }
   }
@@ -53,17 +56,27 @@ class EventQueue {
     LINKSIM_CHECK(!empty(), "pop from an empty event queue");
     if (from_run()) {
       const Event event = run_[run_head_++];
-      // Drop the consumed prefix once it is most of the run: amortized O(1).
-      if (run_head_ >= kCompactAt && 2 * run_head_ >= run_.size()) {
-        run_.erase(run_.begin(), run_.begin() + static_cast<std::ptrdiff_t>(run_head_));
-        run_head_ = 0;
-      }
+      compact_run();
       return event;
     }
     std::pop_heap(heap_.begin(), heap_.end(), Later{});
     const Event event = heap_.back();
     heap_.pop_back();
     return event;
+  }
+  /// Pops every event at exactly `time_s` at the front, appending them to `out` in pop order.
+  void pop_all_at(double time_s, std::vector<Event>& out) {
+    if (!heap_.empty()) {
+      while (!empty() && top().time_s == time_s) out.push_back(pop());
+      return;
+    }
+    // Only the run holds events, in pop order: take its prefix at time_s at once.
+    std::size_t end = run_head_;
+    while (end < run_.size() && run_[end].time_s == time_s) ++end;
+    out.insert(out.end(), run_.begin() + static_cast<std::ptrdiff_t>(run_head_),
+               run_.begin() + static_cast<std::ptrdiff_t>(end));
+    run_head_ = end;
+    compact_run();
   }
   /// REQUIRES: !empty().
   const Event& top() const {
@@ -82,6 +95,13 @@ class EventQueue {
       return a.order > b.order;
     }
   };
+  // Drops the consumed prefix of the run once it is most of it: amortized O(1) per pop.
+  void compact_run() {
+    if (run_head_ >= kCompactAt && 2 * run_head_ >= run_.size()) {
+      run_.erase(run_.begin(), run_.begin() + static_cast<std::ptrdiff_t>(run_head_));
+      run_head_ = 0;
+    }
+  }
   // Whether the earliest event is the run's front. REQUIRES: !empty().
   bool from_run() const {
     if (run_head_ == run_.size()) return false;

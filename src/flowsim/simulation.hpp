@@ -26,7 +26,13 @@ namespace linksim::flowsim_internal {
 ///   finished(t, now, ready)                     records t's finish and calls ready(d, latency)
 ///                                               for each dependent d it releases, in order;
 ///   add_bytes(resources)                        adds every sub-flow's bytes to the resources
-///                                               it crosses, in transfer order.
+///                                               it crosses, in transfer order;
+///   optionally, bool batch_step(batch, key, first)  whether the batch's events are the start
+///                                               events of exactly the transfers first,
+///                                               first + 1, ... of one group (in any order),
+///                                               and then a key (> 0) of their content: equal
+///                                               keys, equal transfers at equal indices, their
+///                                               paths at the same storage.
 struct Outcome {
   std::vector<ResourceUsage> resources;
   std::vector<ResourceId> bottlenecks;
@@ -82,7 +88,7 @@ class Simulation {
   // usual and the caller continues the batch. Returns whether the step was run here.
   bool run_lone_step(double now) {
     batch_.clear();
-    while (!queue_.empty() && queue_.top().time_s == now) batch_.push_back(queue_.pop());
+    queue_.pop_all_at(now, batch_);
     if (!queue_.empty() || !plan_lone_step(now)) {
       for (const Event& event : batch_) handle(event, now);
       return false;
@@ -121,9 +127,70 @@ class Simulation {
     return true;
   }
 
-  // Whether batch_ is a lone step (see run_lone_step); sets lone_rate_Bps_ per event and
-  // lone_finish_s_ as resolve() and the solver's lone-flow path would compute them.
+  // Whether batch_ is a lone step (see run_lone_step); sets lone_rate_Bps_ and lone_path_ per
+  // event and lone_finish_s_ as resolve() and the solver's lone-flow path would compute them.
+  // A batch whose source names it as the transfers of a group already planned as lone
+  // replays that plan: only the finish times depend on `now`.
   bool plan_lone_step(double now) {
+    if constexpr (requires(uint64_t key, uint32_t first) {
+                    source_.batch_step(std::span<const Event>(batch_), key, first);
+                  }) {
+      uint64_t key = 0;
+      uint32_t first = 0;
+      if (!source_.batch_step(std::span<const Event>(batch_), key, first)) {
+        return plan_batch(now);
+      }
+      if (key == lone_memo_key_) return replay_plan(now, first);
+      if (!plan_batch(now)) return false;
+      remember_plan(key, first);
+      return true;
+    } else {
+      return plan_batch(now);
+    }
+  }
+
+  // Keeps the plan just made for the group of `key` whose first transfer is `first`: rates,
+  // paths and durations by index in the group.
+  void remember_plan(uint64_t key, uint32_t first) {
+    lone_memo_key_ = key;
+    lone_memo_rate_Bps_.resize(batch_.size());
+    lone_memo_path_.resize(batch_.size());
+    lone_memo_durations_s_.clear();
+    for (std::size_t i = 0; i < batch_.size(); ++i) {
+      const uint32_t index = batch_[i].id - first;
+      lone_memo_rate_Bps_[index] = lone_rate_Bps_[i];
+      lone_memo_path_[index] = lone_path_[i];
+    }
+    for (std::size_t i = 0; i < batch_.size(); ++i) {
+      const uint32_t transfer = batch_[i].id;
+      const double duration_s =
+          source_.bytes(transfer) * source_.share(transfer, 0) / lone_rate_Bps_[i];
+      if (lone_memo_durations_s_.empty() || duration_s != lone_memo_durations_s_.back()) {
+        lone_memo_durations_s_.push_back(duration_s);
+      }
+    }
+  }
+
+  // plan_batch's result for a batch of the remembered group, whose first transfer is now
+  // `first`: the same rates and paths, and a common finish if now + every duration is one
+  // double.
+  bool replay_plan(double now, uint32_t first) {
+    lone_finish_s_ = now + lone_memo_durations_s_.front();
+    for (double duration_s : lone_memo_durations_s_) {
+      if (now + duration_s != lone_finish_s_) return false;
+    }
+    lone_rate_Bps_.resize(batch_.size());
+    lone_path_.resize(batch_.size());
+    for (std::size_t i = 0; i < batch_.size(); ++i) {
+      const uint32_t index = batch_[i].id - first;
+      lone_rate_Bps_[i] = lone_memo_rate_Bps_[index];
+      lone_path_[i] = lone_memo_path_[index];
+    }
+    return true;
+  }
+
+  // plan_lone_step from the transfers themselves.
+  bool plan_batch(double now) {
     if (++stamp_epoch_ == 0) {  // wrapped: no stamp may look current
       std::fill(stamp_.begin(), stamp_.end(), 0);
       stamp_epoch_ = 1;
@@ -276,6 +343,12 @@ class Simulation {
   std::vector<double> lone_rate_Bps_;
   std::vector<std::span<const uint32_t>> lone_path_;
   double lone_finish_s_ = 0;
+  // The last group planned as lone (batch_step's key, 0 for none): rate and path by index in
+  // the group, and its distinct durations, seconds.
+  uint64_t lone_memo_key_ = 0;
+  std::vector<double> lone_memo_rate_Bps_;
+  std::vector<std::span<const uint32_t>> lone_memo_path_;
+  std::vector<double> lone_memo_durations_s_;
   std::vector<uint32_t> stamp_;
   uint32_t stamp_epoch_ = 0;
 };

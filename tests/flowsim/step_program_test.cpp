@@ -21,9 +21,13 @@ namespace {
 struct StepRing : StepProgram {
   uint32_t ranks;
   double bytes, alpha_s;
+  bool repeats = false;  // declare steps 2.. repeats of step 1 instead of generating them
+  mutable uint64_t generated = 0;  // generate calls
   StepRing(uint32_t n, double s, double a) : ranks(n), bytes(s), alpha_s(a) {}
   uint64_t step_count() const override { return 2 * (ranks - 1); }
+  bool repeats_previous_step(uint64_t step) const override { return repeats && step >= 2; }
   void generate(uint64_t step, StepBuilder& out) const override {
+    ++generated;
     for (uint32_t i = 0; i < ranks; ++i) {
       const ResourceId link[] = {ResourceId{i}};
       const TransferId into_rank[] = {TransferId{(i + ranks - 1) % ranks}};
@@ -99,13 +103,45 @@ struct RandomSteps : StepProgram {
   }
 };
 
+// A random synchronous program whose steps come in runs of one content: step s has the
+// content of key (s + 3) / 4 (step 0 alone, then runs of four), dependencies below both its
+// own size and the previous key's, so that a step may repeat its predecessor.
+uint64_t run_key(uint64_t step) { return (step + 3) / 4; }
+
+std::vector<Described> keyed_step(uint64_t key) {
+  std::vector<Described> out = random_step(key);
+  if (key == 0) return out;
+  const auto bound = static_cast<uint32_t>(std::min(step_size(key), step_size(key - 1)));
+  for (Described& d : out) {
+    for (uint32_t& dependency : d.after) dependency %= bound;
+  }
+  return out;
+}
+
+struct KeyedSteps : StepProgram {
+  uint64_t steps;
+  bool repeats;  // declare the repeats or generate every step
+  mutable uint64_t generated = 0;
+  KeyedSteps(uint64_t n, bool declare_repeats) : steps(n), repeats(declare_repeats) {}
+  uint64_t step_count() const override { return steps; }
+  bool repeats_previous_step(uint64_t step) const override {
+    return repeats && step >= 2 && run_key(step) == run_key(step - 1);
+  }
+  void generate(uint64_t step, StepBuilder& out) const override {
+    ++generated;
+    for (const Described& d : keyed_step(run_key(step))) add_described(out, d, 0);
+  }
+};
+
 // The same program added all at once: dependencies renumbered to global ids.
-FlowSimulator all_at_once(const std::vector<double>& capacities, uint64_t steps) {
+FlowSimulator all_at_once(const std::vector<double>& capacities, uint64_t steps,
+                          const std::function<std::vector<Described>(uint64_t)>& step_of =
+                              random_step) {
   FlowSimulator sim(capacities);
   uint32_t previous_first = 0;
   for (uint64_t s = 0; s < steps; ++s) {
     const auto first = static_cast<uint32_t>(sim.transfer_count());
-    for (const Described& d : random_step(s)) add_described(sim, d, previous_first);
+    for (const Described& d : step_of(s)) add_described(sim, d, previous_first);
     previous_first = first;
   }
   return sim;
@@ -124,6 +160,15 @@ bool same_bits(const FlowResult& whole, const StepFlowResult& steps) {
          std::memcmp(whole.resources.data(), steps.resources.data(),
                      whole.resources.size() * sizeof(ResourceUsage)) == 0 &&
          whole.bottlenecks == steps.bottlenecks && whole.makespan_s == steps.makespan_s;
+}
+
+bool same_bits(const StepFlowResult& a, const StepFlowResult& b) {
+  return a.resources.size() == b.resources.size() &&
+         std::memcmp(a.resources.data(), b.resources.data(),
+                     a.resources.size() * sizeof(ResourceUsage)) == 0 &&
+         a.bottlenecks == b.bottlenecks && a.makespan_s == b.makespan_s &&
+         a.step_finish_s == b.step_finish_s && a.transfer_count == b.transfer_count &&
+         a.peak_held_transfers == b.peak_held_transfers && a.lone_steps == b.lone_steps;
 }
 
 TEST_SUITE("flowsim") {
@@ -247,6 +292,46 @@ TEST_SUITE("flowsim") {
     CHECK(at_once.resources[1].busy_s == doctest::Approx(4e-3).epsilon(1e-9));
   }
 
+  TEST_CASE("flowsim: a ring declaring its repeats gives the bits of generating every step") {
+    // N = 64: steps 2..125 repeat step 1, so generate runs twice instead of 126 times, and
+    // steps 3..125 replay step 2's lone plan; every step is still a lone step and every
+    // figure is the same double.
+    const std::vector<double> capacities(64, 25e9);
+    StepRing generated(64, 1073741824, 3e-6), repeated(64, 1073741824, 3e-6);
+    repeated.repeats = true;
+    const StepFlowResult a = simulate_steps(capacities, generated);
+    const StepFlowResult b = simulate_steps(capacities, repeated);
+    CHECK(generated.generated == 126);
+    CHECK(repeated.generated == 2);
+    CHECK(same_bits(a, b));
+    CHECK(b.lone_steps == 126);
+    CHECK(b.transfer_count == 126 * 64);
+    CHECK(b.peak_held_transfers == 128);
+    CHECK(b.makespan_s == doctest::Approx(126 * (3e-6 + 1073741824 / (64 * 25e9))).epsilon(1e-12));
+  }
+
+  TEST_CASE("flowsim: repeated steps with shared links and drift give the bits of the whole") {
+    // 41 random steps in runs of four of one content (shared links, splits, caps, zero bytes,
+    // partial dependencies): declaring the 30 repeats, generating every step and adding the
+    // transfers at once give the same bits.
+    const std::vector<double> capacities = {1e9, 2e9, 3e9, 1.5e9, 0.5e9};
+    const uint64_t steps = 41;
+    const FlowResult whole =
+        all_at_once(capacities, steps, [](uint64_t s) { return keyed_step(run_key(s)); }).run();
+    KeyedSteps generated(steps, false), repeated(steps, true);
+    const StepFlowResult a = simulate_steps(capacities, generated);
+    const StepFlowResult b = simulate_steps(capacities, repeated);
+    CHECK(generated.generated == 41);
+    CHECK(repeated.generated == 11);
+    CHECK(same_bits(a, b));
+    CHECK(same_bits(whole, b));
+    CHECK(b.transfer_count == whole.transfers.size());
+    // Steps of at most six transfers, 32 held at once: they drift apart. Three steps are lone,
+    // the others solved.
+    CHECK(b.peak_held_transfers == 32);
+    CHECK(b.lone_steps == 3);
+  }
+
   TEST_CASE("flowsim: an empty step program") {
     const StepFlowResult result = simulate_steps({1e9}, RandomSteps(0));
     CHECK(result.makespan_s == 0);
@@ -294,6 +379,43 @@ TEST_SUITE("flowsim") {
                          }),
                          "linksim: error: flowsim: step 0, transfer 0: expected bytes >= 0, "
                          "got -1",
+                         ConfigError);
+    // Repeats: step 0 has no previous step, step 1's would lack dependencies, and a step
+    // whose dependencies reach beyond its own size cannot follow itself.
+    auto run_repeating = [&](uint64_t steps, uint64_t first_repeat,
+                             std::function<void(uint64_t, StepBuilder&)> body) {
+      struct Repeating : Generated {
+        uint64_t first_repeat = 0;
+        bool repeats_previous_step(uint64_t step) const override { return step >= first_repeat; }
+      } program;
+      program.steps = steps;
+      program.first_repeat = first_repeat;
+      program.body = std::move(body);
+      return simulate_steps({1e9}, program);
+    };
+    auto ring_of_one = [&](uint64_t step, StepBuilder& out) {
+      out.add_transfer({.bytes = 1, .path = link,
+                        .after = step == 0 ? std::span<const TransferId>{} : first});
+    };
+    CHECK_THROWS_WITH_AS(run_repeating(3, 0, ring_of_one),
+                         "linksim: error: flowsim: step 0: expected generated transfers, got a "
+                         "repeat of the previous step (there is none)",
+                         ConfigError);
+    CHECK_THROWS_WITH_AS(run_repeating(3, 1, ring_of_one),
+                         "linksim: error: flowsim: step 1: expected generated transfers, got a "
+                         "repeat of step 0 (whose transfers have no dependency; a step program "
+                         "is synchronous)",
+                         ConfigError);
+    CHECK(run_repeating(3, 2, ring_of_one).transfer_count == 3);
+    CHECK_THROWS_WITH_AS(run_repeating(3, 2, [&](uint64_t step, StepBuilder& out) {
+                           // step 0: two transfers; step 1: one, after transfer 1 of step 0
+                           out.add_transfer({.bytes = 1, .path = link,
+                                             .after = step == 0 ? std::span<const TransferId>{}
+                                                                : beyond});
+                           if (step == 0) out.add_transfer({.bytes = 1, .path = link});
+                         }),
+                         "linksim: error: flowsim: step 2, transfer 0: expected a dependency on "
+                         "a transfer of step 1 (below 1), got 1",
                          ConfigError);
     CHECK_THROWS_WITH_AS(simulate_steps({0.0}, RandomSteps(1)),
                          "linksim: error: flowsim: resource 0: expected a finite capacity > 0 "
