@@ -45,7 +45,8 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
       ranks_(std::move(ranks)),
       options_(options),
       router_(topology, router_options(options, topology, ranks_)),
-      capacity_(effective_capacities(topology)) {
+      capacity_(effective_capacities(topology)),
+      route_index_(ranks_.size()) {
   if (ranks_.empty()) throw ConfigError("a collective needs at least one GPU");
   if (options_.channels < 0 || options_.channels > kMaxChannels) {
     throw ConfigError(fmt::format("expected channels between 1 and {} (NCCL's MAXCHANNELS), or 0 "
@@ -57,8 +58,6 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
                                   "communicator), got {}",
                                   ranks_.size(), options_.gpus_per_thread));
   }
-  // Every rank routes to its ring and tree neighbours: room for a few routes each.
-  route_index_.reserve(4 * ranks_.size());
   std::set<uint32_t> seen;
   for (DeviceId id : ranks_) {
     if (topology.device(id).kind != DeviceKind::kGpu) {
@@ -162,19 +161,20 @@ const Route& CommGraph::route(int from_rank, int to_rank) const {
   LINKSIM_CHECK(from_rank >= 0 && to_rank >= 0 && from_rank < static_cast<int>(ranks_.size()) &&
                     to_rank < static_cast<int>(ranks_.size()),
                 "route between ranks of the communicator");
-  const uint64_t key = (uint64_t(uint32_t(from_rank)) << 32) | uint32_t(to_rank);
+  const auto from = static_cast<uint32_t>(from_rank);
+  const auto to = static_cast<uint32_t>(to_rank);
   {
     const std::lock_guard<std::mutex> lock(routes_mutex_);
-    const auto it = route_index_.find(key);
-    if (it != route_index_.end()) return routes_[it->second];
+    if (const auto index = route_index_.find(from, to)) return routes_[*index];
   }
   // Routing is the slow part: do it unlocked. Two threads may compute the same route; the
   // first to insert wins and both return that entry.
   Route computed = compute_route(ranks_[from_rank], ranks_[to_rank]);
   const std::lock_guard<std::mutex> lock(routes_mutex_);
-  const auto [it, added] = route_index_.emplace(key, static_cast<uint32_t>(routes_.size()));
-  if (added) routes_.push_back(std::move(computed));
-  return routes_[it->second];
+  if (const auto index = route_index_.find(from, to)) return routes_[*index];
+  route_index_.insert(from, to, static_cast<uint32_t>(routes_.size()));
+  routes_.push_back(std::move(computed));
+  return routes_.back();
 }
 
 void CommGraph::group_nodes() {

@@ -8,11 +8,11 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "collectives/model_params.hpp"
+#include "collectives/route_index.hpp"
 #include "linksim/collectives.hpp"
 #include "linksim/routing.hpp"
 
@@ -103,9 +103,8 @@ class CommGraph {
   /// The routes computed so far, in the order computed; a deque never moves its elements, so
   /// returned references stay valid.
   mutable std::deque<Route> routes_;
-  /// By (from rank << 32 | to rank): the index in routes_. Only looked up, never iterated (so
-  /// the order of a hash table cannot show).
-  mutable std::unordered_map<uint64_t, uint32_t> route_index_;
+  /// By rank pair: the index in routes_.
+  mutable RouteIndex route_index_;
   RingPlan ring_;
   NvlsInfo nvls_;
   double node_network_Bps_ = 0;
