@@ -2,37 +2,19 @@
 // Positioned input errors and their rendering as "file:line:col: error: ..." diagnostics.
 #pragma once
 
-#include <fmt/core.h>
-
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "linksim/interned_string.hpp"
+
 namespace linksim {
 
-/// The name of an input file as a position carries it. Names are interned for the life of the
-/// process, so that a position is small and copying one allocates nothing (a topology keeps
-/// one per device and link). Thread-safe.
-class SourceFile {
- public:
-  SourceFile();
-  SourceFile(std::string_view name);  // NOLINT(google-explicit-constructor): a file name
-  SourceFile(const std::string& name) : SourceFile(std::string_view(name)) {}  // NOLINT
-  SourceFile(const char* name) : SourceFile(std::string_view(name)) {}         // NOLINT
-
-  const std::string& str() const { return *name_; }
-  operator const std::string&() const { return *name_; }  // NOLINT
-  operator std::string_view() const { return *name_; }    // NOLINT
-  bool empty() const { return name_->empty(); }
-  const char* c_str() const { return name_->c_str(); }
-  std::size_t find(std::string_view text) const { return name_->find(text); }
-
-  friend bool operator==(const SourceFile& a, std::string_view b) { return *a.name_ == b; }
-
- private:
-  const std::string* name_;  ///< interned, never null
-};
+/// The name of an input file as a position carries it: interned (interned_string.hpp), so
+/// that a position is small and copying one allocates nothing (a topology keeps one per
+/// device and link).
+using SourceFile = InternedString;
 
 /// A 1-based position in an input file. line == 0 means "the whole file" (no position).
 struct SourceLocation {
@@ -98,13 +80,3 @@ std::string format_diagnostic(const ConfigError& error, std::string_view source_
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
 
 }  // namespace linksim
-
-/// Formats a SourceFile as its name ("{}" only).
-template <>
-struct fmt::formatter<linksim::SourceFile> {
-  constexpr auto parse(fmt::format_parse_context& ctx) { return ctx.begin(); }
-  template <typename FormatContext>
-  auto format(const linksim::SourceFile& file, FormatContext& ctx) const {
-    return fmt::format_to(ctx.out(), "{}", std::string_view(file));
-  }
-};

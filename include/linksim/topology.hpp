@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "linksim/calibration.hpp"
@@ -63,7 +64,7 @@ struct Device {
 struct Link {
   DeviceId from;
   DeviceId to;
-  std::string type;        ///< catalog link type key ("nvlink4", "pcie5", "ib_ndr", "upi")
+  InternedString type;     ///< catalog link type key ("nvlink4", "pcie5", "ib_ndr", "upi")
   LinkFamily family = LinkFamily::kPcie;
   int lanes = 1;           ///< NVLink links bonded, or PCIe width
   double bw_Bps = 0;       ///< capacity of this direction, bytes/s (> 0)
@@ -158,6 +159,8 @@ class Topology {
   uint32_t devices_per_host_ = 0;
   uint32_t links_per_host_ = 0;
   ModelCalibration calibration_;
+  /// add_link's interned keys of the link types it has seen (a handful).
+  std::vector<std::pair<const LinkType*, InternedString>> type_keys_;
 };
 
 }  // namespace linksim

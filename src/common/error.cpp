@@ -6,9 +6,7 @@
 
 #include <algorithm>
 #include <fstream>
-#include <mutex>
 #include <optional>
-#include <set>
 #include <sstream>
 
 #include "common/text.hpp"
@@ -16,28 +14,6 @@
 namespace linksim {
 
 namespace {
-
-// The interned names: a set never erased from, so its strings keep their addresses.
-struct FileNamePool {
-  std::mutex mutex;
-  std::set<std::string, std::less<>> names;
-};
-
-FileNamePool& file_name_pool() {
-  static FileNamePool* pool = new FileNamePool;  // never destroyed: names outlive statics
-  return *pool;
-}
-
-const std::string* intern_file_name(std::string_view name) {
-  thread_local const std::string* last = nullptr;  // consecutive positions share a file
-  if (last != nullptr && *last == name) return last;
-  FileNamePool& pool = file_name_pool();
-  const std::lock_guard<std::mutex> lock(pool.mutex);
-  auto it = pool.names.find(name);
-  if (it == pool.names.end()) it = pool.names.emplace(name).first;
-  last = &*it;
-  return last;
-}
 
 std::string one_line(const SourceLocation& where, const std::string& message) {
   if (where.file.empty()) return "linksim: error: " + message;
@@ -118,12 +94,7 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-SourceFile::SourceFile() {
-  static const std::string* const empty = intern_file_name({});
-  name_ = empty;
-}
 
-SourceFile::SourceFile(std::string_view name) : name_(intern_file_name(name)) {}
 
 ConfigError::ConfigError(SourceLocation where, std::string message,
                          std::vector<std::string> notes)

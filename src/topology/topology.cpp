@@ -104,7 +104,10 @@ LinkId Topology::add_link(DeviceId from, DeviceId to, const LinkType& type, int 
   Link forward;
   forward.from = from;
   forward.to = to;
-  forward.type = type.key;
+  auto key = std::find_if(type_keys_.begin(), type_keys_.end(),
+                          [&](const auto& entry) { return entry.first == &type; });
+  if (key == type_keys_.end()) key = type_keys_.insert(key, {&type, InternedString(type.key)});
+  forward.type = key->second;
   forward.family = type.family;
   forward.lanes = lanes;
   forward.bw_Bps = bw_Bps;
