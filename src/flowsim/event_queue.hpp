@@ -16,6 +16,10 @@ enum class EventKind : uint8_t {
 };
 
 struct Event {
+  Event() = default;
+  Event(double time_s_, uint64_t order_, uint32_t id_, uint32_t version_)
+      : time_s(time_s_), order(order_), id(id_), version(version_) {}
+
   double time_s = 0;
   /// (insertion sequence << 8) | kind: the sequence breaks ties between equal times
   /// first-in first-out; packing the kind keeps an event at 24 bytes.
