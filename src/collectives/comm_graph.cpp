@@ -77,32 +77,41 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
 }
 
 void CommGraph::measure_hop_latency() {
-  // A cluster has thousands of links of a handful of types: look each type name up once (the
-  // catalog's lookup ignores case, which makes it slow).
-  std::vector<std::pair<std::string_view, const LinkType*>> types;
+  // A cluster has thousands of links of a handful of types: look each type up once (the
+  // catalog's lookup ignores case, which makes it slow); an interned name compares by pointer.
+  std::vector<std::pair<InternedString, const LinkType*>> types;
   auto catalog_type = [&](const Link& link) {
     for (const auto& [name, type] : types) {
       if (name == link.type) return type;
     }
-    types.emplace_back(link.type, topology_.catalog().find_link_type(link.type));
+    types.emplace_back(link.type, topology_.catalog().find_link_type(link.type.str()));
     return types.back().second;
   };
+  // Each link's excess over its catalog type; without any (no `latency:` override, the
+  // common case) every hop's excess is 0 and the rings need not be walked.
+  std::vector<double> excess_s(topology_.links().size(), 0.0);
+  bool any_excess = false;
+  for (size_t i = 0; i < excess_s.size(); ++i) {
+    const Link& link = topology_.links()[i];
+    const LinkType* type = catalog_type(link);
+    excess_s[i] = link.latency_s - (type != nullptr ? type->latency_s : link.latency_s);
+    any_excess = any_excess || excess_s[i] != 0;
+  }
+  hop_latency_excess_s_ = 0;
+  if (!any_excess) return;
   bool any = false;
   double worst_s = 0;
   for (const auto& ring : ring_.rings) {
     if (ring.size() < 2) continue;
     for (size_t i = 0; i < ring.size(); ++i) {
-      const Route& r = route(ring[i], ring[(i + 1) % ring.size()]);
-      for (const Path& path : r.paths) {
-        double excess_s = 0;
-        for (LinkId id : path.links) {
-          const Link& link = topology_.link(id);
-          const LinkType* type = catalog_type(link);
-          excess_s += link.latency_s - (type != nullptr ? type->latency_s : link.latency_s);
+      with_route(ring[i], ring[(i + 1) % ring.size()], [&](const Route& r) {
+        for (const Path& path : r.paths) {
+          double path_excess_s = 0;
+          for (LinkId id : path.links) path_excess_s += excess_s[id.value];
+          worst_s = any ? std::max(worst_s, path_excess_s) : path_excess_s;
+          any = true;
         }
-        worst_s = any ? std::max(worst_s, excess_s) : excess_s;
-        any = true;
-      }
+      });
     }
   }
   hop_latency_excess_s_ = worst_s;
@@ -157,19 +166,22 @@ Route CommGraph::compute_route(DeviceId src, DeviceId dst) const {
   return joined;
 }
 
-const Route& CommGraph::route(int from_rank, int to_rank) const {
+const Route* CommGraph::cached_route(int from_rank, int to_rank) const {
   LINKSIM_CHECK(from_rank >= 0 && to_rank >= 0 && from_rank < static_cast<int>(ranks_.size()) &&
                     to_rank < static_cast<int>(ranks_.size()),
                 "route between ranks of the communicator");
-  const auto from = static_cast<uint32_t>(from_rank);
-  const auto to = static_cast<uint32_t>(to_rank);
-  {
-    const std::lock_guard<std::mutex> lock(routes_mutex_);
-    if (const auto index = route_index_.find(from, to)) return routes_[*index];
-  }
+  const std::lock_guard<std::mutex> lock(routes_mutex_);
+  const auto index = route_index_.find(static_cast<uint32_t>(from_rank), static_cast<uint32_t>(to_rank));
+  return index ? &routes_[*index] : nullptr;
+}
+
+const Route& CommGraph::route(int from_rank, int to_rank) const {
+  if (const Route* cached = cached_route(from_rank, to_rank)) return *cached;
   // Routing is the slow part: do it unlocked. Two threads may compute the same route; the
   // first to insert wins and both return that entry.
   Route computed = compute_route(ranks_[from_rank], ranks_[to_rank]);
+  const auto from = static_cast<uint32_t>(from_rank);
+  const auto to = static_cast<uint32_t>(to_rank);
   const std::lock_guard<std::mutex> lock(routes_mutex_);
   if (const auto index = route_index_.find(from, to)) return routes_[*index];
   route_index_.insert(from, to, static_cast<uint32_t>(routes_.size()));

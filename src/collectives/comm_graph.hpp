@@ -65,6 +65,18 @@ class CommGraph {
   /// The route between two ranks, computed on first use and cached. Thread-safe: the cache
   /// is guarded by a mutex, and a returned reference stays valid for the graph's lifetime.
   const Route& route(int from_rank, int to_rank) const;
+  /// Calls `visit(const Route&)` with the route between two ranks: the cached one when
+  /// route() has computed it, else one computed for this call and not kept. For passes that
+  /// touch each pair once (a ring's hops, a tree's edges): on a cluster their routes would
+  /// otherwise be most of the communicator's memory. Thread-safe as route().
+  template <class Visit>
+  void with_route(int from_rank, int to_rank, Visit&& visit) const {
+    if (const Route* cached = cached_route(from_rank, to_rank)) {
+      visit(*cached);
+    } else {
+      visit(static_cast<const Route&>(compute_route(ranks_[size_t(from_rank)], ranks_[size_t(to_rank)])));
+    }
+  }
   const RingPlan& ring() const { return ring_; }
   const NvlsInfo& nvls() const { return nvls_; }
   /// Effective NIC bandwidth per server: the distinct NICs its ranks use, summed (bytes/s).
@@ -90,6 +102,8 @@ class CommGraph {
   void measure_network();
   void measure_hop_latency();
   Route compute_route(DeviceId src, DeviceId dst) const;
+  /// The cached route between two ranks, or nullptr. REQUIRES: ranks of the communicator.
+  const Route* cached_route(int from_rank, int to_rank) const;
   /// Adds every hop of a cyclic ring to `set`, each carrying `weight` (route caps included).
   void add_ring_streams(StreamSet& set, const std::vector<int>& ring, double weight) const;
 

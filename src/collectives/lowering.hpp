@@ -36,8 +36,11 @@ class Lowering {
     sim_->add_transfer({.bytes = bytes, .paths = paths, .latency_s = latency_s_});
   }
 
-  /// Adds `bytes` from rank a to rank b along their route (all its parallel paths).
-  void send(int a, int b, double bytes) { send_route(g_.route(a, b), bytes); }
+  /// Adds `bytes` from rank a to rank b along their route (all its parallel paths). The
+  /// route is not kept in the communicator's cache (CommGraph::with_route).
+  void send(int a, int b, double bytes) {
+    g_.with_route(a, b, [&](const Route& route) { send_route(route, bytes); });
+  }
 
   void send_route(const Route& route, double bytes) {
     paths_.clear();

@@ -29,10 +29,11 @@ double hop_rate_on(const Topology& t, const Route& route, const std::vector<doub
 
 void CommGraph::add_ring_streams(StreamSet& set, const std::vector<int>& ring, double weight) const {
   for (size_t i = 0; ring.size() > 1 && i < ring.size(); ++i) {
-    const Route& r = route(ring[i], ring[(i + 1) % ring.size()]);
-    Bottleneck why;
-    const double cap = route_rate_cap(topology_, r, &why);
-    set.add(r, weight, cap, why);
+    with_route(ring[i], ring[(i + 1) % ring.size()], [&](const Route& r) {
+      Bottleneck why;
+      const double cap = route_rate_cap(topology_, r, &why);
+      set.add(r, weight, cap, why);
+    });
   }
 }
 
@@ -66,10 +67,11 @@ void CommGraph::plan_rings() {
 
   auto classify_hops = [&](const std::vector<int>& ring) {
     for (size_t i = 0; i < ring.size(); ++i) {
-      const Route& r = route(ring[i], ring[(i + 1) % ring.size()]);
-      if (r.transport == Transport::kNet) continue;
-      if (r.cls != PathClass::kNvlink) ring_.intra_class = HopClass::kPcie;
-      if (r.transport == Transport::kShm || r.cls != PathClass::kNvlink) ring_.uses_p2p_only = false;
+      with_route(ring[i], ring[(i + 1) % ring.size()], [&](const Route& r) {
+        if (r.transport == Transport::kNet) return;
+        if (r.cls != PathClass::kNvlink) ring_.intra_class = HopClass::kPcie;
+        if (r.transport == Transport::kShm || r.cls != PathClass::kNvlink) ring_.uses_p2p_only = false;
+      });
     }
   };
 

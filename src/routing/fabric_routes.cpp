@@ -34,6 +34,7 @@ bool has_uplink(const Topology& topology, DeviceId from) {
 
 FabricRoutes::FabricRoutes(const Topology& topology)
     : topology_(topology),
+      uplink_(topology.devices().size(), kNone),
       leaf_rank_(topology.devices().size(), kNone),
       nic_key_(topology.devices().size(), kNone),
       down_(topology.devices().size()),
@@ -42,13 +43,15 @@ FabricRoutes::FabricRoutes(const Topology& topology)
   std::vector<DeviceId> switches;
   for (uint32_t i = 0; i < devices.size(); ++i) {
     if (devices[i].kind == DeviceKind::kNetSwitch) switches.push_back(DeviceId{i});
+    if (devices[i].kind != DeviceKind::kNic) continue;
+    if (const auto up = find_uplink(DeviceId{i})) uplink_[i] = up->value;
   }
   rank_leaves(switches);
   number_nics();
   collect_reach(switches);
 }
 
-std::optional<LinkId> FabricRoutes::uplink_of(DeviceId nic) const {
+std::optional<LinkId> FabricRoutes::find_uplink(DeviceId nic) const {
   for (LinkId id : topology_.out_links(nic)) {
     const Link& link = topology_.link(id);
     if (link.family == LinkFamily::kNetwork && is_switch(topology_, link.to)) return id;
@@ -166,56 +169,78 @@ bool FabricRoutes::reaches(DeviceId upper, uint32_t leaf_rank) const {
   return contains(down_[upper.value], leaf_rank);
 }
 
+template <typename Accept>
+LinkId FabricRoutes::pick(DeviceId from, bool up, uint64_t key, uint32_t count,
+                          Accept accept) const {
+  uint64_t skip = key % count;
+  LinkId chosen;
+  for_each_neighbour(topology_, from, up, [&](LinkId id, DeviceId to) {
+    if (!accept(to)) return;
+    if (skip == 0) chosen = id;
+    --skip;  // wraps past the chosen one; no later link matches skip == 0 again
+  });
+  return chosen;
+}
+
 bool FabricRoutes::descend(DeviceId from, uint32_t leaf_rank, uint32_t key,
                            std::vector<LinkId>* links) const {
-  std::vector<LinkId> down;
   DeviceId at = from;
+  const auto toward = [&](DeviceId to) { return reaches(to, leaf_rank); };
   while (leaf_rank_[at.value] != leaf_rank) {
-    down.clear();
-    for_each_neighbour(topology_, at, false, [&](LinkId id, DeviceId to) {
-      if (reaches(to, leaf_rank)) down.push_back(id);
-    });
-    if (down.empty()) return false;
-    const LinkId chosen = down[key % down.size()];
+    uint32_t count = 0;
+    for_each_neighbour(topology_, at, false, [&](LinkId, DeviceId to) { count += toward(to); });
+    if (count == 0) return false;
+    const LinkId chosen = pick(at, false, key, count, toward);
     links->push_back(chosen);
     at = topology_.link(chosen).to;
   }
   return true;
 }
 
-std::optional<std::vector<LinkId>> FabricRoutes::route(DeviceId src, DeviceId dst) const {
+bool FabricRoutes::append_route(DeviceId src, DeviceId dst, std::vector<LinkId>* links) const {
   const auto up = uplink_of(src);
   const auto down_up = uplink_of(dst);
-  if (!up || !down_up) return std::nullopt;
+  if (!up || !down_up) return false;
   const uint32_t dst_rank = leaf_rank_[topology_.link(*down_up).to.value];
   const uint32_t key = nic_key_[dst.value];
-  if (dst_rank == kNone || key == kNone) return std::nullopt;
+  if (dst_rank == kNone || key == kNone) return false;
+  const size_t begin = links->size();
   // D-mod-k (Zahavi 2010): the destination's number, written in the mixed radix of the
   // uplink counts met on the way up, gives one digit per tier: uplink (key / base) mod c.
   // Static, identical for every source, and free of contention for shift permutations on
-  // a full fat tree.
+  // a full fat tree. Candidates: the uplinks whose switch reaches dst going down, else those
+  // whose cone holds it.
   uint64_t base = 1;
-  std::vector<LinkId> links{*up};
-  std::vector<LinkId> toward;
-  std::vector<LinkId> onward;
+  links->push_back(*up);
   DeviceId at = topology_.link(*up).to;
+  const auto toward = [&](DeviceId to) { return reaches(to, dst_rank); };
+  const auto onward = [&](DeviceId to) {
+    return !reaches(to, dst_rank) && contains(cone_[to.value], dst_rank);
+  };
   while (!reaches(at, dst_rank)) {
-    toward.clear();
-    onward.clear();
-    for_each_neighbour(topology_, at, true, [&](LinkId id, DeviceId to) {
-      if (reaches(to, dst_rank)) toward.push_back(id);
-      else if (contains(cone_[to.value], dst_rank)) onward.push_back(id);
+    uint32_t n_toward = 0;
+    uint32_t n_onward = 0;
+    for_each_neighbour(topology_, at, true, [&](LinkId, DeviceId to) {
+      if (toward(to)) ++n_toward;
+      else if (contains(cone_[to.value], dst_rank)) ++n_onward;
     });
-    const std::vector<LinkId>& candidates = toward.empty() ? onward : toward;
-    if (candidates.empty()) return std::nullopt;
-    const LinkId chosen = candidates[(key / base) % candidates.size()];
-    base *= candidates.size();
-    links.push_back(chosen);
+    if (n_toward + n_onward == 0) {
+      links->resize(begin);
+      return false;
+    }
+    const uint32_t count = n_toward > 0 ? n_toward : n_onward;
+    const LinkId chosen = n_toward > 0 ? pick(at, true, key / base, count, toward)
+                                       : pick(at, true, key / base, count, onward);
+    base *= count;
+    links->push_back(chosen);
     at = topology_.link(chosen).to;
   }
-  if (!descend(at, dst_rank, key, &links)) return std::nullopt;
-  links.push_back(topology_.link(*down_up).reverse);
-  return links;
+  if (!descend(at, dst_rank, key, links)) {
+    links->resize(begin);
+    return false;
+  }
+  links->push_back(topology_.link(*down_up).reverse);
+  return true;
 }
 
 }  // namespace linksim::routing_detail

@@ -19,10 +19,11 @@ class FabricRoutes {
  public:
   explicit FabricRoutes(const Topology& topology);
 
-  /// The fabric links from NIC `src` to NIC `dst` (both with a network port): NIC -> leaf,
-  /// up to the lowest common ancestor, down to dst's leaf, leaf -> NIC. nullopt when the NICs
-  /// are not connected (another plane). Cost: O(tiers x switch degree x log runs).
-  std::optional<std::vector<LinkId>> route(DeviceId src, DeviceId dst) const;
+  /// Appends to `links` the fabric links from NIC `src` to NIC `dst` (both with a network
+  /// port): NIC -> leaf, up to the lowest common ancestor, down to dst's leaf, leaf -> NIC.
+  /// Returns false, `links` as it was, when the NICs are not connected (another plane).
+  /// Cost: O(tiers x switch degree x log runs), no allocation beyond `links`' own growth.
+  bool append_route(DeviceId src, DeviceId dst, std::vector<LinkId>* links) const;
 
  private:
   /// Leaf ranks [begin, end).
@@ -36,7 +37,11 @@ class FabricRoutes {
     uint32_t count = 0;
   };
 
-  std::optional<LinkId> uplink_of(DeviceId nic) const;
+  std::optional<LinkId> find_uplink(DeviceId nic) const;
+  std::optional<LinkId> uplink_of(DeviceId nic) const {
+    const uint32_t id = uplink_[nic.value];
+    return id == kNone ? std::nullopt : std::optional<LinkId>(LinkId{id});
+  }
   void rank_leaves(const std::vector<DeviceId>& switches);
   void number_nics();
   void collect_reach(const std::vector<DeviceId>& switches);
@@ -45,10 +50,15 @@ class FabricRoutes {
   bool reaches(DeviceId upper, uint32_t leaf_rank) const;
   bool descend(DeviceId from, uint32_t leaf_rank, uint32_t key,
                std::vector<LinkId>* links) const;
+  /// The link among `from`'s up (`up`) or down links whose far end satisfies `accept`,
+  /// the (key mod count)-th of `count` such links in link order.
+  template <typename Accept>
+  LinkId pick(DeviceId from, bool up, uint64_t key, uint32_t count, Accept accept) const;
 
   static constexpr uint32_t kNone = ~uint32_t{0};
 
   const Topology& topology_;
+  std::vector<uint32_t> uplink_;     ///< device id -> a NIC's link to its leaf, kNone otherwise
   std::vector<uint32_t> leaf_rank_;  ///< device id -> rank among the leaves, kNone otherwise
   /// device id -> the NIC's index when NICs are counted leaf by leaf in rank order, each
   /// leaf's NICs in port order (the destination number of D-mod-k); kNone for other devices

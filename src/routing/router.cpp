@@ -305,7 +305,8 @@ Route Router::route(DeviceId src, DeviceId dst) const {
   const Impl& impl = *impl_;
   const Located ls = locate(topology_, impl, src);
   const Located ld = locate(topology_, impl, dst);
-  const auto leg = [&](const Located& where, uint32_t a, uint32_t b) -> Route {
+  // The host-0 route of a pair in one server; refuses a pair without one.
+  const auto local_leg = [&](uint32_t a, uint32_t b) -> const Route& {
     const auto& local = impl.routes[impl.pair(a, b)];
     if (!local) {
       // An NVLink pair beyond the P2P level needs a way through host memory, which a server
@@ -320,45 +321,49 @@ Route Router::route(DeviceId src, DeviceId dst) const {
                                       p2p_level_name(impl.p2p_level))
                         : ""));
     }
-    return shifted(*local, uint32_t(where.host) * impl.host_devices,
-                   uint32_t(where.host) * impl.host_links);
+    return *local;
   };
-  if (ls.host == ld.host) return leg(ls, ls.endpoint, ld.endpoint);
+  if (ls.host == ld.host) {
+    return shifted(local_leg(ls.endpoint, ld.endpoint), uint32_t(ls.host) * impl.host_devices,
+                   uint32_t(ls.host) * impl.host_links);
+  }
 
   auto nic_s = nearest_nic(src);
   const auto nic_d = nearest_nic(dst);
-  auto fabric = (nic_s && nic_d && impl.fabric) ? impl.fabric->route(*nic_s, *nic_d)
-                                                : std::nullopt;
-  if (!fabric && nic_s && nic_d && impl.fabric) {
-    // Planes of a rail-optimized fabric are disjoint: leave through the source server's NIC
-    // on the destination NIC's rail (docs/routing.md#planes).
-    if (const auto on_rail = rail_matched_nic(topology_, impl, ls.host, *nic_d)) {
-      fabric = impl.fabric->route(*on_rail, *nic_d);
-      if (fabric) nic_s = on_rail;
-    }
-  }
-  if (!fabric) {
-    const bool filtered = !options_.ib_hca.entries.empty() && (!nic_s || !nic_d);
-    throw ConfigError(fmt::format("no network path from {} to {}{}", topology_.display_name(src),
-                                  topology_.display_name(dst),
-                                  filtered ? " (NCCL_IB_HCA leaves its server no NIC)" : ""));
-  }
+  // The route's one path: the source's leg to its NIC, the fabric, the destination's leg.
   Route route;
   route.src = src;
   route.dst = dst;
   route.cls = PathClass::kNet;
   route.transport = Transport::kNet;
-  Path path;
+  Path& path = route.paths.emplace_back();
+  const auto append_leg = [&](const Located& where, uint32_t a, uint32_t b) {
+    const uint32_t offset = uint32_t(where.host) * impl.host_links;
+    for (const Path& p : local_leg(a, b).paths) {
+      for (LinkId id : p.links) path.links.push_back(LinkId{id.value + offset});
+    }
+  };
+  std::vector<LinkId> fabric;
+  bool found = nic_s && nic_d && impl.fabric && impl.fabric->append_route(*nic_s, *nic_d, &fabric);
+  if (!found && nic_s && nic_d && impl.fabric) {
+    // Planes of a rail-optimized fabric are disjoint: leave through the source server's NIC
+    // on the destination NIC's rail (docs/routing.md#planes).
+    if (const auto on_rail = rail_matched_nic(topology_, impl, ls.host, *nic_d)) {
+      found = impl.fabric->append_route(*on_rail, *nic_d, &fabric);
+      if (found) nic_s = on_rail;
+    }
+  }
+  if (!found) {
+    const bool filtered = !options_.ib_hca.entries.empty() && (!nic_s || !nic_d);
+    throw ConfigError(fmt::format("no network path from {} to {}{}", topology_.display_name(src),
+                                  topology_.display_name(dst),
+                                  filtered ? " (NCCL_IB_HCA leaves its server no NIC)" : ""));
+  }
   const Located lnic_s = locate(topology_, impl, *nic_s);
   const Located lnic_d = locate(topology_, impl, *nic_d);
-  for (const Path& p : leg(ls, ls.endpoint, lnic_s.endpoint).paths) {
-    path.links.insert(path.links.end(), p.links.begin(), p.links.end());
-  }
-  path.links.insert(path.links.end(), fabric->begin(), fabric->end());
-  for (const Path& p : leg(ld, lnic_d.endpoint, ld.endpoint).paths) {
-    path.links.insert(path.links.end(), p.links.begin(), p.links.end());
-  }
-  route.paths.push_back(std::move(path));
+  append_leg(ls, ls.endpoint, lnic_s.endpoint);
+  path.links.insert(path.links.end(), fabric.begin(), fabric.end());
+  append_leg(ld, lnic_d.endpoint, ld.endpoint);
   routing_detail::summarize(topology_, &route);
   return route;
 }
