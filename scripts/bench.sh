@@ -14,7 +14,7 @@ build="${1:-build}"
 cmake --build "$build" --target linksim_cli collectives_perftest flowsim_perftest >/dev/null
 source scripts/bench_lib.sh
 echo "== linksim coll allreduce --topo topologies/dgx-h100-ib.yaml --set nodes=N -b 1G -e 1G --mode flow"
-for nodes in 1 8 64 512 1024 2048 4096 8192; do
+for nodes in 1 8 64 512 1024 2048 4096 8192 16384; do
   printf '%6d GPUs (%5d servers): %s\n' $((nodes * 8)) "$nodes" "$(median_run taskset -c 0 \
     "$build/linksim" coll allreduce --topo topologies/dgx-h100-ib.yaml --set nodes=$nodes \
     -b 1G -e 1G --mode flow)"

@@ -58,16 +58,22 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
                                   "communicator), got {}",
                                   ranks_.size(), options_.gpus_per_thread));
   }
-  std::set<uint32_t> seen;
+  std::vector<char> seen(topology.devices().size(), 0);
+  const std::string* last_model = nullptr;  // a cluster's GPUs share a model or a few
+  int last_sm = 0;
   for (DeviceId id : ranks_) {
-    if (topology.device(id).kind != DeviceKind::kGpu) {
+    const Device& gpu = topology.device(id);
+    if (gpu.kind != DeviceKind::kGpu) {
       throw ConfigError(fmt::format("'{}' is not a GPU", topology.display_name(id)));
     }
-    if (!seen.insert(id.value).second) {
+    if (seen[id.value]++ != 0) {
       throw ConfigError(fmt::format("GPU '{}' is listed twice", topology.display_name(id)));
     }
-    int sm = topology.gpu_model(id).sm;
-    min_sm_ = min_sm_ == 0 ? sm : std::min(min_sm_, sm);
+    if (last_model == nullptr || *last_model != gpu.model) {
+      last_sm = topology.gpu_model(id).sm;
+      last_model = &gpu.model;
+    }
+    min_sm_ = min_sm_ == 0 ? last_sm : std::min(min_sm_, last_sm);
   }
   group_nodes();
   plan_rings();
@@ -87,18 +93,17 @@ void CommGraph::measure_hop_latency() {
     types.emplace_back(link.type, topology_.catalog().find_link_type(link.type.str()));
     return types.back().second;
   };
-  // Each link's excess over its catalog type; without any (no `latency:` override, the
-  // common case) every hop's excess is 0 and the rings need not be walked.
-  std::vector<double> excess_s(topology_.links().size(), 0.0);
-  bool any_excess = false;
-  for (size_t i = 0; i < excess_s.size(); ++i) {
-    const Link& link = topology_.links()[i];
+  auto excess_s = [&](const Link& link) {
     const LinkType* type = catalog_type(link);
-    excess_s[i] = link.latency_s - (type != nullptr ? type->latency_s : link.latency_s);
-    any_excess = any_excess || excess_s[i] != 0;
-  }
+    return link.latency_s - (type != nullptr ? type->latency_s : link.latency_s);
+  };
+  // Without a link whose latency differs from its type's (no `latency:` override, the common
+  // case) every hop's excess is 0 and the rings need not be walked.
   hop_latency_excess_s_ = 0;
-  if (!any_excess) return;
+  const auto links = topology_.links();
+  if (std::none_of(links.begin(), links.end(), [&](const Link& l) { return excess_s(l) != 0; })) {
+    return;
+  }
   bool any = false;
   double worst_s = 0;
   for (const auto& ring : ring_.rings) {
@@ -107,7 +112,7 @@ void CommGraph::measure_hop_latency() {
       with_route(ring[i], ring[(i + 1) % ring.size()], [&](const Route& r) {
         for (const Path& path : r.paths) {
           double path_excess_s = 0;
-          for (LinkId id : path.links) path_excess_s += excess_s[id.value];
+          for (LinkId id : path.links) path_excess_s += excess_s(topology_.link(id));
           worst_s = any ? std::max(worst_s, path_excess_s) : path_excess_s;
           any = true;
         }

@@ -75,12 +75,12 @@ std::vector<double> effective_capacities(const Topology& topology) {
     model_of_name.emplace_back(model, &topology.gpu_model(gpu));
     return model_of_name.back().second;
   };
-  std::vector<std::pair<std::string_view, const LinkType*>> type_of_name;
+  std::vector<std::pair<InternedString, const LinkType*>> type_of_name;  // by pointer
   auto link_type_of = [&](const Link& link) {
     for (const auto& [name, entry] : type_of_name) {
       if (name == link.type) return entry;
     }
-    type_of_name.emplace_back(link.type, topology.catalog().find_link_type(link.type));
+    type_of_name.emplace_back(link.type, topology.catalog().find_link_type(link.type.str()));
     return type_of_name.back().second;
   };
   std::vector<double> capacity;
