@@ -132,7 +132,7 @@ int net_peer_channels(const CommGraph& g) {
   // Up to 2.28: two channels, halved while 2 x ranks exceeds 4 x the p2p channels (the
   // communicator's channels, a power of two).
   int p2p_total = 1;
-  while (p2p_total < nccl_ring_graph(g).channels) p2p_total *= 2;
+  while (p2p_total < g.nccl_ring_graph().channels) p2p_total *= 2;
   int c = 2;
   const int n = static_cast<int>(g.ranks().size());
   while (c * n > p2p_total * 4 && c > 1) c /= 2;

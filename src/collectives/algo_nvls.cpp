@@ -28,9 +28,7 @@ double nvls_efficiency(int sm) {
 
 // NCCL's NVLS heads: the GPUs of one server's NVLink domain, up to NCCL_MAX_NVLS_ARITY.
 int nvls_heads(const CommGraph& g) {
-  size_t heads = g.ranks().size();
-  for (const auto& node : g.nodes()) heads = std::min(heads, node.size());
-  return std::min(static_cast<int>(heads), kMaxNvlsArity);
+  return std::min(g.min_ranks_per_node(), kMaxNvlsArity);
 }
 
 // One NVLS loop: every channel moves one chunk per head (docs/model.md#nvls), bytes.

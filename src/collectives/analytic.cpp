@@ -33,6 +33,7 @@ bool protocol_allowed(const CommGraph& g, const AlgorithmOps& a, Protocol p, std
 
 std::vector<Algorithm> candidate_algorithms(const CommGraph& g, CollectiveOp op) {
   std::vector<Algorithm> out;
+  out.reserve(algorithm_table().size());
   for (const AlgorithmOps& a : algorithm_table()) {
     if (a.runs(g, op)) out.push_back(a.algorithm);
   }
@@ -51,6 +52,8 @@ CostModel cost_model(const CommGraph& g, CollectiveOp op, Algorithm algo, Protoc
   }
   if (!protocol_allowed(g, *ops, proto, &m.why_not)) return m;
   m = ops->cost(g, op, proto, size_bytes, trace);
+  m.table_latency_s = m.latency_s;
+  m.table_fill_s = m.fill_s;
   if (g.ranks().size() == 1) {
     // A device-memory copy, not the algorithm's traffic (docs/model.md#one-rank).
     const double hbm_Bps = g.topology().gpu_model(g.ranks().front()).memory_bw_Bps;

@@ -17,6 +17,11 @@ struct CostModel {
   std::string why_not;       ///< when !eligible: why, for messages
   double latency_s = 0;      ///< NCCL's base + per-step latencies, plus launch overhead
   double fill_s = 0;         ///< pipeline fill before the steady state
+  /// The algorithm's closed form before cost_model's adjustments (latency overrides, launch
+  /// overhead, the one-rank copy): NCCL's table latency and fill, which its own estimate
+  /// uses (nccl_estimate).
+  double table_latency_s = 0;
+  double table_fill_s = 0;
   double wire_factor = 1;    ///< bytes each rank moves over its bottleneck per byte of size
   double bw_Bps = 0;         ///< steady-state rate of those bytes
   int channels = 0;

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "collectives/link_efficiency.hpp"
+#include "collectives/nccl_tuner_model.hpp"
 #include "common/check.hpp"
 #include "linksim/error.hpp"
 
@@ -80,6 +81,7 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
   find_nvls();
   measure_network();
   measure_hop_latency();
+  nccl_ring_graph_ = search_nccl_ring_graph(*this);
 }
 
 void CommGraph::measure_hop_latency() {
@@ -202,8 +204,10 @@ void CommGraph::group_nodes() {
     if (added) nodes_.emplace_back();
     nodes_[it->second].push_back(r);
   }
+  min_ranks_per_node_ = static_cast<int>(ranks_.size());
   for (const auto& node : nodes_) {
     max_ranks_per_node_ = std::max(max_ranks_per_node_, static_cast<int>(node.size()));
+    min_ranks_per_node_ = std::min(min_ranks_per_node_, static_cast<int>(node.size()));
   }
 }
 

@@ -13,6 +13,7 @@
 
 #include "collectives/model_params.hpp"
 #include "collectives/route_index.hpp"
+#include "collectives/searched_graph.hpp"
 #include "linksim/collectives.hpp"
 #include "linksim/routing.hpp"
 
@@ -59,6 +60,8 @@ class CommGraph {
   const std::vector<std::vector<int>>& nodes() const { return nodes_; }
   int node_count() const { return static_cast<int>(nodes_.size()); }
   int max_ranks_per_node() const { return max_ranks_per_node_; }
+  /// The ranks of the emptiest server (kept: estimates ask for it per call).
+  int min_ranks_per_node() const { return min_ranks_per_node_; }
   int min_sm() const { return min_sm_; }
   const std::vector<double>& capacities() const { return capacity_; }
 
@@ -78,6 +81,9 @@ class CommGraph {
     }
   }
   const RingPlan& ring() const { return ring_; }
+  /// The ring graph NCCL's search finds here (search_nccl_ring_graph), kept: every estimate
+  /// of a ring or tree asks for it.
+  const SearchedGraph& nccl_ring_graph() const { return nccl_ring_graph_; }
   const NvlsInfo& nvls() const { return nvls_; }
   /// Effective NIC bandwidth per server: the distinct NICs its ranks use, summed (bytes/s).
   double node_network_Bps() const { return node_network_Bps_; }
@@ -120,6 +126,7 @@ class CommGraph {
   /// By rank pair: the index in routes_.
   mutable RouteIndex route_index_;
   RingPlan ring_;
+  SearchedGraph nccl_ring_graph_;
   NvlsInfo nvls_;
   double node_network_Bps_ = 0;
   double nvlink_lane_Bps_ = 0;
@@ -128,6 +135,7 @@ class CommGraph {
   double hop_latency_excess_s_ = 0;
   int min_sm_ = 0;
   int max_ranks_per_node_ = 0;
+  int min_ranks_per_node_ = 0;
 };
 
 }  // namespace linksim::detail

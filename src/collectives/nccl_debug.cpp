@@ -28,7 +28,7 @@ NcclTuningCell tuning_cell(const detail::CommGraph& g, CollectiveOp op, Algorith
   NcclTuningCell cell{.algorithm = a, .protocol = p};
   const detail::CostModel m = detail::cost_model(g, op, a, p, 0);
   if (!m.eligible || !(m.wire_factor > 0)) return cell;
-  const detail::NcclEstimate e = detail::nccl_estimate(g, op, a, p, 0, m);
+  const detail::NcclEstimate e = detail::nccl_estimate(g, op, a, p, m);
   if (!e.enabled || !std::isfinite(e.algbw_Bps)) return cell;
   cell.enabled = true;
   cell.latency_us = e.latency_s * 1e6;

@@ -56,12 +56,6 @@ int nsteps(CollectiveOp op, int n) {
   return n;
 }
 
-int min_ranks_per_node(const CommGraph& g) {
-  size_t m = std::numeric_limits<size_t>::max();
-  for (const auto& node : g.nodes()) m = std::min(m, node.size());
-  return static_cast<int>(m);
-}
-
 // NCCL's per-GPU budget for a ring through the server, GB/s: the ring's rate over NCCL's own
 // link constants. linksim's effective NVLink capacity is its realized rate; NCCL's search
 // counts topo.h's per-link constant instead.
@@ -81,7 +75,7 @@ double nic_budget_GBps(const CommGraph& g) {
 
 NcclEstimate ring_estimate(const CommGraph& g, CollectiveOp op, Protocol p, double latency_s) {
   const int n = static_cast<int>(g.ranks().size()), nodes = g.node_count();
-  const SearchedGraph graph = nccl_ring_graph(g);
+  const SearchedGraph& graph = g.nccl_ring_graph();
   const ArchCaps caps = arch_caps(g.min_sm());
   double bus = graph.total_GBps();
   if (p == Protocol::kLL) {
@@ -108,7 +102,7 @@ NcclEstimate ring_estimate(const CommGraph& g, CollectiveOp op, Protocol p, doub
 NcclEstimate tree_estimate(const CommGraph& g, Protocol p, double latency_s) {
   const int nodes = g.node_count();
   // The tree graph has the ring's channels (init.cc: tree min/max channels = ring's).
-  const SearchedGraph graph = nccl_ring_graph(g);
+  const SearchedGraph& graph = g.nccl_ring_graph();
   const int arch = arch_index(g.min_sm()), ni = nodes_index(nodes);
   double bus = std::min(graph.total_GBps() * 0.92, graph.channels * kPerChMaxTreeBw[arch][ni]);
   if (p == Protocol::kLL) {
@@ -130,7 +124,7 @@ NcclEstimate tree_estimate(const CommGraph& g, Protocol p, double latency_s) {
 NcclEstimate nvls_estimate(const CommGraph& g, CollectiveOp op, bool tree, double latency_s) {
   const NvlsInfo& nv = g.nvls();
   const int n = static_cast<int>(g.ranks().size()), nodes = g.node_count();
-  const int ppn = min_ranks_per_node(g);
+  const int ppn = g.min_ranks_per_node();
   const int arch = arch_index(nv.sm);
   const double gpu_nvs_GBps =
       nv.gpu_nvlink_Bps / nv.lane_Bps * nccl_nvlink_bw_Bps(nv.sm) / 1e9;
@@ -209,7 +203,7 @@ double max_path_GBps(const CommGraph& g) {
   return best > 0 ? best : std::numeric_limits<double>::infinity();
 }
 
-SearchedGraph nccl_ring_graph(const CommGraph& g) {
+SearchedGraph search_nccl_ring_graph(const CommGraph& g) {
   return ring_search(g.min_sm(), ring_intra_budget_GBps(g), nic_budget_GBps(g), kRingMaxChannels,
                      max_path_GBps(g));
 }
@@ -234,36 +228,37 @@ double NcclEstimate::time_s(double size_bytes) const {
 
 double tree_correction(Protocol proto, double size_bytes) {
   const double units = std::floor(size_bytes / 64.0);
-  const int index = units < 1 ? 0 : static_cast<int>(std::floor(std::log2(units)));
+  // floor(log2(units)) for units >= 1: the binary exponent, exactly.
+  const int index = units < 1 ? 0 : std::ilogb(units);
   if (index >= static_cast<int>(kTreeCorrection[0].size())) return 1.0;
   return kTreeCorrection[protocol_index(proto)][index];
 }
 
 NcclEstimate nccl_estimate(const CommGraph& g, CollectiveOp op, Algorithm algo, Protocol proto,
-                           double size_bytes, const CostModel& realized) {
+                           const CostModel& realized) {
   NcclEstimate e;
   if (!realized.eligible) return e;
   // NCCL's own latency: the closed form's NCCL-table part, without linksim's launch overhead
   // and latency overrides (which NCCL does not know) — the same for every pair.
-  const CostModel raw = find_algorithm(algo)->cost(g, op, proto, size_bytes, nullptr);
+  const double table_latency_s = realized.table_latency_s;
   const bool one_rank = g.ranks().size() < 2;
   if (!one_rank) {
     switch (algo) {
       case Algorithm::kRing:
         if (op != CollectiveOp::kBroadcast && op != CollectiveOp::kReduce) {
-          return ring_estimate(g, op, proto, raw.latency_s);
+          return ring_estimate(g, op, proto, table_latency_s);
         }
         break;
-      case Algorithm::kTree: return tree_estimate(g, proto, raw.latency_s);
-      case Algorithm::kNvls: return nvls_estimate(g, op, false, raw.latency_s);
-      case Algorithm::kNvlsTree: return nvls_estimate(g, op, true, raw.latency_s);
+      case Algorithm::kTree: return tree_estimate(g, proto, table_latency_s);
+      case Algorithm::kNvls: return nvls_estimate(g, op, false, table_latency_s);
+      case Algorithm::kNvlsTree: return nvls_estimate(g, op, true, table_latency_s);
       default: break;
     }
   }
   e.enabled = true;
   e.proto = proto;
   e.channels = realized.channels;
-  e.latency_s = raw.latency_s + raw.fill_s;
+  e.latency_s = table_latency_s + realized.table_fill_s;
   e.algbw_Bps = realized.bw_Bps / realized.wire_factor;
   return e;
 }

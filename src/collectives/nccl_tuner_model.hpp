@@ -10,15 +10,10 @@
 #include <span>
 
 #include "collectives/analytic.hpp"
+#include "collectives/searched_graph.hpp"
 
 namespace linksim::detail {
 
-/// A graph NCCL's search would find: channels at a per-channel speed, GB/s.
-struct SearchedGraph {
-  int channels = 0;
-  double speed_GBps = 0;
-  double total_GBps() const { return channels * speed_GBps; }
-};
 
 /// The per-channel speeds NCCL's search tries, fastest first (search.cc speedArrayIntra /
 /// speedArrayInter and their SM90, SM100 variants), GB/s.
@@ -35,8 +30,10 @@ SearchedGraph ring_search(int sm, double intra_GBps, double nic_GBps, int max_ch
                           double max_path_GBps = std::numeric_limits<double>::infinity());
 
 /// The ring graph NCCL's search finds on this communicator (ring_search over NCCL's view of the
-/// server's ring and of its NICs); the tree graph has the same channels.
-SearchedGraph nccl_ring_graph(const CommGraph& g);
+/// server's ring and of its NICs); the tree graph has the same channels. CommGraph computes
+/// it once (CommGraph::nccl_ring_graph); REQUIRES: the graph's rings, NVLink and network
+/// measured.
+SearchedGraph search_nccl_ring_graph(const CommGraph& g);
 
 /// NCCL's NVLS search: one channel per head, heads = GPUs of the server up to
 /// NCCL_MAX_NVLS_ARITY; every channel moves its speed through each GPU's NVLink into the
@@ -66,10 +63,10 @@ struct NcclEstimate {
   double time_s(double size_bytes) const;
 };
 
-/// NCCL's estimate for (algo, proto), `realized` being linksim's model of the same pair (its
-/// eligibility and NCCL-formula latency are shared). Pairs NCCL's tables do not cover
+/// NCCL's estimate for (algo, proto), `realized` being cost_model's model of the same pair
+/// (its eligibility and NCCL-formula latency, CostModel::table_latency_s, are shared). Pairs NCCL's tables do not cover
 /// (direct AllToAll and SendRecv) take the realized model as their estimate.
 NcclEstimate nccl_estimate(const CommGraph& g, CollectiveOp op, Algorithm algo, Protocol proto,
-                           double size_bytes, const CostModel& realized);
+                           const CostModel& realized);
 
 }  // namespace linksim::detail

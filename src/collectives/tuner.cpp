@@ -38,10 +38,11 @@ Choice choose(const CommGraph& g, const CollectiveQuery& q, std::vector<TriedPai
     for (Protocol p : kProtocols) {
       if (q.protocol != Protocol::kAuto && p != q.protocol) continue;
       CostModel m = cost_model(g, q.op, a, p, q.size_bytes);
-      const NcclEstimate e = nccl_estimate(g, q.op, a, p, q.size_bytes, m);
+      const NcclEstimate e = nccl_estimate(g, q.op, a, p, m);
       if (tried != nullptr) tried->push_back({a, p, m, e});
       if (!m.eligible || !e.enabled) {
-        last_reason = m.eligible ? "NCCL's tuner gives it no bandwidth here" : m.why_not;
+        if (m.eligible) last_reason = "NCCL's tuner gives it no bandwidth here";
+        else last_reason = std::move(m.why_not);  // m is not kept
         continue;
       }
       const double t = e.time_s(q.size_bytes);
