@@ -126,6 +126,16 @@ class Router {
 
   /// The route NCCL would use to move bytes from GPU `src` to GPU `dst` (also NIC endpoints).
   Route route(DeviceId src, DeviceId dst) const;
+  /// A route inside one server as the host-0 route every server repeats: route(src, dst) is
+  /// `local` with `device_offset` added to its device ids and `link_offset` to its link ids.
+  struct HostRoute {
+    const Route* local = nullptr;
+    uint32_t device_offset = 0;
+    uint32_t link_offset = 0;
+  };
+  /// For `src` and `dst` in one server, its host-0 route (without copying it); nullopt when
+  /// they are in different servers. Refuses what route() refuses.
+  std::optional<HostRoute> host_route(DeviceId src, DeviceId dst) const;
   /// The nvidia-smi class of a pair of GPUs/NICs in one server (NV# counts in `nvlinks`).
   PathClass classify(DeviceId a, DeviceId b, int* nvlinks = nullptr) const;
   /// The NIC a GPU uses for inter-server traffic (nearest by PCIe class, then index),

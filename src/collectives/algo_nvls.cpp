@@ -137,9 +137,13 @@ FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, 
   const Topology& t = g.topology();
   const size_t n = g.ranks().size();
   std::vector<double> caps = g.capacities();
-  std::vector<std::vector<ResourceId>> up(n), down(n);
-  std::vector<std::vector<double>> bw(n);
+  // Each rank's NVLinks into the reduction-capable switches: its links up (and, as their
+  // reverses, down) from first_link[r] to first_link[r + 1].
+  std::vector<ResourceId> up, down;
+  std::vector<double> bw;
+  std::vector<size_t> first_link(n + 1, 0);
   for (size_t r = 0; r < n; ++r) {
+    first_link[r] = up.size();
     for (LinkId id : t.out_links(g.ranks()[r])) {
       const Link& link = t.link(id);
       const Device& peer = t.device(link.to);
@@ -148,20 +152,23 @@ FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, 
       }
       caps[id.value] = link.bw_Bps * m.link_scale;
       caps[link.reverse.value] = link.bw_Bps * m.link_scale;
-      up[r].push_back(ResourceId{id.value});
-      down[r].push_back(ResourceId{link.reverse.value});
-      bw[r].push_back(link.bw_Bps);
+      up.push_back(ResourceId{id.value});
+      down.push_back(ResourceId{link.reverse.value});
+      bw.push_back(link.bw_Bps);
     }
   }
+  first_link[n] = up.size();
   Lowering low(g, std::move(caps), 1.0, m.latency_s + m.fill_s);
   const double each = op == CollectiveOp::kAllReduce ? bytes : m.wire_factor * bytes;
+  std::vector<PathSpec> up_paths, down_paths;
   for (size_t r = 0; r < n; ++r) {
     double total = 0;
-    for (double b : bw[r]) total += b;
-    std::vector<PathSpec> up_paths, down_paths;
-    for (size_t i = 0; i < up[r].size(); ++i) {
-      up_paths.push_back({std::span<const ResourceId>(&up[r][i], 1), bw[r][i] / total});
-      down_paths.push_back({std::span<const ResourceId>(&down[r][i], 1), bw[r][i] / total});
+    for (size_t i = first_link[r]; i < first_link[r + 1]; ++i) total += bw[i];
+    up_paths.clear();
+    down_paths.clear();
+    for (size_t i = first_link[r]; i < first_link[r + 1]; ++i) {
+      up_paths.push_back({std::span<const ResourceId>(&up[i], 1), bw[i] / total});
+      down_paths.push_back({std::span<const ResourceId>(&down[i], 1), bw[i] / total});
     }
     low.send_paths(up_paths, each);
     low.send_paths(down_paths, each);

@@ -153,12 +153,13 @@ Bottleneck link_bottleneck(const Topology& topology, LinkId id, bool name_family
 }
 
 void StreamSet::add(const Route& route, double weight, double rate_cap_Bps,
-                    const Bottleneck& cap_why) {
+                    const Bottleneck& cap_why, uint32_t link_offset) {
   if (load_.empty()) load_.assign(capacity_.size(), 0.0);
   for (const Path& path : route.paths) {
-    for (LinkId id : path.links) {
-      if (load_[id.value] == 0.0) touched_.push_back(id.value);
-      load_[id.value] += weight * path.share;
+    for (LinkId local : path.links) {
+      const uint32_t id = local.value + link_offset;
+      if (load_[id] == 0.0) touched_.push_back(id);
+      load_[id] += weight * path.share;
     }
   }
   if (rate_cap_Bps < std::numeric_limits<double>::infinity() && weight > 0) {

@@ -45,8 +45,11 @@ Bottleneck link_bottleneck(const Topology& topology, LinkId id, bool name_family
 class StreamSet {
  public:
   explicit StreamSet(const std::vector<double>& capacity_Bps) : capacity_(capacity_Bps) {}
-  /// Adds a stream along `route` carrying fraction `weight` of the per-rank traffic.
-  void add(const Route& route, double weight, double rate_cap_Bps, const Bottleneck& cap_why);
+  /// Adds a stream along `route` carrying fraction `weight` of the per-rank traffic; its
+  /// links are the route's with `link_offset` added (a server's copy of a host-0 route,
+  /// Router::host_route).
+  void add(const Route& route, double weight, double rate_cap_Bps, const Bottleneck& cap_why,
+           uint32_t link_offset = 0);
 
   struct Limit {
     double throughput_Bps = 0;  ///< largest T: per-rank bytes/s of the pattern

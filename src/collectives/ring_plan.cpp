@@ -29,7 +29,19 @@ double hop_rate_on(const Topology& t, const Route& route, const std::vector<doub
 
 void CommGraph::add_ring_streams(StreamSet& set, const std::vector<int>& ring, double weight) const {
   for (size_t i = 0; ring.size() > 1 && i < ring.size(); ++i) {
-    with_route(ring[i], ring[(i + 1) % ring.size()], [&](const Route& r) {
+    const int a = ring[i];
+    const int b = ring[(i + 1) % ring.size()];
+    // Inside a server, the host-0 route the server repeats, uncopied (no rate cap: that is
+    // host staging's, whose mechanism names the devices).
+    if (cached_route(a, b) == nullptr) {
+      const auto host = router_.host_route(ranks_[size_t(a)], ranks_[size_t(b)]);
+      if (host && host->local->transport != Transport::kShm) {
+        set.add(*host->local, weight, std::numeric_limits<double>::infinity(), Bottleneck{},
+                host->link_offset);
+        continue;
+      }
+    }
+    with_route(a, b, [&](const Route& r) {
       Bottleneck why;
       const double cap = route_rate_cap(topology_, r, &why);
       set.add(r, weight, cap, why);

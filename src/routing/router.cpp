@@ -301,31 +301,45 @@ std::vector<LinkId> Router::cpu_path(DeviceId device) const {
   return links;
 }
 
+namespace {
+
+// The host-0 route of a pair in one server; refuses a pair without one.
+const Route& local_leg(const Topology& topology, const HostTables& impl, uint32_t a, uint32_t b) {
+  const auto& local = impl.routes[impl.pair(a, b)];
+  if (!local) {
+    // An NVLink pair beyond the P2P level needs a way through host memory, which a server
+    // whose CPUs are not linked (a GB200 rack as one server) does not have.
+    const bool staged_nvlink = impl.classes[impl.pair(a, b)] == PathClass::kNvlink &&
+                               !within_p2p_level(PathClass::kNvlink, impl.p2p_level);
+    throw ConfigError(fmt::format(
+        "no path from {} to {} in a server{}", topology.display_name(impl.endpoints[a]),
+        topology.display_name(impl.endpoints[b]),
+        staged_nvlink ? fmt::format(" through host memory (P2P level {}: NCCL_P2P_DISABLE or "
+                                    "NCCL_P2P_LEVEL leave its NVLink unused)",
+                                    p2p_level_name(impl.p2p_level))
+                      : ""));
+  }
+  return *local;
+}
+
+}  // namespace
+
+std::optional<Router::HostRoute> Router::host_route(DeviceId src, DeviceId dst) const {
+  const Impl& impl = *impl_;
+  const Located ls = locate(topology_, impl, src);
+  const Located ld = locate(topology_, impl, dst);
+  if (ls.host != ld.host) return std::nullopt;
+  return HostRoute{&local_leg(topology_, impl, ls.endpoint, ld.endpoint),
+                   uint32_t(ls.host) * impl.host_devices, uint32_t(ls.host) * impl.host_links};
+}
+
 Route Router::route(DeviceId src, DeviceId dst) const {
   const Impl& impl = *impl_;
   const Located ls = locate(topology_, impl, src);
   const Located ld = locate(topology_, impl, dst);
-  // The host-0 route of a pair in one server; refuses a pair without one.
-  const auto local_leg = [&](uint32_t a, uint32_t b) -> const Route& {
-    const auto& local = impl.routes[impl.pair(a, b)];
-    if (!local) {
-      // An NVLink pair beyond the P2P level needs a way through host memory, which a server
-      // whose CPUs are not linked (a GB200 rack as one server) does not have.
-      const bool staged_nvlink = impl.classes[impl.pair(a, b)] == PathClass::kNvlink &&
-                                 !within_p2p_level(PathClass::kNvlink, impl.p2p_level);
-      throw ConfigError(fmt::format(
-          "no path from {} to {} in a server{}", topology_.display_name(impl.endpoints[a]),
-          topology_.display_name(impl.endpoints[b]),
-          staged_nvlink ? fmt::format(" through host memory (P2P level {}: NCCL_P2P_DISABLE or "
-                                      "NCCL_P2P_LEVEL leave its NVLink unused)",
-                                      p2p_level_name(impl.p2p_level))
-                        : ""));
-    }
-    return *local;
-  };
   if (ls.host == ld.host) {
-    return shifted(local_leg(ls.endpoint, ld.endpoint), uint32_t(ls.host) * impl.host_devices,
-                   uint32_t(ls.host) * impl.host_links);
+    return shifted(local_leg(topology_, impl, ls.endpoint, ld.endpoint),
+                   uint32_t(ls.host) * impl.host_devices, uint32_t(ls.host) * impl.host_links);
   }
 
   auto nic_s = nearest_nic(src);
@@ -339,7 +353,7 @@ Route Router::route(DeviceId src, DeviceId dst) const {
   Path& path = route.paths.emplace_back();
   const auto append_leg = [&](const Located& where, uint32_t a, uint32_t b) {
     const uint32_t offset = uint32_t(where.host) * impl.host_links;
-    for (const Path& p : local_leg(a, b).paths) {
+    for (const Path& p : local_leg(topology_, impl, a, b).paths) {
       for (LinkId id : p.links) path.links.push_back(LinkId{id.value + offset});
     }
   };
