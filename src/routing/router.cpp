@@ -342,8 +342,18 @@ Route Router::route(DeviceId src, DeviceId dst) const {
                    uint32_t(ls.host) * impl.host_devices, uint32_t(ls.host) * impl.host_links);
   }
 
-  auto nic_s = nearest_nic(src);
-  const auto nic_d = nearest_nic(dst);
+  // Each end's NIC, located from the host-0 tables (the servers repeat them) without reading
+  // the NIC's device.
+  const auto nic_near = [&](const Located& at) -> std::optional<DeviceId> {
+    const auto nic = impl.nearest_nic[at.endpoint];
+    if (!nic) return std::nullopt;
+    return DeviceId{nic->value + uint32_t(at.host) * impl.host_devices};
+  };
+  const auto nic_located = [&](DeviceId nic, const Located& at) {
+    return Located{at.host, *impl.endpoint_of[nic.value - uint32_t(at.host) * impl.host_devices]};
+  };
+  auto nic_s = nic_near(ls);
+  const auto nic_d = nic_near(ld);
   // The route's one path: the source's leg to its NIC, the fabric, the destination's leg.
   Route route;
   route.src = src;
@@ -373,8 +383,8 @@ Route Router::route(DeviceId src, DeviceId dst) const {
                                   topology_.display_name(dst),
                                   filtered ? " (NCCL_IB_HCA leaves its server no NIC)" : ""));
   }
-  const Located lnic_s = locate(topology_, impl, *nic_s);
-  const Located lnic_d = locate(topology_, impl, *nic_d);
+  const Located lnic_s = nic_located(*nic_s, ls);
+  const Located lnic_d = nic_located(*nic_d, ld);
   append_leg(ls, ls.endpoint, lnic_s.endpoint);
   path.links.insert(path.links.end(), fabric.begin(), fabric.end());
   append_leg(ld, lnic_d.endpoint, ld.endpoint);
