@@ -165,6 +165,40 @@ TEST_CASE("router: across servers through the nearest NICs") {
   CHECK(local.bw_Bps == doctest::Approx(100e9));
 }
 
+TEST_CASE("router: a host route is the host-0 route with the server's offsets") {
+  detail::FabricSpec spec;
+  spec.radix = 40;
+  const Topology t = testing::make_cluster(3, spec);
+  const Router router(t);
+  const DeviceId a = id(t, "host2:gpu1");
+  const DeviceId b = id(t, "host2:gpu0");
+  const auto host = router.host_route(a, b);
+  REQUIRE(host.has_value());
+  const Route& local = *host->local;
+  CHECK(local.src == id(t, "host0:gpu1"));
+  CHECK(local.dst == id(t, "host0:gpu0"));
+  CHECK(host->device_offset == 2 * t.devices_per_host());
+  CHECK(host->link_offset == 2 * t.links_per_host());
+  // route() is exactly the shifted copy.
+  const Route full = router.route(a, b);
+  REQUIRE(full.paths.size() == local.paths.size());
+  for (size_t p = 0; p < full.paths.size(); ++p) {
+    REQUIRE(full.paths[p].links.size() == local.paths[p].links.size());
+    CHECK(full.paths[p].share == local.paths[p].share);
+    for (size_t i = 0; i < full.paths[p].links.size(); ++i) {
+      CHECK(full.paths[p].links[i].value == local.paths[p].links[i].value + host->link_offset);
+    }
+  }
+  CHECK(full.bw_Bps == local.bw_Bps);
+  CHECK(full.bottleneck.value == local.bottleneck.value + host->link_offset);
+  // Across servers there is no host route.
+  CHECK_FALSE(router.host_route(id(t, "host0:gpu0"), id(t, "host1:gpu0")).has_value());
+  CHECK_THROWS_WITH_AS(router.host_route(id(t, "switch0"), b),
+                       "linksim: error: expected a gpu or nic to route between, got "
+                       "net_switch 'switch0'",
+                       ConfigError);
+}
+
 TEST_CASE("router: bad endpoints") {
   const Topology t = testing::make_pcie_tree();
   const Router router(t);

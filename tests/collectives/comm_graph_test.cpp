@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+// CommGraph: routes visited without being kept, and the per-communicator values the
+// estimates read instead of recomputing (docs/flowsim.md#measured, the analytic engine).
+#include <doctest/doctest.h>
+
+#include "collectives/comm_graph.hpp"
+#include "collectives/nccl_tuner_model.hpp"
+#include "linksim/gpu_selection.hpp"
+#include "support/test_topologies.hpp"
+
+namespace linksim {
+namespace {
+
+std::vector<uint32_t> link_ids(const Route& r) {
+  std::vector<uint32_t> out;
+  for (const Path& p : r.paths) {
+    for (LinkId id : p.links) out.push_back(id.value);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_SUITE("collectives") {
+
+TEST_CASE("comm graph: with_route visits the route route() returns, cached or not") {
+  const Topology t = testing::library_topology("dgx-h100-ib.yaml", {{"nodes", "4"}});
+  const detail::CommGraph g(t, t.gpus(), CommOptions{});
+  // Across servers (PXN: gpu1 of server 0 hands over to gpu2, whose NIC sends), inside one,
+  // and a pair the rings cross.
+  for (const auto& [a, b] : std::vector<std::pair<int, int>>{{1, 10}, {3, 5}, {7, 8}, {31, 0}}) {
+    std::vector<uint32_t> visited;
+    double visited_bw = 0;
+    g.with_route(a, b, [&](const Route& r) {
+      visited = link_ids(r);
+      visited_bw = r.bw_Bps;
+    });
+    const Route& kept = g.route(a, b);  // computes and keeps it
+    CHECK(visited == link_ids(kept));
+    CHECK(visited_bw == kept.bw_Bps);
+    bool visited_kept = false;
+    g.with_route(a, b, [&](const Route& r) { visited_kept = &r == &kept; });
+    CHECK(visited_kept);  // now the cached one itself
+  }
+}
+
+TEST_CASE("comm graph: the emptiest server and NCCL's ring graph are kept") {
+  const Topology t = testing::library_topology("dgx-h100-ib.yaml", {{"nodes", "3"}});
+  // 8 GPUs of server 0, 8 of server 1 and 3 of server 2.
+  std::vector<DeviceId> ranks(t.gpus().begin(), t.gpus().begin() + 19);
+  const detail::CommGraph g(t, ranks, CommOptions{});
+  CHECK(g.node_count() == 3);
+  CHECK(g.max_ranks_per_node() == 8);
+  CHECK(g.min_ranks_per_node() == 3);
+  const detail::SearchedGraph searched = detail::search_nccl_ring_graph(g);
+  CHECK(g.nccl_ring_graph().channels == searched.channels);
+  CHECK(g.nccl_ring_graph().speed_GBps == searched.speed_GBps);
+  CHECK(g.nccl_ring_graph().channels > 0);
+}
+
+}  // TEST_SUITE
+
+}  // namespace linksim
