@@ -131,19 +131,22 @@ int CommGraph::channels() const {
 namespace {
 
 // a then b, as one route: every path of a continued by every path of b (shares multiply).
-Route concatenate(const Route& a, const Route& b) {
-  Route r = b;
+Route concatenate(const Route& a, Route b) {
+  const std::vector<Path> tails = std::move(b.paths);
+  Route r = std::move(b);
   r.src = a.src;
   r.paths.clear();
   for (const Path& pa : a.paths) {
-    for (const Path& pb : b.paths) {
-      Path p{pa.links, pa.share * pb.share};
+    for (const Path& pb : tails) {
+      Path p{{}, pa.share * pb.share};
+      p.links.reserve(pa.links.size() + pb.links.size());
+      p.links.insert(p.links.end(), pa.links.begin(), pa.links.end());
       p.links.insert(p.links.end(), pb.links.begin(), pb.links.end());
       r.paths.push_back(std::move(p));
     }
   }
-  r.latency_s = a.latency_s + b.latency_s;
-  if (a.bw_Bps < b.bw_Bps) {
+  r.latency_s = a.latency_s + r.latency_s;  // r holds b's summary
+  if (a.bw_Bps < r.bw_Bps) {
     r.bw_Bps = a.bw_Bps;
     r.bottleneck = a.bottleneck;
   }

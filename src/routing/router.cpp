@@ -385,6 +385,13 @@ Route Router::route(DeviceId src, DeviceId dst) const {
   }
   const Located lnic_s = nic_located(*nic_s, ls);
   const Located lnic_d = nic_located(*nic_d, ld);
+  const auto leg_links = [&](uint32_t a, uint32_t b) {
+    size_t count = 0;
+    for (const Path& p : local_leg(topology_, impl, a, b).paths) count += p.links.size();
+    return count;
+  };
+  path.links.reserve(leg_links(ls.endpoint, lnic_s.endpoint) + fabric.size() +
+                     leg_links(lnic_d.endpoint, ld.endpoint));
   append_leg(ls, ls.endpoint, lnic_s.endpoint);
   path.links.insert(path.links.end(), fabric.begin(), fabric.end());
   append_leg(ld, lnic_d.endpoint, ld.endpoint);
