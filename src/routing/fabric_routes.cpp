@@ -33,21 +33,22 @@ bool has_uplink(const Topology& topology, DeviceId from) {
 }  // namespace
 
 FabricRoutes::FabricRoutes(const Topology& topology)
-    : topology_(topology),
-      uplink_(topology.devices().size(), kNone),
-      leaf_rank_(topology.devices().size(), kNone),
-      nic_key_(topology.devices().size(), kNone),
-      down_(topology.devices().size()),
-      cone_(topology.devices().size()) {
+    : topology_(topology), slot_(topology.devices().size(), kNone) {
   const auto devices = topology.devices();
   std::vector<DeviceId> switches;
   for (uint32_t i = 0; i < devices.size(); ++i) {
-    if (devices[i].kind == DeviceKind::kNetSwitch) switches.push_back(DeviceId{i});
-    if (devices[i].kind != DeviceKind::kNic) continue;
-    if (const auto up = find_uplink(DeviceId{i})) uplink_[i] = up->value;
+    if (devices[i].kind == DeviceKind::kNetSwitch) {
+      slot_[i] = uint32_t(switches_.size());
+      switches_.emplace_back();
+      switches.push_back(DeviceId{i});
+    } else if (devices[i].kind == DeviceKind::kNic) {
+      slot_[i] = uint32_t(nics_.size()) | kNicSlot;
+      NicState& state = nics_.emplace_back();
+      if (const auto up = find_uplink(DeviceId{i})) state.uplink = up->value;
+    }
   }
   rank_leaves(switches);
-  number_nics();
+  number_nics(switches);
   collect_reach(switches);
 }
 
@@ -80,7 +81,7 @@ void FabricRoutes::rank_leaves(const std::vector<DeviceId>& switches) {
       stack.pop_back();
       if (visited[at.value]) continue;
       visited[at.value] = 1;
-      if (is_leaf[at.value]) leaf_rank_[at.value] = next_rank++;
+      if (is_leaf[at.value]) at_switch(at).leaf_rank = next_rank++;
       children.clear();
       for_each_neighbour(topology_, at, false, [&](LinkId, DeviceId to) {
         if (!visited[to.value]) children.push_back(to);
@@ -90,18 +91,20 @@ void FabricRoutes::rank_leaves(const std::vector<DeviceId>& switches) {
   }
 }
 
-void FabricRoutes::number_nics() {
-  std::vector<DeviceId> leaves(size_t(std::count_if(
-      leaf_rank_.begin(), leaf_rank_.end(), [](uint32_t rank) { return rank != kNone; })));
-  for (uint32_t i = 0; i < leaf_rank_.size(); ++i) {
-    if (leaf_rank_[i] != kNone) leaves[leaf_rank_[i]] = DeviceId{i};
+void FabricRoutes::number_nics(const std::vector<DeviceId>& switches) {
+  std::vector<DeviceId> leaves;
+  for (DeviceId id : switches) {
+    const uint32_t rank = at_switch(id).leaf_rank;
+    if (rank == kNone) continue;
+    if (leaves.size() <= rank) leaves.resize(size_t(rank) + 1);
+    leaves[rank] = id;
   }
   uint32_t next_key = 0;
   for (DeviceId leaf : leaves) {
     for (LinkId id : topology_.out_links(leaf)) {
       const DeviceId to = topology_.link(id).to;
-      if (topology_.device(to).kind == DeviceKind::kNic && nic_key_[to.value] == kNone) {
-        nic_key_[to.value] = next_key++;
+      if (topology_.device(to).kind == DeviceKind::kNic && nic(to).key == kNone) {
+        nic(to).key = next_key++;
       }
     }
   }
@@ -132,27 +135,27 @@ void FabricRoutes::collect_reach(const std::vector<DeviceId>& switches) {
   std::vector<Run> gathered;
   for (DeviceId at : by_tier) {
     gathered.clear();
-    const uint32_t rank = leaf_rank_[at.value];
+    const uint32_t rank = at_switch(at).leaf_rank;
     if (rank != kNone) gathered.push_back({rank, rank + 1});
     for_each_neighbour(topology_, at, false, [&](LinkId, DeviceId to) {
-      const RunSet child = down_[to.value];
+      const RunSet child = at_switch(to).down;
       gathered.insert(gathered.end(), runs_.begin() + child.first,
                       runs_.begin() + child.first + child.count);
     });
-    down_[at.value] = merged(gathered);
+    at_switch(at).down = merged(gathered);
   }
   for (auto it = by_tier.rbegin(); it != by_tier.rend(); ++it) {
     const DeviceId at = *it;
     gathered.clear();
     for_each_neighbour(topology_, at, true, [&](LinkId, DeviceId to) {
-      const RunSet parent = cone_[to.value];
+      const RunSet parent = at_switch(to).cone;
       gathered.insert(gathered.end(), runs_.begin() + parent.first,
                       runs_.begin() + parent.first + parent.count);
     });
     if (gathered.empty()) {
-      cone_[at.value] = down_[at.value];
+      at_switch(at).cone = at_switch(at).down;
     } else {
-      cone_[at.value] = merged(gathered);
+      at_switch(at).cone = merged(gathered);
     }
   }
 }
@@ -166,7 +169,7 @@ bool FabricRoutes::contains(RunSet set, uint32_t rank) const {
 }
 
 bool FabricRoutes::reaches(DeviceId upper, uint32_t leaf_rank) const {
-  return contains(down_[upper.value], leaf_rank);
+  return contains(at_switch(upper).down, leaf_rank);
 }
 
 template <typename Accept>
@@ -186,7 +189,7 @@ bool FabricRoutes::descend(DeviceId from, uint32_t leaf_rank, uint32_t key,
                            std::vector<LinkId>* links) const {
   DeviceId at = from;
   const auto toward = [&](DeviceId to) { return reaches(to, leaf_rank); };
-  while (leaf_rank_[at.value] != leaf_rank) {
+  while (at_switch(at).leaf_rank != leaf_rank) {
     uint32_t count = 0;
     for_each_neighbour(topology_, at, false, [&](LinkId, DeviceId to) { count += toward(to); });
     if (count == 0) return false;
@@ -201,8 +204,8 @@ bool FabricRoutes::append_route(DeviceId src, DeviceId dst, std::vector<LinkId>*
   const auto up = uplink_of(src);
   const auto down_up = uplink_of(dst);
   if (!up || !down_up) return false;
-  const uint32_t dst_rank = leaf_rank_[topology_.link(*down_up).to.value];
-  const uint32_t key = nic_key_[dst.value];
+  const uint32_t dst_rank = at_switch(topology_.link(*down_up).to).leaf_rank;
+  const uint32_t key = nic(dst).key;
   if (dst_rank == kNone || key == kNone) return false;
   const size_t begin = links->size();
   // D-mod-k (Zahavi 2010): the destination's number, written in the mixed radix of the
@@ -215,14 +218,14 @@ bool FabricRoutes::append_route(DeviceId src, DeviceId dst, std::vector<LinkId>*
   DeviceId at = topology_.link(*up).to;
   const auto toward = [&](DeviceId to) { return reaches(to, dst_rank); };
   const auto onward = [&](DeviceId to) {
-    return !reaches(to, dst_rank) && contains(cone_[to.value], dst_rank);
+    return !reaches(to, dst_rank) && contains(at_switch(to).cone, dst_rank);
   };
   while (!reaches(at, dst_rank)) {
     uint32_t n_toward = 0;
     uint32_t n_onward = 0;
     for_each_neighbour(topology_, at, true, [&](LinkId, DeviceId to) {
       if (toward(to)) ++n_toward;
-      else if (contains(cone_[to.value], dst_rank)) ++n_onward;
+      else if (contains(at_switch(to).cone, dst_rank)) ++n_onward;
     });
     if (n_toward + n_onward == 0) {
       links->resize(begin);

@@ -38,12 +38,15 @@ class FabricRoutes {
   };
 
   std::optional<LinkId> find_uplink(DeviceId nic) const;
+  /// A NIC's link to its leaf; nullopt for a NIC without one or another device.
   std::optional<LinkId> uplink_of(DeviceId nic) const {
-    const uint32_t id = uplink_[nic.value];
+    const uint32_t slot = slot_[nic.value];
+    if (slot == kNone || (slot & kNicSlot) == 0) return std::nullopt;
+    const uint32_t id = nics_[slot & ~kNicSlot].uplink;
     return id == kNone ? std::nullopt : std::optional<LinkId>(LinkId{id});
   }
   void rank_leaves(const std::vector<DeviceId>& switches);
-  void number_nics();
+  void number_nics(const std::vector<DeviceId>& switches);
   void collect_reach(const std::vector<DeviceId>& switches);
   RunSet merged(std::vector<Run>& runs);
   bool contains(RunSet set, uint32_t rank) const;
@@ -56,15 +59,33 @@ class FabricRoutes {
   LinkId pick(DeviceId from, bool up, uint64_t key, uint32_t count, Accept accept) const;
 
   static constexpr uint32_t kNone = ~uint32_t{0};
+  static constexpr uint32_t kNicSlot = uint32_t{1} << 31;  ///< slot_ bit: an index into nics_
+
+  /// A network switch's part: its rank among the leaves (kNone if not a leaf), the leaves it
+  /// reaches going down, and those it reaches going up then down.
+  struct SwitchState {
+    uint32_t leaf_rank = kNone;
+    RunSet down;
+    RunSet cone;
+  };
+  /// A NIC's part: its index when NICs are counted leaf by leaf in rank order, each leaf's
+  /// NICs in port order (the destination number of D-mod-k), and its link to its leaf.
+  struct NicState {
+    uint32_t key = kNone;
+    uint32_t uplink = kNone;
+  };
+  /// REQUIRES: `id` is a network switch (a NIC for nic()).
+  SwitchState& at_switch(DeviceId id) { return switches_[slot_[id.value]]; }
+  const SwitchState& at_switch(DeviceId id) const { return switches_[slot_[id.value]]; }
+  NicState& nic(DeviceId id) { return nics_[slot_[id.value] & ~kNicSlot]; }
+  const NicState& nic(DeviceId id) const { return nics_[slot_[id.value] & ~kNicSlot]; }
 
   const Topology& topology_;
-  std::vector<uint32_t> uplink_;     ///< device id -> a NIC's link to its leaf, kNone otherwise
-  std::vector<uint32_t> leaf_rank_;  ///< device id -> rank among the leaves, kNone otherwise
-  /// device id -> the NIC's index when NICs are counted leaf by leaf in rank order, each
-  /// leaf's NICs in port order (the destination number of D-mod-k); kNone for other devices
-  std::vector<uint32_t> nic_key_;
-  std::vector<RunSet> down_;         ///< device id -> leaves reached going down
-  std::vector<RunSet> cone_;         ///< device id -> leaves reached going up, then down
+  /// device id -> index into switches_, or into nics_ with kNicSlot set; kNone for the rest
+  /// (4 bytes a device: a cluster's devices are mostly GPUs and PCIe parts).
+  std::vector<uint32_t> slot_;
+  std::vector<SwitchState> switches_;
+  std::vector<NicState> nics_;
   std::vector<Run> runs_;
 };
 
