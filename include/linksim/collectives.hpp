@@ -148,6 +148,11 @@ class Communicator {
   /// Throws ConfigError when ranks are empty, repeated, or not GPUs, when options.channels is
   /// outside 0..kMaxChannels, or options.gpus_per_thread outside 1..ranks.
   Communicator(const Topology& topology, std::vector<DeviceId> ranks, CommOptions options = {});
+  /// Over `ranks` of `sibling`'s topology, sharing the tables that depend on the topology
+  /// alone (effective link capacities, the routing tables of the fabric between servers)
+  /// instead of building them again: a planner's many GPU groups on one cluster hold them
+  /// once. The answers are those of the constructor above. Throws as it does.
+  Communicator(const Communicator& sibling, std::vector<DeviceId> ranks, CommOptions options);
   ~Communicator();
   Communicator(Communicator&&) noexcept;
 

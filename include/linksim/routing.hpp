@@ -12,6 +12,10 @@
 #include "linksim/topology.hpp"
 
 namespace linksim {
+namespace routing_detail {
+class FabricRoutes;
+}  // namespace routing_detail
+
 
 /// nvidia-smi's legend, best to worst, plus NET for paths between servers.
 enum class PathClass {
@@ -121,6 +125,9 @@ struct RouterOptions {
 class Router {
  public:
   explicit Router(const Topology& topology, RouterOptions options = {});
+  /// With `fabric_from`'s tables of the fabric between servers (which depend on the topology
+  /// alone) shared instead of built again; `fabric_from` must route the same topology.
+  Router(const Topology& topology, RouterOptions options, const Router& fabric_from);
   ~Router();
   Router(Router&&) noexcept;
 
@@ -152,6 +159,9 @@ class Router {
   PathClass p2p_level() const;
 
  private:
+  /// Builds the fabric's tables unless `fabric` holds them.
+  Router(const Topology& topology, RouterOptions options,
+         std::shared_ptr<const routing_detail::FabricRoutes> fabric);
   struct Impl;
   const Topology& topology_;
   RouterOptions options_;

@@ -46,8 +46,25 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
       ranks_(std::move(ranks)),
       options_(options),
       router_(topology, router_options(options, topology, ranks_)),
-      capacity_(effective_capacities(topology)),
+      capacity_(std::make_shared<const std::vector<double>>(effective_capacities(topology))),
       route_index_(ranks_.size()) {
+  build();
+}
+
+CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
+                     const CommOptions& options, const CommGraph& tables_from)
+    : topology_(topology),
+      ranks_(std::move(ranks)),
+      options_(options),
+      router_(topology, router_options(options, topology, ranks_), tables_from.router_),
+      capacity_(tables_from.capacity_),
+      route_index_(ranks_.size()) {
+  LINKSIM_CHECK(&tables_from.topology_ == &topology, "shared tables of the same topology");
+  build();
+}
+
+void CommGraph::build() {
+  const Topology& topology = topology_;
   if (ranks_.empty()) throw ConfigError("a collective needs at least one GPU");
   if (options_.channels < 0 || options_.channels > kMaxChannels) {
     throw ConfigError(fmt::format("expected channels between 1 and {} (NCCL's MAXCHANNELS), or 0 "
@@ -267,7 +284,7 @@ void CommGraph::measure_network() {
   node_nic_count_ = static_cast<int>(nics.size());
   for (uint32_t nic : nics) {
     for (LinkId id : topology_.out_links(DeviceId{nic})) {
-      if (topology_.link(id).family == LinkFamily::kNetwork) node_network_Bps_ += capacity_[id.value];
+      if (topology_.link(id).family == LinkFamily::kNetwork) node_network_Bps_ += capacities()[id.value];
     }
   }
 }

@@ -51,6 +51,12 @@ struct NvlsInfo {
 class CommGraph {
  public:
   CommGraph(const Topology& topology, std::vector<DeviceId> ranks, const CommOptions& options);
+  /// As above, sharing `tables_from`'s tables that depend on the topology alone (effective
+  /// link capacities, the fabric's routing tables) instead of building them again.
+  /// REQUIRES: `tables_from` is a graph of the same topology, and outlives nothing it shares
+  /// (the tables are reference-counted).
+  CommGraph(const Topology& topology, std::vector<DeviceId> ranks, const CommOptions& options,
+            const CommGraph& tables_from);
 
   const Topology& topology() const { return topology_; }
   const Router& router() const { return router_; }
@@ -63,7 +69,7 @@ class CommGraph {
   /// The ranks of the emptiest server (kept: estimates ask for it per call).
   int min_ranks_per_node() const { return min_ranks_per_node_; }
   int min_sm() const { return min_sm_; }
-  const std::vector<double>& capacities() const { return capacity_; }
+  const std::vector<double>& capacities() const { return *capacity_; }
 
   /// The route between two ranks, computed on first use and cached. Thread-safe: the cache
   /// is guarded by a mutex, and a returned reference stays valid for the graph's lifetime.
@@ -102,6 +108,7 @@ class CommGraph {
   double hop_latency_excess_s() const { return hop_latency_excess_s_; }
 
  private:
+  void build();  ///< the constructors' common part, after the members are initialized
   void group_nodes();
   void plan_rings();
   void find_nvls();
@@ -117,7 +124,7 @@ class CommGraph {
   std::vector<DeviceId> ranks_;
   CommOptions options_;
   Router router_;
-  std::vector<double> capacity_;
+  std::shared_ptr<const std::vector<double>> capacity_;  ///< shared by sibling graphs
   std::vector<std::vector<int>> nodes_;
   mutable std::mutex routes_mutex_;  // guards routes_ and route_index_ (queries run concurrently)
   /// The routes computed so far, in the order computed; a deque never moves its elements, so

@@ -44,6 +44,9 @@ std::vector<LinkUsage> ring_link_usage(const detail::CommGraph& g, const detail:
 Communicator::Communicator(const Topology& topology, std::vector<DeviceId> ranks,
                            CommOptions options)
     : impl_(std::make_unique<Impl>(topology, std::move(ranks), options)) {}
+Communicator::Communicator(const Communicator& sibling, std::vector<DeviceId> ranks,
+                           CommOptions options)
+    : impl_(std::make_unique<Impl>(*sibling.impl_, std::move(ranks), options)) {}
 Communicator::~Communicator() = default;
 Communicator::Communicator(Communicator&&) noexcept = default;
 

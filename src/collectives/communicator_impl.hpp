@@ -11,6 +11,8 @@ namespace linksim {
 struct Communicator::Impl {
   Impl(const Topology& topology, std::vector<DeviceId> ranks, const CommOptions& options)
       : graph(topology, std::move(ranks), options) {}
+  Impl(const Impl& sibling, std::vector<DeviceId> ranks, const CommOptions& options)
+      : graph(sibling.graph.topology(), std::move(ranks), options, sibling.graph) {}
   detail::CommGraph graph;  // holds a mutex: built in place, never moved
 };
 

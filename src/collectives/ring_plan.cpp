@@ -70,7 +70,7 @@ void CommGraph::plan_rings() {
     auto it = order_of_shape.find(shape);
     if (it == order_of_shape.end()) {
       auto order = best_cycle(static_cast<int>(node.size()), [&](int a, int b) {
-        return hop_rate_on(topology_, route(node[a], node[b]), capacity_);
+        return hop_rate_on(topology_, route(node[a], node[b]), capacities());
       });
       it = order_of_shape.emplace(shape, order).first;
     }
@@ -90,7 +90,7 @@ void CommGraph::plan_rings() {
   if (n_nodes == 1) {
     // One server: pack rings while links have capacity left (NCCL builds several channels on
     // meshes such as DGX-1's NVLink cube mesh, each on its own links).
-    std::vector<double> residual = capacity_;
+    std::vector<double> residual = capacities();
     const auto& node = nodes_[0];
     std::vector<double> rates;
     for (int k = 0; k < kMaxPackedRings; ++k) {
@@ -123,7 +123,7 @@ void CommGraph::plan_rings() {
     for (double r : rates) ring_.weights.push_back(r / total);
     ring_.throughput_Bps = total;
     ring_.intra_throughput_Bps = total;
-    StreamSet all(capacity_);
+    StreamSet all(capacities());
     for (size_t k = 0; k < ring_.rings.size(); ++k) {
       add_ring_streams(all, ring_.rings[k], ring_.weights[k]);
     }
@@ -144,11 +144,11 @@ void CommGraph::plan_rings() {
     ring_.rings.push_back(std::move(ring));
     ring_.weights.push_back(1.0 / rotations);
   }
-  StreamSet intra(capacity_);
+  StreamSet intra(capacities());
   add_ring_streams(intra, node_order[0], 1.0);
   ring_.intra_throughput_Bps = node_order[0].size() > 1 ? intra.limit().throughput_Bps
                                                         : std::numeric_limits<double>::infinity();
-  StreamSet set(capacity_);
+  StreamSet set(capacities());
   for (size_t k = 0; k < ring_.rings.size(); ++k) add_ring_streams(set, ring_.rings[k], ring_.weights[k]);
   StreamSet::Limit limit = set.limit();
   ring_.throughput_Bps = limit.throughput_Bps;

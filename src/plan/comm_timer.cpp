@@ -13,7 +13,11 @@ CommTimer::CommTimer(const Topology& topology, CommOptions options, SimMode mode
 const Communicator& CommTimer::communicator(const std::vector<DeviceId>& gpus) {
   auto it = communicators_.find(gpus);
   if (it == communicators_.end()) {
-    it = communicators_.emplace(gpus, std::make_unique<Communicator>(topology_, gpus, options_)).first;
+    // Groups after the first share its topology-wide tables (capacities, fabric routes).
+    auto made = communicators_.empty()
+                    ? std::make_unique<Communicator>(topology_, gpus, options_)
+                    : std::make_unique<Communicator>(*communicators_.begin()->second, gpus, options_);
+    it = communicators_.emplace(gpus, std::move(made)).first;
   }
   return *it->second;
 }

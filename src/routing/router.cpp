@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <optional>
 
+#include "common/check.hpp"
 #include "routing/fabric_routes.hpp"
 #include "routing/pcie_tree.hpp"
 #include "routing/route_summary.hpp"
@@ -74,7 +76,7 @@ struct HostTables {
   std::vector<int> nvlinks;                          ///< [a * E + b]
   std::vector<std::optional<Route>> routes;          ///< [a * E + b], host 0
   std::vector<std::optional<DeviceId>> nearest_nic;  ///< per endpoint, host-0 id
-  std::optional<routing_detail::FabricRoutes> fabric;
+  std::shared_ptr<const routing_detail::FabricRoutes> fabric;  ///< shared by sibling routers
   PathClass p2p_level = PathClass::kPxb;             ///< in force in every server
 
   size_t pair(uint32_t a, uint32_t b) const { return size_t(a) * endpoints.size() + b; }
@@ -246,6 +248,15 @@ Located locate(const Topology& topology, const HostTables& impl, DeviceId id) {
 }  // namespace
 
 Router::Router(const Topology& topology, RouterOptions options)
+    : Router(topology, options, std::shared_ptr<const routing_detail::FabricRoutes>()) {}
+
+Router::Router(const Topology& topology, RouterOptions options, const Router& fabric_from)
+    : Router(topology, options, fabric_from.impl_->fabric) {
+  LINKSIM_CHECK(&fabric_from.topology_ == &topology, "a shared fabric routes the same topology");
+}
+
+Router::Router(const Topology& topology, RouterOptions options,
+               std::shared_ptr<const routing_detail::FabricRoutes> fabric)
     : topology_(topology), options_(options), impl_(std::make_unique<Impl>()) {
   Impl& impl = *impl_;
   const bool layout = topology.devices_per_host() > 0;
@@ -269,7 +280,10 @@ Router::Router(const Topology& topology, RouterOptions options)
       impl.routes[impl.pair(a, b)] = local_route(topology, impl, a, b);
     }
   }
-  if (topology.host_count() > 1) impl.fabric.emplace(topology);
+  if (topology.host_count() > 1) {
+    impl.fabric = fabric ? std::move(fabric)
+                         : std::make_shared<const routing_detail::FabricRoutes>(topology);
+  }
 }
 
 Router::~Router() = default;

@@ -58,6 +58,41 @@ TEST_CASE("comm graph: the emptiest server and NCCL's ring graph are kept") {
   CHECK(g.nccl_ring_graph().channels > 0);
 }
 
+TEST_CASE("comm graph: a sibling shares the topology's tables and answers as a fresh one") {
+  const Topology t = testing::library_topology("dgx-h100-ib.yaml", {{"nodes", "4"}});
+  const std::vector<DeviceId> all = t.gpus();
+  const detail::CommGraph first(t, std::vector<DeviceId>(all.begin(), all.begin() + 8), CommOptions{});
+  // One GPU per server (a data-parallel group) and two whole servers.
+  std::vector<DeviceId> rail;
+  for (size_t i = 0; i < all.size(); i += 8) rail.push_back(all[i]);
+  const std::vector<DeviceId> two(all.begin() + 8, all.begin() + 24);
+  for (const auto& ranks : {rail, two}) {
+    const detail::CommGraph sibling(t, ranks, CommOptions{}, first);
+    CHECK(&sibling.capacities() == &first.capacities());
+    const detail::CommGraph fresh(t, ranks, CommOptions{});
+    CHECK(sibling.capacities() == fresh.capacities());
+    CHECK(sibling.ring().throughput_Bps == fresh.ring().throughput_Bps);
+    CHECK(link_ids(sibling.route(0, 1)) == link_ids(fresh.route(0, 1)));
+  }
+  // Through the public API: the same results, analytic and flow.
+  const Communicator base(t, std::vector<DeviceId>(all.begin(), all.begin() + 8));
+  const Communicator shared(base, rail, CommOptions{});
+  const Communicator alone(t, rail);
+  for (const SimMode mode : {SimMode::kAnalytic, SimMode::kFlow}) {
+    for (const CollectiveOp op : {CollectiveOp::kAllReduce, CollectiveOp::kAllToAll}) {
+      CollectiveQuery q;
+      q.op = op;
+      q.size_bytes = 64.0 * 1048576;
+      q.mode = mode;
+      const CollectiveResult a = shared.run(q);
+      const CollectiveResult b = alone.run(q);
+      CHECK(a.time_s == b.time_s);
+      CHECK(a.algorithm == b.algorithm);
+      CHECK(a.link_usage.size() == b.link_usage.size());
+    }
+  }
+}
+
 }  // TEST_SUITE
 
 }  // namespace linksim
