@@ -11,25 +11,6 @@ bool is_switch(const Topology& topology, DeviceId id) {
   return topology.device(id).kind == DeviceKind::kNetSwitch;
 }
 
-/// Calls visit(link id, neighbour) for every link from `from` to a network switch of a
-/// higher tier (`up`) or a lower one (`!up`), in link order.
-template <typename Visit>
-void for_each_neighbour(const Topology& topology, DeviceId from, bool up, Visit visit) {
-  const int tier = topology.device(from).tier;
-  for (LinkId id : topology.out_links(from)) {
-    const DeviceId to = topology.link(id).to;
-    if (!is_switch(topology, to)) continue;
-    const int other = topology.device(to).tier;
-    if (up ? other > tier : other < tier) visit(id, to);
-  }
-}
-
-bool has_uplink(const Topology& topology, DeviceId from) {
-  bool found = false;
-  for_each_neighbour(topology, from, true, [&](LinkId, DeviceId) { found = true; });
-  return found;
-}
-
 }  // namespace
 
 FabricRoutes::FabricRoutes(const Topology& topology)
@@ -47,9 +28,25 @@ FabricRoutes::FabricRoutes(const Topology& topology)
       if (const auto up = find_uplink(DeviceId{i})) state.uplink = up->value;
     }
   }
+  for (DeviceId id : switches) list_neighbours(id);
   rank_leaves(switches);
   number_nics(switches);
   collect_reach(switches);
+}
+
+void FabricRoutes::list_neighbours(DeviceId id) {
+  const int tier = topology_.device(id).tier;
+  SwitchState& state = at_switch(id);
+  for (const bool up : {true, false}) {
+    (up ? state.up_begin : state.down_begin) = uint32_t(hops_.size());
+    for (LinkId link : topology_.out_links(id)) {
+      const DeviceId to = topology_.link(link).to;
+      if (!is_switch(topology_, to)) continue;
+      const int other = topology_.device(to).tier;
+      if (up ? other > tier : other < tier) hops_.push_back({link, to});
+    }
+  }
+  state.down_end = uint32_t(hops_.size());
 }
 
 std::optional<LinkId> FabricRoutes::find_uplink(DeviceId nic) const {
@@ -74,7 +71,7 @@ void FabricRoutes::rank_leaves(const std::vector<DeviceId>& switches) {
   std::vector<DeviceId> children;
   uint32_t next_rank = 0;
   for (DeviceId top : switches) {
-    if (has_uplink(topology_, top)) continue;
+    if (at_switch(top).up_begin != at_switch(top).down_begin) continue;  // has uplinks
     stack.push_back(top);
     while (!stack.empty()) {
       const DeviceId at = stack.back();
@@ -83,7 +80,7 @@ void FabricRoutes::rank_leaves(const std::vector<DeviceId>& switches) {
       visited[at.value] = 1;
       if (is_leaf[at.value]) at_switch(at).leaf_rank = next_rank++;
       children.clear();
-      for_each_neighbour(topology_, at, false, [&](LinkId, DeviceId to) {
+      for_each_neighbour(at, false, [&](LinkId, DeviceId to) {
         if (!visited[to.value]) children.push_back(to);
       });
       stack.insert(stack.end(), children.rbegin(), children.rend());
@@ -137,7 +134,7 @@ void FabricRoutes::collect_reach(const std::vector<DeviceId>& switches) {
     gathered.clear();
     const uint32_t rank = at_switch(at).leaf_rank;
     if (rank != kNone) gathered.push_back({rank, rank + 1});
-    for_each_neighbour(topology_, at, false, [&](LinkId, DeviceId to) {
+    for_each_neighbour(at, false, [&](LinkId, DeviceId to) {
       const RunSet child = at_switch(to).down;
       gathered.insert(gathered.end(), runs_.begin() + child.first,
                       runs_.begin() + child.first + child.count);
@@ -147,7 +144,7 @@ void FabricRoutes::collect_reach(const std::vector<DeviceId>& switches) {
   for (auto it = by_tier.rbegin(); it != by_tier.rend(); ++it) {
     const DeviceId at = *it;
     gathered.clear();
-    for_each_neighbour(topology_, at, true, [&](LinkId, DeviceId to) {
+    for_each_neighbour(at, true, [&](LinkId, DeviceId to) {
       const RunSet parent = at_switch(to).cone;
       gathered.insert(gathered.end(), runs_.begin() + parent.first,
                       runs_.begin() + parent.first + parent.count);
@@ -177,7 +174,7 @@ LinkId FabricRoutes::pick(DeviceId from, bool up, uint64_t key, uint32_t count,
                           Accept accept) const {
   uint64_t skip = key % count;
   LinkId chosen;
-  for_each_neighbour(topology_, from, up, [&](LinkId id, DeviceId to) {
+  for_each_neighbour(from, up, [&](LinkId id, DeviceId to) {
     if (!accept(to)) return;
     if (skip == 0) chosen = id;
     --skip;  // wraps past the chosen one; no later link matches skip == 0 again
@@ -191,7 +188,7 @@ bool FabricRoutes::descend(DeviceId from, uint32_t leaf_rank, uint32_t key,
   const auto toward = [&](DeviceId to) { return reaches(to, leaf_rank); };
   while (at_switch(at).leaf_rank != leaf_rank) {
     uint32_t count = 0;
-    for_each_neighbour(topology_, at, false, [&](LinkId, DeviceId to) { count += toward(to); });
+    for_each_neighbour(at, false, [&](LinkId, DeviceId to) { count += toward(to); });
     if (count == 0) return false;
     const LinkId chosen = pick(at, false, key, count, toward);
     links->push_back(chosen);
@@ -223,7 +220,7 @@ bool FabricRoutes::append_route(DeviceId src, DeviceId dst, std::vector<LinkId>*
   while (!reaches(at, dst_rank)) {
     uint32_t n_toward = 0;
     uint32_t n_onward = 0;
-    for_each_neighbour(topology_, at, true, [&](LinkId, DeviceId to) {
+    for_each_neighbour(at, true, [&](LinkId, DeviceId to) {
       if (toward(to)) ++n_toward;
       else if (contains(at_switch(to).cone, dst_rank)) ++n_onward;
     });

@@ -45,6 +45,8 @@ class FabricRoutes {
     const uint32_t id = nics_[slot & ~kNicSlot].uplink;
     return id == kNone ? std::nullopt : std::optional<LinkId>(LinkId{id});
   }
+  /// Records switch `id`'s links to switches of a higher tier, then of a lower one.
+  void list_neighbours(DeviceId id);
   void rank_leaves(const std::vector<DeviceId>& switches);
   void number_nics(const std::vector<DeviceId>& switches);
   void collect_reach(const std::vector<DeviceId>& switches);
@@ -67,7 +69,25 @@ class FabricRoutes {
     uint32_t leaf_rank = kNone;
     RunSet down;
     RunSet cone;
+    /// Its links up to switches of a higher tier: hops_[up_begin, down_begin); down to a
+    /// lower tier: hops_[down_begin, down_end); each in link order.
+    uint32_t up_begin = 0;
+    uint32_t down_begin = 0;
+    uint32_t down_end = 0;
   };
+  struct Hop {
+    LinkId link;
+    DeviceId to;
+  };
+  /// Calls visit(link id, neighbour) for every link from switch `from` to a network switch
+  /// of a higher tier (`up`) or a lower one (`!up`), in link order.
+  template <typename Visit>
+  void for_each_neighbour(DeviceId from, bool up, Visit visit) const {
+    const SwitchState& state = at_switch(from);
+    const uint32_t begin = up ? state.up_begin : state.down_begin;
+    const uint32_t end = up ? state.down_begin : state.down_end;
+    for (uint32_t i = begin; i < end; ++i) visit(hops_[i].link, hops_[i].to);
+  }
   /// A NIC's part: its index when NICs are counted leaf by leaf in rank order, each leaf's
   /// NICs in port order (the destination number of D-mod-k), and its link to its leaf.
   struct NicState {
@@ -86,6 +106,7 @@ class FabricRoutes {
   std::vector<uint32_t> slot_;
   std::vector<SwitchState> switches_;
   std::vector<NicState> nics_;
+  std::vector<Hop> hops_;  ///< the switches' up and down links (SwitchState's ranges)
   std::vector<Run> runs_;
 };
 
