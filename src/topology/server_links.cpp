@@ -96,6 +96,24 @@ int parse_lanes(const YamlValue& entry, const LinkType& type) {
   return type.lanes_key.empty() ? 1 : std::max(1, type.default_lanes);
 }
 
+// What each family joins: socket links two CPUs, NVLink GPUs and NVSwitches (a CPU's NVLink
+// is NVLink-C2C, its own family). Anything else carries no route (docs/topology-format.md).
+void check_link_ends(const YamlValue& entry, const LinkType& type, const Device& a,
+                     const Device& b) {
+  const auto is = [](const Device& d, DeviceKind kind) { return d.kind == kind; };
+  if (type.family == LinkFamily::kSmp && !(is(a, DeviceKind::kCpu) && is(b, DeviceKind::kCpu))) {
+    entry.fail(fmt::format("expected a socket link ({}) between two cpus, got {} to {}", type.key,
+                           a.name, b.name));
+  }
+  const auto nvlink_end = [&](const Device& d) {
+    return is(d, DeviceKind::kGpu) || is(d, DeviceKind::kNvswitch);
+  };
+  if (type.family == LinkFamily::kNvlink && !(nvlink_end(a) && nvlink_end(b))) {
+    entry.fail(fmt::format("expected an NVLink ({}) between gpus and nvswitches, got {} to {}",
+                           type.key, a.name, b.name));
+  }
+}
+
 // A GPU has as many NVLink links as its datasheet says (the catalog's nvlink_lanes): one
 // link may not bond more.
 void check_nvlink_lanes(const YamlValue& entry, const LinkType& type, int lanes, const Device& end,
@@ -169,6 +187,7 @@ void parse_links(const YamlValue& links, const Catalog& catalog, ServerTemplate&
       const Device& da = server.devices[a];
       const Device& db = server.devices[b];
       if (a == b) entry.fail(fmt::format("expected a link between two devices, got {} to itself", da.name));
+      check_link_ends(entry, *link.type, da, db);
       check_nvlink_lanes(entry, *link.type, link.lanes, da, catalog);
       check_nvlink_lanes(entry, *link.type, link.lanes, db, catalog);
       bool into_cpu = da.kind == DeviceKind::kCpu || db.kind == DeviceKind::kCpu;

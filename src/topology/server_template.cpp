@@ -2,52 +2,11 @@
 // The server template: parsing `node:`, the GPU connectivity check, and instantiation.
 #include "topology/server_template.hpp"
 
-#include <numeric>
+#include "topology/server_reach.hpp"
 
 #include <fmt/format.h>
 
 namespace linksim::detail {
-namespace {
-
-// Union-find over the template's devices, joined by its links.
-class Components {
- public:
-  explicit Components(size_t n) : parent_(n) { std::iota(parent_.begin(), parent_.end(), 0u); }
-  uint32_t root(uint32_t v) {
-    while (parent_[v] != v) v = parent_[v] = parent_[parent_[v]];
-    return v;
-  }
-  void join(uint32_t a, uint32_t b) { parent_[root(a)] = root(b); }
-
- private:
-  std::vector<uint32_t> parent_;
-};
-
-// Every GPU and every NIC must be joined to the first GPU: a NIC no GPU reaches carries nothing
-// and would only fail when a collective is routed through it.
-void check_gpus_connected(const YamlValue& node, const ServerTemplate& server) {
-  Components components(server.devices.size());
-  for (const LinkSpec& link : server.links) components.join(link.from, link.to);
-  std::optional<uint32_t> first_gpu;
-  for (uint32_t d = 0; d < server.devices.size() && !first_gpu; ++d) {
-    if (server.devices[d].kind == DeviceKind::kGpu) first_gpu = d;
-  }
-  if (!first_gpu) return;
-  for (uint32_t d = 0; d < server.devices.size(); ++d) {
-    const DeviceKind kind = server.devices[d].kind;
-    if (kind != DeviceKind::kGpu && kind != DeviceKind::kNic) continue;
-    if (components.root(d) == components.root(*first_gpu)) continue;
-    const Device& gpu = server.devices[d];
-    std::vector<std::string> notes = {"in " + server.device_paths[d]};
-    notes.insert(notes.end(), node.file().notes.begin(), node.file().notes.end());
-    throw ConfigError(gpu.where,
-                      fmt::format("{} has no path to {} within the server", gpu.name,
-                                  server.devices[*first_gpu].name),
-                      std::move(notes));
-  }
-}
-
-}  // namespace
 
 ServerTemplate parse_server(const YamlValue& node, const std::optional<YamlValue>& extend,
                             const Catalog& catalog) {
@@ -64,7 +23,7 @@ ServerTemplate parse_server(const YamlValue& node, const std::optional<YamlValue
       parse_links(*more, catalog, server, EarlierLinks::kReplace);
     }
   }
-  check_gpus_connected(node, server);
+  check_server_reach(node, server);
   return server;
 }
 

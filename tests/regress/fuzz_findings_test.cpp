@@ -32,6 +32,27 @@ TEST_CASE("fuzz findings: a NIC no GPU reaches is refused at its declaration") {
         path + ":16:14: error: nic0 has no path to gpu0 within the server");
 }
 
+TEST_CASE("fuzz findings: a server loads only if it routes, as the router would route it") {
+  // gpu_socket_link.yaml (topology_route target): a socket link from a GPU, and the sockets
+  // left unlinked; it loaded and routing gpu0 to gpu4 failed with no position.
+  const std::string socket = regress_path("gpu_socket_link.yaml");
+  CHECK(config_error_text([&] { load_topology(socket); }) ==
+        socket + ":11:7: error: expected a socket link (upi) between two cpus, got gpu0 to cpu1");
+  // A NIC on a GPU's own link without a CPU above: the router goes up to a CPU.
+  const std::string no_cpu = regress_path("gpu_nic_without_cpu.yaml");
+  CHECK(config_error_text([&] { load_topology(no_cpu); }) ==
+        no_cpu + ":7:14: error: nic0 has no path to gpu0 within the server");
+  // A GPU reaching the CPU only through another GPU, which forwards nothing.
+  const std::string through = regress_path("gpus_through_gpu.yaml");
+  CHECK(config_error_text([&] { load_topology(through); }) ==
+        through + ":8:14: error: gpu1 has no path to gpu0 within the server");
+  // NVLink into an x86 CPU.
+  const std::string nvlink = regress_path("nvlink_into_cpu.yaml");
+  CHECK(config_error_text([&] { load_topology(nvlink); }) ==
+        nvlink + ":10:7: error: expected an NVLink (nvlink3) between gpus and nvswitches, got "
+                 "gpu0 to cpu0");
+}
+
 TEST_CASE("fuzz findings: every GPU pair of a partly filled radix-6 fabric has a route") {
   // small_radix_four_servers.yaml (topology_route target): 4 DGX H100 servers, radix-6 switches.
   // Routing host0:gpu0 to host3:gpu7 failed with "no network path"; each route between servers

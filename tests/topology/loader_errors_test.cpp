@@ -71,7 +71,7 @@ TEST_CASE("loader errors: every file in tests/data/errors gives its exact messag
        "6:36: error: unknown link type \"nvlnk4\"; did you mean \"nvlink4\"?"},
       {"unknown_gpu.yaml", "4:38: error: unknown gpu model \"h100-sxx\"; did you mean \"h100-sxm\"?"},
       {"unknown_fabric_kind.yaml",
-       "9:16: error: unknown fabric kind \"fat-tree\"; did you mean \"fat_tree\"?"},
+       "11:16: error: unknown fabric kind \"fat-tree\"; did you mean \"fat_tree\"?"},
       {"bad_range.yaml", "4:14: error: bad range \"gpu[7-0]\": expected low <= high, got 7-0"},
       {"open_range.yaml",
        "4:14: error: bad range \"gpu[0-]\": expected a number after \"-\", got \"\""},
@@ -213,11 +213,13 @@ node:
   devices:
     - {name: gpu0, kind: gpu, model: a40}
     - {name: nic0, kind: nic, type: ib_ndr}
+    - {name: cpu0, kind: cpu}
   links:
-    - {from: nic0, to: gpu0, type: pcie5, width: 16}
+    - {from: gpu0, to: cpu0, type: pcie5, width: 16}
+    - {from: nic0, to: cpu0, type: pcie5, width: 16}
 nodes: 2
 fabric: {kind: fat_tree, planes: per_rail}
-)") == "input:10:34: error: expected planes only on a rail_optimized fabric, got \"per_rail\" on "
+)") == "input:12:34: error: expected planes only on a rail_optimized fabric, got \"per_rail\" on "
        "another kind");
   CHECK(parse_error(R"(
 name: x
@@ -225,11 +227,13 @@ node:
   devices:
     - {name: gpu0, kind: gpu, model: a40}
     - {name: nic0, kind: nic, type: ib_ndr}
+    - {name: cpu0, kind: cpu}
   links:
-    - {from: nic0, to: gpu0, type: pcie5, width: 16}
+    - {from: gpu0, to: cpu0, type: pcie5, width: 16}
+    - {from: nic0, to: cpu0, type: pcie5, width: 16}
 nodes: 2
 fabric: {kind: rail_optimized, planes: two}
-)") == "input:10:40: error: expected planes auto, single or per_rail, got \"two\"");
+)") == "input:12:40: error: expected planes auto, single or per_rail, got \"two\"");
   CHECK(parse_error(R"(
 name: x
 node:
