@@ -9,6 +9,11 @@ namespace linksim::sysimport {
 std::string yaml_quote(const std::string& text) {
   std::string out = "\"";
   for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) {
+      out += fmt::format("\\x{:02x}", byte);  // a YAML escape: the text stays one line
+      continue;
+    }
     if (c == '"' || c == '\\') out += '\\';
     out += c;
   }
@@ -16,6 +21,16 @@ std::string yaml_quote(const std::string& text) {
 }
 
 namespace {
+
+// A comment is one line of text: control characters (a newline in an imported attribute)
+// become spaces.
+std::string comment_text(std::string text) {
+  for (char& c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) c = ' ';
+  }
+  return text;
+}
 
 std::string device_line(const SketchDevice& d) {
   std::string line = fmt::format("    - {{name: {}, kind: {}", d.name, d.kind);
@@ -36,7 +51,7 @@ std::string link_line(const SketchLink& l) {
   if (l.host_bridge >= 0) line += fmt::format(", host_bridge: {}", l.host_bridge);
   if (!l.bandwidth.empty()) line += ", bandwidth: " + yaml_quote(l.bandwidth);
   line += "}";
-  if (!l.comment.empty()) line += "  # " + l.comment;
+  if (!l.comment.empty()) line += "  # " + comment_text(l.comment);
   return line + "\n";
 }
 
@@ -45,7 +60,7 @@ std::string link_line(const SketchLink& l) {
 std::string write_topology_yaml(const TopologySketch& sketch) {
   std::string out;
   for (const std::string& comment : sketch.comments) {
-    out += comment.empty() ? "#\n" : "# " + comment + "\n";
+    out += comment.empty() ? "#\n" : "# " + comment_text(comment) + "\n";
   }
   out += "name: " + yaml_quote(sketch.name) + "\n";
   if (!sketch.description.empty()) out += "description: " + yaml_quote(sketch.description) + "\n";

@@ -47,7 +47,8 @@ struct TopologySketch {
 /// mapping per entry. Deterministic; ends with a newline.
 std::string write_topology_yaml(const TopologySketch& sketch);
 
-/// `text` as a double-quoted YAML scalar (backslash and quote escaped).
+/// `text` as a double-quoted YAML scalar on one line (backslash and quote escaped, control
+/// characters as \xNN).
 std::string yaml_quote(const std::string& text);
 
 }  // namespace linksim::sysimport

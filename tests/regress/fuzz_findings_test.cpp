@@ -14,6 +14,7 @@
 #include "linksim/sysimport.hpp"
 #include "linksim/topology_yaml.hpp"
 #include "linksim/units.hpp"
+#include "sysimport/topology_writer.hpp"
 
 #include "support/regress_inputs.hpp"
 
@@ -100,6 +101,22 @@ TEST_CASE("fuzz findings: repeated NCCL XML nvlinks to one target are one bonded
   }
   CHECK(links_to_switch == 1);
   CHECK(lanes_to_switch == 8);
+}
+
+TEST_CASE("fuzz findings: imported text with a newline stays on its line of the YAML") {
+  // nccl_xml_newline_in_target.xml (nccl_xml target): an <nvlink> target holding a newline
+  // ("0000:1c:0pci>\n0.0"). The import wrote it into a link's comment, whose second line was
+  // YAML the loader refused ("illegal map value"). Comments are one line now.
+  const std::string path = regress_path("nccl_xml_newline_in_target.xml");
+  const std::string yaml = import_nccl_xml(read_input_file(path), path, {});
+  CHECK(yaml.find("# nvlink target 0000:1c:0pci>     0.0\n") != std::string::npos);
+  const Topology t = parse_topology(yaml, "imported.yaml");
+  CHECK(t.gpus().size() == 5);  // the <gpu> elements the mutated file kept
+  CHECK(sysimport::yaml_quote("a\nb\t\"c\"") == "\"a\\x0ab\\x09\\\"c\\\"\"");
+  const Topology named = parse_topology("name: \"two\\x0alines\"\nnode:\n  devices:\n    - "
+                                        "{name: gpu0, kind: gpu, model: a40}\n",
+                                        "quoted.yaml");
+  CHECK(named.name() == "two\nlines");
 }
 
 TEST_CASE("fuzz findings: a NIC name with a colon is refused where the capture gives it") {
