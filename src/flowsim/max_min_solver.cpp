@@ -26,6 +26,18 @@ MaxMinSolver::MaxMinSolver(std::span<const double> capacities_Bps,
       resource_mark_(capacities_Bps.size(), 0),
       heap_(capacities_Bps.size()) {}
 
+void MaxMinSolver::reserve(std::size_t slots, std::size_t elements) {
+  path_.reserve(slots);
+  length_.reserve(slots);
+  index_begin_.reserve(slots);
+  index_capacity_.reserve(slots);
+  bound_Bps_.reserve(slots);
+  rate_Bps_.reserve(slots);
+  fixed_.reserve(slots);
+  slot_mark_.reserve(slots);
+  user_index_.reserve(elements);
+}
+
 uint32_t MaxMinSolver::new_slot() {
   const uint32_t slot = slot_count();
   path_.push_back(nullptr);

@@ -61,6 +61,9 @@ class MaxMinSolver {
   }
   /// Deactivates a slot; its id may be returned by a later add(). O(its path length).
   void remove(uint32_t slot);
+  /// Room for `slots` sub-flows crossing `elements` resources in all, allocated once instead of
+  /// grown (a program that starts that many at once). Changes no answer.
+  void reserve(std::size_t slots, std::size_t elements);
 
   /// Slots now active (added and not removed).
   uint32_t active_count() const {

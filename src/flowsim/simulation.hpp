@@ -55,9 +55,19 @@ class Simulation {
 
   Outcome run() {
     outcome_.resources.assign(capacities_Bps_.size(), ResourceUsage{});
+    // What starts at once sizes the solver up front (no growth by doubling).
+    std::size_t subflows = 0, elements = 0;
     source_.initial([&](uint32_t t, double latency_s) {
       queue_.push(latency_s, EventKind::kStart, t);
+      subflows += source_.subflow_count(t);
+      for (uint32_t k = 0; k < source_.subflow_count(t); ++k) elements += source_.path(t, k).size();
     });
+    solver_.reserve(subflows, elements);
+    remaining_bytes_.reserve(subflows);
+    rate_Bps_.reserve(subflows);
+    updated_s_.reserve(subflows);
+    version_.reserve(subflows);
+    transfer_of_.reserve(subflows);
     // Events within precision x now of the first are one batch: processed at `now`, then one
     // re-solve (docs/flowsim.md#tolerance).
     while (!queue_.empty()) {
