@@ -16,7 +16,6 @@ namespace routing_detail {
 class FabricRoutes;
 }  // namespace routing_detail
 
-
 /// nvidia-smi's legend, best to worst, plus NET for paths between servers.
 enum class PathClass {
   kSelf,    ///< X

@@ -83,7 +83,7 @@ class CommGraph {
     if (const Route* cached = cached_route(from_rank, to_rank)) {
       visit(*cached);
     } else {
-      visit(static_cast<const Route&>(compute_route(ranks_[size_t(from_rank)], ranks_[size_t(to_rank)])));
+      visit(compute_route(ranks_[size_t(from_rank)], ranks_[size_t(to_rank)]));
     }
   }
   const RingPlan& ring() const { return ring_; }

@@ -245,6 +245,14 @@ Located locate(const Topology& topology, const HostTables& impl, DeviceId id) {
   return {*device.host, *impl.endpoint_of[local]};
 }
 
+// The NIC of `at`'s server that its endpoint uses (HostTables::nearest_nic, shifted to the
+// server), without reading a device.
+std::optional<DeviceId> nearest_nic_of(const HostTables& impl, const Located& at) {
+  const auto nic = impl.nearest_nic[at.endpoint];
+  if (!nic) return std::nullopt;
+  return DeviceId{nic->value + uint32_t(at.host) * impl.host_devices};
+}
+
 }  // namespace
 
 Router::Router(const Topology& topology, RouterOptions options)
@@ -302,10 +310,7 @@ PathClass Router::classify(DeviceId a, DeviceId b, int* nvlinks) const {
 PathClass Router::p2p_level() const { return impl_->p2p_level; }
 
 std::optional<DeviceId> Router::nearest_nic(DeviceId gpu) const {
-  const Located at = locate(topology_, *impl_, gpu);
-  const auto nic = impl_->nearest_nic[at.endpoint];
-  if (!nic) return std::nullopt;
-  return DeviceId{nic->value + uint32_t(at.host) * impl_->host_devices};
+  return nearest_nic_of(*impl_, locate(topology_, *impl_, gpu));
 }
 
 std::vector<LinkId> Router::cpu_path(DeviceId device) const {
@@ -358,16 +363,11 @@ Route Router::route(DeviceId src, DeviceId dst) const {
 
   // Each end's NIC, located from the host-0 tables (the servers repeat them) without reading
   // the NIC's device.
-  const auto nic_near = [&](const Located& at) -> std::optional<DeviceId> {
-    const auto nic = impl.nearest_nic[at.endpoint];
-    if (!nic) return std::nullopt;
-    return DeviceId{nic->value + uint32_t(at.host) * impl.host_devices};
-  };
   const auto nic_located = [&](DeviceId nic, const Located& at) {
     return Located{at.host, *impl.endpoint_of[nic.value - uint32_t(at.host) * impl.host_devices]};
   };
-  auto nic_s = nic_near(ls);
-  const auto nic_d = nic_near(ld);
+  auto nic_s = nearest_nic_of(impl, ls);
+  const auto nic_d = nearest_nic_of(impl, ld);
   // The route's one path: the source's leg to its NIC, the fabric, the destination's leg.
   Route route;
   route.src = src;
