@@ -45,8 +45,8 @@ struct CalibrationFit {
 /// 0.1 us for the hop latency) is below this over the rows.
 inline constexpr double kMinSensitivity = 1e-5;
 
-/// Fits every determinable parameter to the rows of `cases` on `topology` (its own
-/// calibration is ignored: the fit starts from neutral). REQUIRES: cases non-empty, each
+/// Fits every determinable parameter to the rows of `cases` on `topology` (the cases' own
+/// CommOptions::calibration is ignored: the fit starts from neutral). REQUIRES: cases non-empty, each
 /// with at least one row of size > 0 and time > 0.
 CalibrationFit fit_calibration(const Topology& topology, const std::vector<FitCase>& cases);
 

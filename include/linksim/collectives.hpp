@@ -10,8 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "linksim/routing.hpp"
+#include "linksim/model_calibration.hpp"
 #include "linksim/nccl_version.hpp"
+#include "linksim/routing.hpp"
 #include "linksim/topology.hpp"
 
 namespace linksim {
@@ -41,6 +42,11 @@ std::optional<CollectiveOp> parse_collective(std::string_view text);
 std::optional<Algorithm> parse_algorithm(std::string_view text);
 std::optional<Protocol> parse_protocol(std::string_view text);
 std::optional<SimMode> parse_sim_mode(std::string_view text);
+/// What the parsers above accept, as messages and --help list them: "auto", "ring", "tree",
+/// "nvls", "nvls_tree", "direct"; "auto", "ll", "ll128", "simple"; "analytic", "flow".
+std::vector<std::string> algorithm_choices();
+std::vector<std::string> protocol_choices();
+std::vector<std::string> sim_mode_choices();
 
 /// nccl-tests' busbw factor: AllReduce 2(n-1)/n; AllGather, ReduceScatter, AllToAll (n-1)/n;
 /// Broadcast, Reduce, SendRecv 1 (docs/model.md#nccl-tests-conventions).
@@ -69,6 +75,9 @@ struct CommOptions {
   /// The NCCL release modelled (--nccl-version): which algorithms exist and which tuner
   /// constants apply (docs/model.md#nccl-version).
   NcclVersion nccl_version = kDefaultNcclVersion;
+  /// The per-mechanism corrections fitted to this machine (`--calibration`,
+  /// docs/calibration.md); neutral leaves the model as docs/model.md states it.
+  ModelCalibration calibration;
 };
 
 /// One question: how long does `op` of `size_bytes` take? size_bytes means what nccl-tests'
@@ -94,7 +103,8 @@ enum class BottleneckKind {
   kP2pChannels,  ///< the channels NCCL gives a point-to-point send of size_bytes over NVLink
 };
 
-/// What limits a result, as data; report's describe_bottleneck() puts it in words.
+/// What limits a result, as data; describe_bottleneck() (linksim/collective_rows.hpp) puts it
+/// in words.
 struct Bottleneck {
   BottleneckKind kind = BottleneckKind::kNone;
   LinkId link;                  ///< kLink: the limiting direction of a link
@@ -128,7 +138,7 @@ struct CollectiveResult {
   Protocol protocol = Protocol::kSimple;   ///< resolved, never kAuto
   int channels = 0;
   /// What limits the bandwidth. In words: describe_bottleneck(result, topology)
-  /// (include/linksim/report.hpp), e.g. "cpu0->cpu1 (upi) [smp]".
+  /// (include/linksim/collective_rows.hpp), e.g. "cpu0->cpu1 (upi) [smp]".
   Bottleneck bottleneck;
   /// Per directed link that carried data, by link id: flow mode always (from the
   /// simulation); analytic mode for ring algorithms (from the ring's streams); else empty.

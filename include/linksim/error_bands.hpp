@@ -7,7 +7,9 @@
 
 #include <string_view>
 
+#include "linksim/collective_rows.hpp"
 #include "linksim/collectives.hpp"
+#include "linksim/nccl_tests.hpp"
 #include "linksim/topology.hpp"
 
 namespace linksim {
@@ -38,5 +40,11 @@ inline constexpr double kLatencyRegimeBytes = 1048576;
 
 /// The band of one prediction.
 ErrorBand error_band(const CollectiveResult& result, const Topology& topology, double size_bytes);
+
+/// The rows `linksim coll` prints for a sweep run on `topology` (the communicator's): the
+/// topology's name, the canonical collective name, the mode, the NCCL release, and per row the
+/// names of the resolved algorithm and protocol, the bottleneck in words and the error band
+/// (error_band: time_low_s, time_high_s, confidence).
+CollectiveReport to_collective_report(const CollectiveSweep& sweep, const Topology& topology);
 
 }  // namespace linksim

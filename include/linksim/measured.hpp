@@ -79,8 +79,10 @@ struct Comparison {
   std::vector<MechanismVerdict> verdicts;  ///< in the order the mechanisms first appear
 };
 
-/// The table against its prediction on `ranks` of `topology`.
+/// The table against its prediction on `ranks` of `topology`, with the model corrected by
+/// `calibration` (neutral: the model as documented).
 Comparison compare_measurement(const Topology& topology, const std::vector<DeviceId>& ranks,
-                               const NcclTestsTable& table);
+                               const NcclTestsTable& table,
+                               const ModelCalibration& calibration = {});
 
 }  // namespace linksim

@@ -34,7 +34,9 @@ std::span<const DataType> data_types();
 /// nullopt for anything else.
 std::optional<DataType> parse_data_type(std::string_view text);
 
-/// "float, half, bfloat16, double, int8, ..." for messages listing the accepted names.
+/// Every name parse_data_type accepts: nccl-tests' names in its order, then the aliases.
+std::vector<std::string> data_type_names();
+/// data_type_names() joined with ", ", for messages and --help.
 std::string data_type_choices();
 
 /// nccl-tests' -o: the reduction. It names the redop column; it does not change the
@@ -43,6 +45,8 @@ enum class ReductionOp { kSum, kProd, kMax, kMin, kAvg };
 
 std::string_view to_string(ReductionOp op);  ///< "sum", "prod", "max", "min", "avg"
 std::optional<ReductionOp> parse_reduction_op(std::string_view text);
+/// "sum", "prod", "max", "min", "avg": what parse_reduction_op accepts.
+std::vector<std::string> reduction_op_names();
 
 /// Whether nccl-tests prints the reduction in the redop column of `op` (AllReduce,
 /// ReduceScatter, Reduce and, as nccl-tests does, SendRecv); the others print "none".

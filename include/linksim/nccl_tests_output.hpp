@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "linksim/report.hpp"
+#include "linksim/collective_rows.hpp"
 
 namespace linksim {
 

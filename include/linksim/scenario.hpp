@@ -14,8 +14,9 @@
 #include "linksim/collectives.hpp"
 #include "linksim/error.hpp"
 #include "linksim/gpu_selection.hpp"
+#include "linksim/nccl_tests.hpp"
 #include "linksim/plan.hpp"
-#include "linksim/report.hpp"
+#include "linksim/collective_rows.hpp"
 #include "linksim/topology_yaml.hpp"
 
 namespace linksim {
@@ -28,18 +29,12 @@ struct ScenarioOptions {
   long max_cases = kDefaultMaxCases;
 };
 
-/// One collective curve: an operation over a list of message sizes on one set of GPUs.
+/// One collective curve: the sweep `linksim coll` would run (op, sizes, type, reduction,
+/// algorithm, protocol, mode) on one set of GPUs with one communicator set-up.
 struct CollectiveCaseSpec {
-  CollectiveOp op = CollectiveOp::kAllReduce;
-  std::vector<double> sizes_bytes;  ///< requested sizes, ascending as written
-  std::string dtype = "fp32";       ///< element type (cmd `coll --dtype`)
-  int type_bytes = 4;
-  std::string type_name = "float";  ///< as nccl-tests' type column prints it
+  SweepRequest sweep;  ///< sizes_bytes: requested sizes, ascending as written
   GpuSelection gpus;
   CommOptions comm;
-  Algorithm algorithm = Algorithm::kAuto;
-  Protocol protocol = Protocol::kAuto;
-  SimMode mode = SimMode::kAnalytic;
 };
 
 /// One planner question: a layout (plan()) or a ranking of layouts (search_layouts()).
@@ -102,7 +97,8 @@ Scenario load_scenario(const std::string& path, const ScenarioOptions& options =
 Scenario parse_scenario(const std::string& text, const std::string& filename,
                         const ScenarioOptions& options = {});
 
-/// The rows of a collective case, as `linksim coll` prints them.
+/// The rows of a collective case, as `linksim coll` prints them (to_collective_report: the
+/// NCCL release, the real reduction, each row's error band and confidence).
 struct CollectiveCaseResult {
   CollectiveReport report;
   /// With ScenarioCase::record_link_usage: what each directed link carried at the largest

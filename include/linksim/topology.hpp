@@ -10,7 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "linksim/calibration.hpp"
 #include "linksim/catalog.hpp"
 #include "linksim/error.hpp"
 
@@ -124,11 +123,6 @@ class Topology {
   const HostPlatform& host_platform(DeviceId cpu) const;
   const Catalog& catalog() const { return *catalog_; }
 
-  /// The per-mechanism corrections the collective model applies on this machine (neutral
-  /// unless a calibration profile was attached; docs/calibration.md).
-  const ModelCalibration& calibration() const { return calibration_; }
-  void set_calibration(const ModelCalibration& calibration) { calibration_ = calibration; }
-
   // ---- building (used by the loader, generators and tests) ----
   /// REQUIRES: catalog outlives the topology.
   explicit Topology(const Catalog& catalog) : catalog_(&catalog) {}
@@ -161,7 +155,6 @@ class Topology {
   int host_count_ = 1;
   uint32_t devices_per_host_ = 0;
   uint32_t links_per_host_ = 0;
-  ModelCalibration calibration_;
   /// add_link's interned keys of the link types it has seen (a handful).
   std::vector<std::pair<const LinkType*, InternedString>> type_keys_;
 };

@@ -45,11 +45,12 @@ class Model {
 
   /// Predicted times of every row, in case and row order.
   std::vector<double> times(const ModelCalibration& calibration) {
-    topology_.set_calibration(calibration);
     std::vector<double> out;
     out.reserve(rows());
     for (const FitCase& c : cases_) {
-      const CollectiveSweep sweep = predict_measured(topology_, c.ranks, c.setup, c.table);
+      MeasuredSetup setup = c.setup;
+      setup.options.calibration = calibration;
+      const CollectiveSweep sweep = predict_measured(topology_, c.ranks, setup, c.table);
       for (const SweepRow& row : sweep.rows) out.push_back(row.result.time_s);
     }
     return out;
@@ -62,7 +63,7 @@ class Model {
   }
 
  private:
-  Topology topology_;
+  const Topology& topology_;
   const std::vector<FitCase>& cases_;
   std::vector<double> log_measured_;
 };

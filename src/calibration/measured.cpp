@@ -11,7 +11,6 @@
 #include <map>
 
 #include "linksim/error.hpp"
-#include "linksim/report.hpp"
 
 namespace linksim {
 namespace {
@@ -179,11 +178,12 @@ CollectiveSweep predict_measured(const Topology& topology, const std::vector<Dev
 }
 
 Comparison compare_measurement(const Topology& topology, const std::vector<DeviceId>& ranks,
-                               const NcclTestsTable& table) {
+                               const NcclTestsTable& table, const ModelCalibration& calibration) {
   Comparison c;
   c.file = table.file;
   c.topology = topology.name();
   c.setup = measured_setup(table);
+  c.setup.options.calibration = calibration;
   const CollectiveSweep sweep = predict_measured(topology, ranks, c.setup, table);
   size_t next = 0;
   for (const NcclTestsRow& row : table.rows) {

@@ -31,9 +31,9 @@ void add_calibration_option(CLI::App& command, std::string& profile_path) {
                      "Calibration profile written by `linksim calibrate` (docs/calibration.md)");
 }
 
-void attach_calibration(Topology& topology, const std::string& profile_path) {
-  if (profile_path.empty()) return;
-  topology.set_calibration(load_calibration_profile(profile_path).parameters);
+ModelCalibration calibration_arg(const std::string& profile_path) {
+  if (profile_path.empty()) return {};
+  return load_calibration_profile(profile_path).parameters;
 }
 
 CLI::Validator int_between(int min, int max, const std::string& what) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "linksim/model_calibration.hpp"
 #include "linksim/topology.hpp"
 
 namespace CLI {
@@ -31,7 +32,9 @@ Topology load_topology_arg(const TopoArgs& args);
 void add_calibration_option(CLI::App& command, std::string& profile_path);
 /// Loads the profile at `profile_path` (nothing when empty) into `topology`. Throws
 /// ConfigError at the profile's file:line:column when it does not parse.
-void attach_calibration(Topology& topology, const std::string& profile_path);
+/// --calibration's profile (neutral when none is given). Throws ConfigError when it cannot be
+/// read or does not parse.
+ModelCalibration calibration_arg(const std::string& profile_path);
 
 /// A validator for an integer flag within [min, max]. CLI11 puts the flag's name in front:
 /// "--channels: expected <what> between 1 and 64, got \"0\"" (with max = INT_MAX:

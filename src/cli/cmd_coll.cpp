@@ -100,7 +100,10 @@ void add_op(CLI::App& coll, const CollectiveName& name) {
   c->add_option("--max-rows", args->max_rows, "Refuse sweeps of more sizes (default 10000)");
   c->add_option("--size", args->size, "One size instead of a sweep");
   add_nccl_options(*c, *args);
-  c->add_option("--mode", args->mode, "analytic (closed form) or flow (simulated)");
+  c->add_option("--sim", args->sim,
+                choice_list(sim_mode_choices()) +
+                    ": analytic (closed form, default) or flow (simulated), as plan --sim");
+  c->add_option("--mode", args->mode, "Older spelling of --sim")->group("");
   auto* json = c->add_flag("--json", args->json, "Print one JSON object");
   c->add_flag("--csv", args->csv, "Print CSV")->excludes(json);
   c->add_option("--format", args->format,

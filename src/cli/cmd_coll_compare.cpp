@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 #include <memory>
 
+#include "cli/cli_common.hpp"
 #include "cli/coll_args.hpp"
 #include "cli/command_table.hpp"
 #include "cli/results_args.hpp"
@@ -27,12 +28,13 @@ void run(const CompareArgs& a) {
     throw ConfigError(fmt::format("--topo: expected one topology, got {}", a.coll.topos.size()));
   }
   const Topology topology = load_coll_topology(a.coll, a.coll.topos.front());
+  const ModelCalibration calibration = calibration_arg(a.coll.calibration);
   const std::vector<NcclTestsTable> tables = load_nccl_tests_outputs(a.results, read_options(a.collective));
   std::vector<Comparison> comparisons;
   for (const NcclTestsTable& table : tables) {
     const MeasuredSetup setup = measured_setup(table);
     const std::vector<DeviceId> ranks = measured_ranks(topology, setup, a.coll.gpus, table.file);
-    comparisons.push_back(compare_measurement(topology, ranks, table));
+    comparisons.push_back(compare_measurement(topology, ranks, table, calibration));
   }
   if (a.json) {
     fmt::print("{}", render_comparisons_json(comparisons));

@@ -10,6 +10,7 @@
 #include "cli/progress_bar.hpp"
 #include "linksim/error.hpp"
 #include "linksim/scenario.hpp"
+#include "linksim/runs.hpp"
 #include "linksim/scenario_report.hpp"
 
 namespace linksim::cli {

@@ -35,6 +35,17 @@ void build_app(CLI::App& app) {
   }
 }
 
+// A repeatable option (--set k=v, --topo F, --format a,b) takes one value per occurrence, so
+// it never consumes the positional arguments that follow it (`calibrate --set nodes=2 FILE`).
+void one_value_per_occurrence(CLI::App& command) {
+  for (CLI::Option* option : command.get_options()) {
+    if (!option->get_positional() && option->get_expected_max() > 1) {
+      option->allow_extra_args(false);
+    }
+  }
+  for (CLI::App* sub : command.get_subcommands({})) one_value_per_occurrence(*sub);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -43,6 +54,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   try {
     build_app(app);
+    one_value_per_occurrence(app);
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);

@@ -7,8 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/cli_common.hpp"
-#include "cli/coll_args.hpp"
-#include "cli/degrade_arg.hpp"
+#include "common/text.hpp"
 #include "linksim/error.hpp"
 #include "linksim/model.hpp"
 #include "linksim/topology_yaml.hpp"
@@ -104,34 +103,30 @@ PlanRequest to_request(const PlanArgs& a) {
   r.gpus = a.gpus;
   r.gemm_efficiency = fraction(a.gemm_efficiency, "--gemm-efficiency");
   r.hbm_efficiency = fraction(a.hbm_efficiency, "--hbm-efficiency");
-  r.comm.p2p_disable = !on_off(a.p2p, "--p2p");
-  apply_nccl_path_flags(a.p2p_level, a.ib_hca, r.comm);
-  r.comm.nvls_enable = on_off(a.nvls, "--nvls");
-  r.comm.nccl_version = nccl_version_arg(a.nccl_version);
+  r.comm = comm_options(a, a.calibration);
   const std::optional<SimMode> sim = parse_sim_mode(a.sim);
-  if (!sim) throw ConfigError(fmt::format("--sim: expected analytic or flow, got \"{}\"", a.sim));
+  if (!sim) {
+    throw ConfigError(fmt::format("--sim: expected one of {}, got \"{}\"",
+                                  text::join(sim_mode_choices(), ", "), a.sim));
+  }
   r.sim_mode = *sim;
   r.baseline_gpus = positive(a.baseline, "--baseline");
   return r;
 }
 
-Topology topology_arg(const PlanArgs& a) {
-  ParamOverrides overrides;
-  for (const std::string& set : a.sets) {
-    auto [name, value] = parse_override(set);
-    overrides[name] = value;  // the last --set of a name wins, as in `topo`
-  }
-  Topology topology = load_topology(a.topo, overrides);
-  attach_calibration(topology, a.calibration);
-  return apply_degrade(std::move(topology), a.degrade);
-}
+Topology topology_arg(const PlanArgs& a) { return load_machine(a, single_topo(a)); }
 
 void add_plan_options(CLI::App& c, PlanArgs& a) {
-  c.add_option("--topo", a.topo, "Topology file (topologies/*.yaml)")->required();
-  c.add_option("--set", a.sets, "Override a topology parameter, k=v (repeatable; last wins)")
-      ->take_all();
-  add_calibration_option(c, a.calibration);
-  add_degrade_option(c, a.degrade);
+  add_machine_flags(c, a, TopoCount::kOne);
+  add_layout_options(c, a);
+  add_comm_flags(c, a);
+  c.add_option("--sim", a.sim,
+               choice_list(sim_mode_choices()) + ": analytic (closed form, default) or flow "
+                                                 "(simulated), as coll --sim");
+  c.add_flag("--json", a.json, "Print JSON (docs/cli.md#linksim-plan)");
+}
+
+void add_layout_options(CLI::App& c, PlanArgs& a) {
   c.add_option("--model", a.model, "Catalog model, e.g. llama3.1-70b (case-insensitive)");
   c.add_option("--arch", a.arch,
                "Inline architecture: layers=80,hidden=8192,heads=64,kv_heads=8,ffn=28672,"
@@ -159,9 +154,6 @@ void add_plan_options(CLI::App& c, PlanArgs& a) {
                "Stored weights: int4 | int8 | fp8 | bf16 | fp16 (default: --dtype)");
   c.add_option("--recompute", a.recompute, "none | selective | full (default selective)");
   c.add_option("--tp-overlap", a.tp_overlap, "none | async (default none)");
-  c.add_option("-g", a.gpus.first_n, "Use the first N GPUs (server by server)");
-  c.add_option("--gpus", a.gpus.list, "GPUs by nvidia-smi index: 0,3 or 4-7 or host1:gpu3");
-  c.add_option("--per-node", a.gpus.per_node, "Use the first K GPUs of every server");
   c.add_option("--gemm-efficiency", a.gemm_efficiency,
                "Achieved fraction of dense tensor peak for large GEMMs (default per GPU)");
   c.add_option("--hbm-efficiency", a.hbm_efficiency,
@@ -172,13 +164,6 @@ void add_plan_options(CLI::App& c, PlanArgs& a) {
   c.add_flag("--search", a.search, "Rank every valid layout for the GPUs selected");
   c.add_flag("--sensitivity", a.sensitivity,
              "Step time with each link class, and the GPU's FLOP/s, twice as fast");
-  c.add_option("--p2p", a.p2p, "on|off; off = NCCL_P2P_DISABLE=1");
-  c.add_option("--p2p-level", a.p2p_level, "LOC|NVL|PIX|PXB|PHB|SYS (NCCL_P2P_LEVEL)");
-  c.add_option("--ib-hca", a.ib_hca, "NICs NCCL may use (NCCL_IB_HCA syntax)");
-  c.add_option("--nvls", a.nvls, "on|off; off = NCCL_NVLS_ENABLE=0");
-  c.add_option("--nccl-version", a.nccl_version, fmt::format("NCCL release modelled, X.Y (default {})", to_string(kDefaultNcclVersion)));
-  c.add_option("--sim", a.sim, "analytic (closed form, default) or flow (simulated)");
-  c.add_flag("--json", a.json, "Print JSON (docs/cli.md#linksim-plan)");
 }
 
 }  // namespace linksim::cli

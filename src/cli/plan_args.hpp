@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/comm_flags.hpp"
 #include "linksim/gpu_selection.hpp"
 #include "linksim/plan.hpp"
 #include "linksim/topology.hpp"
@@ -16,12 +17,9 @@ class App;
 
 namespace linksim::cli {
 
-/// The flags as typed; turned into a PlanRequest by to_request().
-struct PlanArgs {
-  std::string topo;
-  std::vector<std::string> sets;
-  std::vector<std::string> degrade;  ///< --degrade SPEC (docs/cli.md#degrade)
-  std::string calibration;  ///< --calibration PROFILE (docs/calibration.md)
+/// The flags as typed: the shared machine and NCCL-switch groups, then the plan's own;
+/// turned into a PlanRequest by to_request().
+struct PlanArgs : MachineFlags, CommFlags {
   std::optional<std::string> model, arch, mode;
   std::optional<int> tp, pp, dp, cp, ep, etp, vpp, zero;
   bool sp = false;
@@ -29,17 +27,20 @@ struct PlanArgs {
   std::string dtype = "bf16";
   std::optional<std::string> weight_dtype;
   std::string recompute = "selective", tp_overlap = "none";
-  GpuSelection gpus;
   std::optional<double> gemm_efficiency, hbm_efficiency;
   std::optional<int> baseline;
   bool search = false, sensitivity = false, json = false, nccl_debug = false;
-  std::string p2p = "on", nvls = "on", sim = "analytic";
-  std::string p2p_level, ib_hca;  ///< NCCL_P2P_LEVEL, NCCL_IB_HCA as coll takes them
-  std::string nccl_version;  ///< --nccl-version X.Y; empty = the default release
+  std::string sim = "analytic";
 };
 
-/// Every flag of `plan`. REQUIRES: `a` outlives the parse.
+/// Every flag of `plan`: the machine group (one --topo), the layout flags, the NCCL-switch
+/// group, --sim and --json. REQUIRES: `a` outlives the parse.
 void add_plan_options(CLI::App& command, PlanArgs& a);
+
+/// The model and layout flags alone (--model, --arch, --mode, the parallel degrees, batch
+/// and sequence sizes, precisions, recomputation, efficiencies): what a command that runs
+/// the planner's step model registers besides add_machine_flags and add_comm_flags.
+void add_layout_options(CLI::App& command, PlanArgs& a);
 
 /// The request the flags describe. Throws ConfigError naming the flag.
 PlanRequest to_request(const PlanArgs& a);

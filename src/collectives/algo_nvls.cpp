@@ -54,7 +54,7 @@ CostModel nvls_model(const CommGraph& g, CollectiveOp op, CostTrace* trace) {
   if (op == CollectiveOp::kAllReduce) {
     // Reduce-scatter by multimem loads, then multicast stores: each GPU moves S each way.
     m.bw_Bps = nv.gpu_nvlink_Bps * std::min(1.0, nvls_efficiency(nv.sm) *
-        g.topology().calibration()[CalibrationParameter::kNvlsEfficiency]);
+        g.options().calibration[CalibrationParameter::kNvlsEfficiency]);
     m.wire_factor = 1.0;
   } else {
     // AllGather / ReduceScatter: one multicast (or one reduction) pass, (n-1)/n of S each.

@@ -66,7 +66,7 @@ CostModel cost_model(const CommGraph& g, CollectiveOp op, Algorithm algo, Protoc
   }
   // A file's latency overrides and a calibration's hop latency, per hop the latency formula
   // counts (never below zero).
-  const double hop_excess_s = g.hop_latency_excess_s() + g.topology().calibration().hop_latency_s();
+  const double hop_excess_s = g.hop_latency_excess_s() + g.options().calibration.hop_latency_s();
   m.latency_s = std::max(0.0, m.latency_s + m.latency_hops * hop_excess_s);
   const double launch_s = launch_overhead_s(g);
   m.latency_s += launch_s;

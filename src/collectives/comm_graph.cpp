@@ -46,7 +46,8 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
       ranks_(std::move(ranks)),
       options_(options),
       router_(topology, router_options(options, topology, ranks_)),
-      capacity_(std::make_shared<const std::vector<double>>(effective_capacities(topology))),
+      capacity_(std::make_shared<const std::vector<double>>(
+          effective_capacities(topology, options.calibration))),
       route_index_(ranks_.size()) {
   build();
 }
@@ -57,7 +58,11 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
       ranks_(std::move(ranks)),
       options_(options),
       router_(topology, router_options(options, topology, ranks_), tables_from.router_),
-      capacity_(tables_from.capacity_),
+      // The effective capacities depend on the calibration too: shared only when it is the same.
+      capacity_(tables_from.options_.calibration == options.calibration
+                    ? tables_from.capacity_
+                    : std::make_shared<const std::vector<double>>(
+                          effective_capacities(topology, options.calibration))),
       route_index_(ranks_.size()) {
   LINKSIM_CHECK(&tables_from.topology_ == &topology, "shared tables of the same topology");
   build();
@@ -240,7 +245,7 @@ void CommGraph::find_nvls() {
       const double lane = link.bw_Bps / std::max(1, link.lanes);
       if (nvlink_lane_Bps_ == 0 || lane < nvlink_lane_Bps_) {
         nvlink_lane_Bps_ = lane;
-        nvlink_efficiency_ = link_efficiency(topology_, link);
+        nvlink_efficiency_ = link_efficiency(topology_, link, options_.calibration);
       }
     }
   }

@@ -54,7 +54,7 @@ void add_staging_rate_terms(const CommGraph& g, const Bottleneck& b,
   const int from = rank_of(g, b.from), to = rank_of(g, b.to);
   if (from < 0 || to < 0) return;
   const Topology& t = g.topology();
-  const HostStagingRate staging = host_staging_rate(t, g.route(from, to));
+  const HostStagingRate staging = host_staging_rate(t, g.route(from, to), g.options().calibration);
   const HostPlatform& platform = t.host_platform(staging.cpu);
   const std::string where = staging.crosses_socket ? "across the sockets" : "within a socket";
   const std::string source =
@@ -103,7 +103,7 @@ void add_bottleneck_terms(const CommGraph& g, const Bottleneck& b, std::vector<E
     case BottleneckKind::kLink: {
       const Link& link = t.link(b.link);
       terms.push_back(rate_term("C_raw", link.bw_Bps, catalog_source(t, link)));
-      terms.push_back(count_term("eff_link", link_efficiency(t, link), efficiency_source(link)));
+      terms.push_back(count_term("eff_link", link_efficiency(t, link, g.options().calibration), efficiency_source(link)));
       terms.push_back(rate_term("C_eff", g.capacities()[b.link.value], "C_raw x eff_link"));
       if (load) {
         terms.push_back(count_term("load", *load,

@@ -57,13 +57,14 @@ double efficiency_of(const Link& link, const GpuModel* gpu, const LinkType* type
 
 }  // namespace
 
-double link_efficiency(const Topology& t, const Link& link) {
-  if (link.family != LinkFamily::kNvlink) return efficiency_of(link, nullptr, nullptr, t.calibration());
+double link_efficiency(const Topology& t, const Link& link, const ModelCalibration& calibration) {
+  if (link.family != LinkFamily::kNvlink) return efficiency_of(link, nullptr, nullptr, calibration);
   return efficiency_of(link, gpu_of(t, link, [&](DeviceId gpu) { return &t.gpu_model(gpu); }),
-                       t.catalog().find_link_type(link.type), t.calibration());
+                       t.catalog().find_link_type(link.type), calibration);
 }
 
-std::vector<double> effective_capacities(const Topology& topology) {
+std::vector<double> effective_capacities(const Topology& topology,
+                                         const ModelCalibration& calibration) {
   // A cluster has hundreds of thousands of links and a few GPU models and link types: look each
   // name up in the catalog once (the lookups ignore case, which makes them slow).
   std::vector<std::pair<std::string_view, const GpuModel*>> model_of_name;
@@ -90,12 +91,13 @@ std::vector<double> effective_capacities(const Topology& topology) {
     capacity.push_back(link.bw_Bps *
                        efficiency_of(link, nvlink ? gpu_of(topology, link, gpu_model_of) : nullptr,
                                      nvlink ? link_type_of(link) : nullptr,
-                                     topology.calibration()));
+                                     calibration));
   }
   return capacity;
 }
 
-HostStagingRate host_staging_rate(const Topology& topology, const Route& route) {
+HostStagingRate host_staging_rate(const Topology& topology, const Route& route,
+                                  const ModelCalibration& calibration) {
   LINKSIM_CHECK(route.transport == Transport::kShm, "a host-staged route");
   HostStagingRate r;
   r.nccl_path_Bps = std::numeric_limits<double>::infinity();
@@ -126,13 +128,14 @@ HostStagingRate host_staging_rate(const Topology& topology, const Route& route) 
                                                  : platform.host_staging_Bps);
   if (r.crosses_socket) r.nccl_path_Bps = std::min(r.nccl_path_Bps, platform.nccl_smp_bw_Bps);
   r.rate_Bps = std::min(r.platform_Bps, r.nccl_path_Bps) *
-               topology.calibration()[CalibrationParameter::kHostStagingRate];
+               calibration[CalibrationParameter::kHostStagingRate];
   return r;
 }
 
-double route_rate_cap(const Topology& topology, const Route& route, Bottleneck* why) {
+double route_rate_cap(const Topology& topology, const Route& route,
+                      const ModelCalibration& calibration, Bottleneck* why) {
   if (route.transport != Transport::kShm) return std::numeric_limits<double>::infinity();
-  const HostStagingRate staging = host_staging_rate(topology, route);
+  const HostStagingRate staging = host_staging_rate(topology, route, calibration);
   if (why) {
     *why = Bottleneck{};
     why->kind = BottleneckKind::kHostStaging;

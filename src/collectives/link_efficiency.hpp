@@ -15,11 +15,13 @@ namespace linksim::detail {
 
 /// The fraction of `link`'s raw rate GPU traffic achieves: NVLink by architecture, PCIe,
 /// network, C2C and SMP by family (docs/model.md#link-efficiency).
-double link_efficiency(const Topology& topology, const Link& link);
+double link_efficiency(const Topology& topology, const Link& link,
+                       const ModelCalibration& calibration);
 
 /// Effective per-direction capacity of every link for collective traffic, bytes/s:
 /// raw rate x the family's efficiency (docs/model.md#link-efficiency). Indexed by LinkId.
-std::vector<double> effective_capacities(const Topology& topology);
+std::vector<double> effective_capacities(const Topology& topology,
+                                         const ModelCalibration& calibration);
 
 /// How fast a host-staged (SHM) route copies, and why (docs/model.md#shm).
 struct HostStagingRate {
@@ -31,11 +33,13 @@ struct HostStagingRate {
   double rate_Bps = 0;            ///< min(platform_Bps, nccl_path_Bps)
 };
 /// REQUIRES: route.transport == Transport::kShm.
-HostStagingRate host_staging_rate(const Topology& topology, const Route& route);
+HostStagingRate host_staging_rate(const Topology& topology, const Route& route,
+                                  const ModelCalibration& calibration);
 
 /// A bound on one route's rate beyond its links' capacities (host-staged copies), bytes/s;
 /// +infinity when none. `why`, when given, receives the mechanism (kHostStaging).
-double route_rate_cap(const Topology& topology, const Route& route, Bottleneck* why = nullptr);
+double route_rate_cap(const Topology& topology, const Route& route,
+                      const ModelCalibration& calibration, Bottleneck* why = nullptr);
 
 /// The bottleneck "link `id` is saturated", with the link's family.
 Bottleneck link_bottleneck(const Topology& topology, LinkId id, bool name_family = true);

@@ -93,6 +93,24 @@ std::optional<SimMode> parse_sim_mode(std::string_view text) {
   return std::nullopt;
 }
 
+std::vector<std::string> algorithm_choices() {
+  std::vector<std::string> out{"auto"};
+  for (const detail::AlgorithmOps& ops : detail::algorithm_table()) out.emplace_back(ops.name);
+  return out;
+}
+
+std::vector<std::string> protocol_choices() {
+  std::vector<std::string> out;
+  for (auto p : {Protocol::kAuto, Protocol::kLL, Protocol::kLL128, Protocol::kSimple}) {
+    out.push_back(fold(to_string(p)));
+  }
+  return out;
+}
+
+std::vector<std::string> sim_mode_choices() {
+  return {std::string(to_string(SimMode::kAnalytic)), std::string(to_string(SimMode::kFlow))};
+}
+
 double bus_factor(CollectiveOp op, int ranks) {
   const double n = ranks;
   switch (op) {

@@ -3,7 +3,8 @@
 // per-block count rounding (github.com/NVIDIA/nccl-tests, src/common.cu and the *GetCollByteCount
 // functions of src/all_gather.cu, src/reduce_scatter.cu, src/alltoall.cu).
 #include <cmath>
-#include <fmt/core.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "common/check.hpp"
 #include "linksim/error.hpp"
@@ -41,11 +42,17 @@ std::optional<DataType> parse_data_type(std::string_view text) {
   return std::nullopt;
 }
 
-std::string data_type_choices() {
-  std::string out;
-  for (const DataType& t : kDataTypes) out += (out.empty() ? "" : ", ") + std::string(t.name);
-  for (const TypeAlias& a : kTypeAliases) out += ", " + std::string(a.alias);
+std::vector<std::string> data_type_names() {
+  std::vector<std::string> out;
+  for (const DataType& t : kDataTypes) out.emplace_back(t.name);
+  for (const TypeAlias& a : kTypeAliases) out.emplace_back(a.alias);
   return out;
+}
+
+std::string data_type_choices() { return fmt::format("{}", fmt::join(data_type_names(), ", ")); }
+
+std::vector<std::string> reduction_op_names() {
+  return {std::begin(kReductionNames), std::end(kReductionNames)};
 }
 
 std::string_view to_string(ReductionOp op) { return kReductionNames[static_cast<int>(op)]; }

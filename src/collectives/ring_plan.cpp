@@ -15,14 +15,15 @@ namespace {
 constexpr double kMinExtraRingFraction = 0.2;
 constexpr int kMaxPackedRings = 16;
 
-double hop_rate_on(const Topology& t, const Route& route, const std::vector<double>& residual) {
+double hop_rate_on(const Topology& t, const ModelCalibration& calibration, const Route& route,
+                   const std::vector<double>& residual) {
   double rate = std::numeric_limits<double>::infinity();
   for (const Path& p : route.paths) {
     double path_rate = std::numeric_limits<double>::infinity();
     for (LinkId id : p.links) path_rate = std::min(path_rate, residual[id.value] / p.share);
     rate = std::min(rate, path_rate);
   }
-  return std::max(0.0, std::min(rate, route_rate_cap(t, route)));
+  return std::max(0.0, std::min(rate, route_rate_cap(t, route, calibration)));
 }
 
 }  // namespace
@@ -43,7 +44,7 @@ void CommGraph::add_ring_streams(StreamSet& set, const std::vector<int>& ring, d
     }
     with_route(a, b, [&](const Route& r) {
       Bottleneck why;
-      const double cap = route_rate_cap(topology_, r, &why);
+      const double cap = route_rate_cap(topology_, r, options_.calibration, &why);
       set.add(r, weight, cap, why);
     });
   }
@@ -70,7 +71,7 @@ void CommGraph::plan_rings() {
     auto it = order_of_shape.find(shape);
     if (it == order_of_shape.end()) {
       auto order = best_cycle(static_cast<int>(node.size()), [&](int a, int b) {
-        return hop_rate_on(topology_, route(node[a], node[b]), capacities());
+        return hop_rate_on(topology_, options_.calibration, route(node[a], node[b]), capacities());
       });
       it = order_of_shape.emplace(shape, order).first;
     }
@@ -96,7 +97,7 @@ void CommGraph::plan_rings() {
     for (int k = 0; k < kMaxPackedRings; ++k) {
       std::vector<int> order = k == 0 ? std::vector<int>() : best_cycle(
           static_cast<int>(node.size()), [&](int a, int b) {
-            return hop_rate_on(topology_, route(node[a], node[b]), residual);
+            return hop_rate_on(topology_, options_.calibration, route(node[a], node[b]), residual);
           });
       std::vector<int> ring;
       if (k == 0) ring = node_order[0];

@@ -3,7 +3,7 @@
 
 #include <fmt/core.h>
 
-#include "linksim/report.hpp"
+#include "linksim/collective_rows.hpp"
 
 namespace linksim::plan_detail {
 
@@ -31,7 +31,7 @@ TimedCollective CommTimer::time(const std::vector<DeviceId>& gpus, CollectiveOp 
   query.size_bytes = bytes;
   query.mode = mode_;
   const CollectiveResult r = comm.run(query);
-  TimedCollective t{r.time_s, r.algorithm, r.protocol, describe_bottleneck(r, topology_)};
+  TimedCollective t{r.time_s, r.algorithm, r.protocol, r.bottleneck};
   answers_.emplace(key, t);
   return t;
 }

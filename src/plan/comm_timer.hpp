@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "linksim/collective_rows.hpp"
 #include "linksim/collectives.hpp"
 #include "linksim/topology.hpp"
 
@@ -18,7 +19,7 @@ struct TimedCollective {
   double time_s = 0;
   Algorithm algorithm = Algorithm::kRing;
   Protocol protocol = Protocol::kSimple;
-  std::string bottleneck;
+  Bottleneck bottleneck;  ///< what limits one call; in words: describe_bottleneck
 };
 
 /// Not thread-safe: one per planning thread. REQUIRES: the topology outlives it.

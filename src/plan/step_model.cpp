@@ -437,7 +437,7 @@ PlanResult StepBuilder::build() {
       c.bytes = i.bytes;
       c.algorithm = t.algorithm;
       c.protocol = t.protocol;
-      c.bottleneck = t.bottleneck;
+      c.bottleneck = describe_bottleneck(t.bottleneck, timer_.topology());
       c.gpus = describe_gpus(timer_.topology(), i.group);
       c.group = i.group;
       out.comms.push_back(c);

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "linksim/charts.hpp"
-#include "report/svg_text.hpp"
+#include "charts/svg_text.hpp"
 
 namespace linksim {
 namespace {

@@ -136,10 +136,9 @@ PlanPoint plan_point(const Json& doc, const std::string& metric) {
   if (metric == "scaling") {
     p.value = number(plan, "scaling_efficiency");
     const double speedup = number(plan, "speedup");
-    // scaling efficiency = speedup / (GPUs / baseline GPUs) (docs/planner.md#speedup-and-baseline)
-    if (std::isfinite(p.value) && speedup > 0) {
-      p.baseline_gpus = static_cast<int>(std::lround(p.gpus * p.value / speedup));
-    }
+    // The planner's own baseline (PlanResult::baseline_gpus), as the case document holds it.
+    const Json baseline_gpus = plan.value("baseline_gpus", Json());
+    if (baseline_gpus.is_number_integer()) p.baseline_gpus = baseline_gpus.get<int>();
     if (!std::isfinite(p.value) || !std::isfinite(speedup) || p.baseline_gpus == 0) {
       p.phrase = fmt::format("{}: step {}, no baseline to scale against (nothing smaller fits)",
                              p.label, format_duration(step));

@@ -5,7 +5,7 @@
 
 #include <set>
 
-#include "linksim/charts.hpp"
+#include "charts/charts.hpp"
 #include "linksim/units.hpp"
 #include "report/scenario_charts.hpp"
 

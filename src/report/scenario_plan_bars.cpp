@@ -9,7 +9,7 @@
 #include <set>
 #include <utility>
 
-#include "linksim/charts.hpp"
+#include "charts/charts.hpp"
 #include "linksim/units.hpp"
 #include "report/scenario_charts.hpp"
 

@@ -9,7 +9,7 @@
 #include <set>
 #include <vector>
 
-#include "linksim/charts.hpp"
+#include "charts/charts.hpp"
 #include "report/scenario_charts.hpp"
 
 namespace linksim::detail {

@@ -10,9 +10,9 @@
 
 #include "linksim/charts.hpp"
 #include "linksim/units.hpp"
-#include "report/svg_axis.hpp"
+#include "charts/svg_axis.hpp"
 #include "report/svg_machine_layout.hpp"
-#include "report/svg_text.hpp"
+#include "charts/svg_text.hpp"
 
 namespace linksim {
 namespace {

@@ -1,18 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // One case through the library: a collective sweep (as `linksim coll`) or a plan / layout
 // search (as `linksim plan`).
-#include <cmath>
-
+#include "linksim/error_bands.hpp"
 #include "linksim/scenario.hpp"
 
 namespace linksim {
 namespace {
-
-// nccl-tests' size column counts every rank's block for these, its count column one block.
-bool sized_per_block(CollectiveOp op) {
-  return op == CollectiveOp::kAllGather || op == CollectiveOp::kReduceScatter ||
-         op == CollectiveOp::kAllToAll;
-}
 
 // The link usage of the largest size, from the flow simulation when the case's own mode
 // does not give one (analytic mode outside ring algorithms).
@@ -32,6 +25,8 @@ void record_link_usage(const Communicator& comm, CollectiveQuery query, Collecti
   out.link_usage = std::move(r.link_usage);
 }
 
+// The case's sweep through the library's run_sweep, as `linksim coll` runs it; the rows as
+// `coll` prints them (to_collective_report: release, reduction, bands).
 CollectiveCaseResult run_collective(const CollectiveCaseSpec& spec, const Topology& topology,
                                     bool keep_link_usage, CaseResult& result) {
   std::vector<DeviceId> ranks = select_gpus(topology, spec.gpus);
@@ -40,43 +35,18 @@ CollectiveCaseResult run_collective(const CollectiveCaseSpec& spec, const Topolo
   Communicator comm(topology, std::move(ranks), spec.comm);
   result.nodes = comm.node_count();
 
-  CollectiveQuery query;
-  query.op = spec.op;
-  query.algorithm = spec.algorithm;
-  query.protocol = spec.protocol;
-  query.mode = spec.mode;
+  CollectiveSweep sweep = run_sweep(comm, spec.sweep);
   CollectiveCaseResult out;
-  CollectiveReport& report = out.report;
-  report.topology = topology.name();
-  report.collective = std::string(to_string(spec.op));
-  report.ranks = comm.rank_count();
-  report.mode = std::string(to_string(spec.mode));
-  const bool rooted = spec.op == CollectiveOp::kBroadcast || spec.op == CollectiveOp::kReduce;
-  const bool reduces = spec.op == CollectiveOp::kAllReduce ||
-                       spec.op == CollectiveOp::kReduceScatter ||
-                       spec.op == CollectiveOp::kReduce || spec.op == CollectiveOp::kSendRecv;
-  const int blocks = sized_per_block(spec.op) ? comm.rank_count() : 1;
-  size_t rows_left = spec.sizes_bytes.size();
-  for (double requested : spec.sizes_bytes) {
-    const double count = std::floor(requested / spec.type_bytes / blocks);
-    query.size_bytes = count * spec.type_bytes * blocks;
-    CollectiveResult r = comm.run(query);
-    CollectiveRow row;
-    row.size_bytes = query.size_bytes;
-    row.count = count;
-    row.type = spec.type_name;
-    row.redop = reduces ? "sum" : "none";
-    row.root = rooted ? query.root : -1;
-    row.time_s = r.time_s;
-    row.algbw_Bps = r.algbw_Bps;
-    row.busbw_Bps = r.busbw_Bps;
-    row.algorithm = std::string(to_string(r.algorithm));
-    row.protocol = std::string(to_string(r.protocol));
-    row.bottleneck = describe_bottleneck(r, topology);
-    report.rows.push_back(std::move(row));
-    if (keep_link_usage && --rows_left == 0) {
-      record_link_usage(comm, query, std::move(r), out);
-    }
+  out.report = to_collective_report(sweep, topology);
+  if (keep_link_usage && !sweep.rows.empty()) {
+    CollectiveQuery query;
+    query.op = spec.sweep.op;
+    query.size_bytes = sweep.rows.back().size_bytes;
+    query.algorithm = spec.sweep.algorithm;
+    query.protocol = spec.sweep.protocol;
+    query.mode = spec.sweep.mode;
+    query.root = spec.sweep.root;
+    record_link_usage(comm, query, std::move(sweep.rows.back().result), out);
   }
   return out;
 }

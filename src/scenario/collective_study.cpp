@@ -28,7 +28,7 @@ double size_value(const YamlValue& value) {
 
 const std::vector<std::string>& collective_study_keys() {
   static const std::vector<std::string> keys = {
-      "name", "machines", "ops", "sizes", "minbytes", "maxbytes", "stepfactor", "dtype", "g",
+      "name", "machines", "ops", "sizes", "minbytes", "maxbytes", "stepfactor", "dtype", "redop", "g",
       "gpus", "per_node", "algo", "proto", "mode", "p2p", "p2p_level", "ib_hca", "nvls", "channels",
       "gpus_per_thread", "nccl_version"};
   return keys;
@@ -77,12 +77,11 @@ std::vector<double> read_collective_sizes(const YamlValue& entry) {
 void apply_collective_key(const std::string& key, const YamlValue& value,
                           CollectiveCaseSpec& spec) {
   if (key == "ops") {
-    spec.op = collective_op_value(value);
+    spec.sweep.op = collective_op_value(value);
   } else if (key == "dtype") {
-    const DataTypeInfo& type = data_type_value(value);
-    spec.dtype = std::string(type.name);
-    spec.type_bytes = type.bytes;
-    spec.type_name = std::string(type.nccl_name);
+    spec.sweep.type = data_type_value(value);
+  } else if (key == "redop") {
+    spec.sweep.redop = reduction_op_value(value);
   } else if (key == "g") {
     spec.gpus.first_n = value.to_int(1);
   } else if (key == "gpus") {
@@ -90,11 +89,11 @@ void apply_collective_key(const std::string& key, const YamlValue& value,
   } else if (key == "per_node") {
     spec.gpus.per_node = value.to_int(1);
   } else if (key == "algo") {
-    spec.algorithm = algorithm_value(value);
+    spec.sweep.algorithm = algorithm_value(value);
   } else if (key == "proto") {
-    spec.protocol = protocol_value(value);
+    spec.sweep.protocol = protocol_value(value);
   } else if (key == "mode") {
-    spec.mode = sim_mode_value(value);
+    spec.sweep.mode = sim_mode_value(value);
   } else if (key == "p2p") {
     spec.comm.p2p_disable = !on_off_value(value);
   } else if (key == "p2p_level") {

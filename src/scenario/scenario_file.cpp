@@ -197,8 +197,8 @@ Study read_study(const YamlValue& entry, const std::string& kind,
   check_keys(entry, collective ? detail::collective_study_keys() : detail::plan_study_keys());
   Study study{kind, study_name(entry, kind), entry, study_machines(entry, machines), {}, {}, {}, {}};
   if (collective) {
-    study.collective.sizes_bytes = detail::read_collective_sizes(entry);
-    for (double size : study.collective.sizes_bytes) study.fixed_text += fmt::format("{};", size);
+    study.collective.sweep.sizes_bytes = detail::read_collective_sizes(entry);
+    for (double size : study.collective.sweep.sizes_bytes) study.fixed_text += fmt::format("{};", size);
     if (!entry.find("ops")) entry.fail("missing required key \"ops\"");
   } else {
     detail::check_plan_entry(entry);

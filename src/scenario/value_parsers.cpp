@@ -5,16 +5,9 @@
 #include <fmt/format.h>
 
 #include "common/text.hpp"
-#include "linksim/report.hpp"
 
 namespace linksim::detail {
 namespace {
-
-// nccl-tests' element types (nccl-tests src/common.cu, test_typenames).
-constexpr DataTypeInfo kDataTypes[] = {
-    {"fp32", "float", 4},   {"bf16", "bfloat16", 2}, {"fp16", "half", 2},
-    {"fp64", "double", 8},  {"int8", "int8", 1},     {"uint8", "uint8", 1},
-    {"int32", "int32", 4},  {"int64", "int64", 8},   {"fp8", "f8e4m3", 1}};
 
 [[noreturn]] void fail_choice(const YamlValue& value, const std::string& text,
                               const std::vector<std::string>& choices) {
@@ -24,6 +17,14 @@ constexpr DataTypeInfo kDataTypes[] = {
                            text::join(choices, ", "), text, close));
   }
   value.fail(fmt::format("expected one of {}, got \"{}\"", text::join(choices, ", "), text));
+}
+
+// The value through one of the library's parsers, else "expected one of <choices>".
+template <class Parse>
+auto parsed(const YamlValue& value, Parse parse, const std::vector<std::string>& choices) {
+  const std::string text = value.text();
+  if (auto result = parse(text)) return *result;
+  fail_choice(value, text, choices);
 }
 
 }  // namespace
@@ -44,32 +45,24 @@ CollectiveOp collective_op_value(const YamlValue& value) {
   fail_choice(value, text, names);
 }
 
-const DataTypeInfo& data_type_value(const YamlValue& value) {
-  std::string text = value.text();
-  std::vector<std::string> names;
-  for (const DataTypeInfo& type : kDataTypes) {
-    if (type.name == text) return type;
-    names.emplace_back(type.name);
-  }
-  fail_choice(value, text, names);
+DataType data_type_value(const YamlValue& value) {
+  return parsed(value, parse_data_type, data_type_names());
+}
+
+ReductionOp reduction_op_value(const YamlValue& value) {
+  return parsed(value, parse_reduction_op, reduction_op_names());
 }
 
 Algorithm algorithm_value(const YamlValue& value) {
-  std::string text = value.text();
-  if (std::optional<Algorithm> algo = parse_algorithm(text)) return *algo;
-  fail_choice(value, text, {"auto", "ring", "tree", "nvls", "nvls_tree", "direct"});
+  return parsed(value, parse_algorithm, algorithm_choices());
 }
 
 Protocol protocol_value(const YamlValue& value) {
-  std::string text = value.text();
-  if (std::optional<Protocol> proto = parse_protocol(text)) return *proto;
-  fail_choice(value, text, {"auto", "ll", "ll128", "simple"});
+  return parsed(value, parse_protocol, protocol_choices());
 }
 
 SimMode sim_mode_value(const YamlValue& value) {
-  std::string text = value.text();
-  if (std::optional<SimMode> mode = parse_sim_mode(text)) return *mode;
-  fail_choice(value, text, {"analytic", "flow"});
+  return parsed(value, parse_sim_mode, sim_mode_choices());
 }
 
 PathClass p2p_level_value(const YamlValue& value) {

@@ -9,18 +9,16 @@
 
 #include "common/yaml_reader.hpp"
 #include "linksim/collectives.hpp"
+#include "linksim/nccl_tests.hpp"
 
 namespace linksim::detail {
 
-/// An element type of a collective (nccl-tests' -d).
-struct DataTypeInfo {
-  std::string_view name;       ///< as written: "fp32", "bf16", ...
-  std::string_view nccl_name;  ///< as nccl-tests' type column prints it: "float", "bfloat16"
-  int bytes;
-};
-
 CollectiveOp collective_op_value(const YamlValue& value);
-const DataTypeInfo& data_type_value(const YamlValue& value);
+/// An element type as `coll --dtype` takes it (parse_data_type: nccl-tests' names and the
+/// aliases fp32, fp16, bf16, fp64, fp8, ...).
+DataType data_type_value(const YamlValue& value);
+/// A reduction as `coll --op` takes it (parse_reduction_op: sum, prod, max, min, avg).
+ReductionOp reduction_op_value(const YamlValue& value);
 Algorithm algorithm_value(const YamlValue& value);
 Protocol protocol_value(const YamlValue& value);
 SimMode sim_mode_value(const YamlValue& value);

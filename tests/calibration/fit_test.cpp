@@ -18,8 +18,9 @@ using namespace linksim;
 // An nccl-tests table whose times are linksim's own with `truth` applied.
 NcclTestsTable synthetic_table(Topology topology, const ModelCalibration& truth, CollectiveOp op,
                                double min_bytes, double max_bytes) {
-  topology.set_calibration(truth);
-  const Communicator comm(topology, topology.gpus());
+  CommOptions options;
+  options.calibration = truth;
+  const Communicator comm(topology, topology.gpus(), options);
   SweepRequest request;
   request.op = op;
   request.sizes_bytes = sweep_sizes(min_bytes, max_bytes, 4);

@@ -73,30 +73,31 @@ TEST_SUITE("calibration") {
 
   TEST_CASE("calibration: each parameter moves only its mechanism") {
     using namespace linksim;
-    Topology t = testing::library_topology("dual-2080ti.yaml");
+    const Topology t = testing::library_topology("dual-2080ti.yaml");
+    auto calibrated = [&](const ModelCalibration& c) {
+      CommOptions options;
+      options.calibration = c;
+      return Communicator(t, t.gpus(), options);
+    };
     const Communicator neutral(t, t.gpus());
     const double big = 1 << 30;
     const double base = neutral.run({CollectiveOp::kAllReduce, big}).time_s;
     const double small = neutral.run({CollectiveOp::kAllReduce, 8}).time_s;
     ModelCalibration c;
     c[CalibrationParameter::kNvlinkEfficiency] = 0.5;  // no NVLink on this pair
-    t.set_calibration(c);
-    CHECK(Communicator(t, t.gpus()).run({CollectiveOp::kAllReduce, big}).time_s == base);
+    CHECK(calibrated(c).run({CollectiveOp::kAllReduce, big}).time_s == base);
     c[CalibrationParameter::kHostStagingRate] = 1.2;  // the pair is host-staged: 1.2x the rate
-    t.set_calibration(c);
-    const CollectiveResult staged = Communicator(t, t.gpus()).run({CollectiveOp::kAllReduce, big});
+    const CollectiveResult staged = calibrated(c).run({CollectiveOp::kAllReduce, big});
     CHECK(staged.time_s == doctest::Approx(base / 1.2).epsilon(0.001));
     CHECK(staged.bottleneck.kind == BottleneckKind::kHostStaging);
     // Twice the staging rate would exceed the PCIe switch's uplink: the link binds instead.
     c[CalibrationParameter::kHostStagingRate] = 2.0;
-    t.set_calibration(c);
-    const CollectiveResult doubled = Communicator(t, t.gpus()).run({CollectiveOp::kAllReduce, big});
+    const CollectiveResult doubled = calibrated(c).run({CollectiveOp::kAllReduce, big});
     CHECK(doubled.bottleneck.kind == BottleneckKind::kLink);
     CHECK(doubled.time_s > base / 2 * 1.1);
     c = ModelCalibration();
     c[CalibrationParameter::kHopLatency] = 5.0;
-    t.set_calibration(c);
-    const double slower = Communicator(t, t.gpus()).run({CollectiveOp::kAllReduce, 8}).time_s;
+    const double slower = calibrated(c).run({CollectiveOp::kAllReduce, 8}).time_s;
     CHECK(slower > small + 4e-6);
   }
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "linksim/scenario.hpp"
+#include "linksim/runs.hpp"
 #include "linksim/scenario_report.hpp"
 
 namespace linksim {

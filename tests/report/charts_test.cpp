@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "charts/charts.hpp"
 #include "linksim/charts.hpp"
 #include "linksim/topology_yaml.hpp"
 #include "support/mini_topologies.hpp"

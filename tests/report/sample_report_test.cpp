@@ -12,6 +12,7 @@
 #include <fstream>
 #include <string>
 
+#include "charts/charts.hpp"
 #include "linksim/charts.hpp"
 #include "linksim/collectives.hpp"
 #include "linksim/topology_yaml.hpp"

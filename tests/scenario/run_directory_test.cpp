@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "linksim/runs.hpp"
 #include "linksim/scenario_report.hpp"
 #include "scenario/scenario_support.hpp"
 

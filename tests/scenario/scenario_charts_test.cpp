@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "linksim/runs.hpp"
 #include "linksim/scenario_report.hpp"
 #include "report/scenario_charts.hpp"
 #include "scenario/scenario_support.hpp"

@@ -40,9 +40,9 @@ TEST_CASE("scenario: the cross product is expanded machine by machine, last key 
   const ScenarioCase& c = s.cases[2];
   CHECK(c.machine == "dgx-h100");
   CHECK(c.overrides.at("gpu") == "h200");
-  CHECK(c.collective->op == CollectiveOp::kAllReduce);
-  CHECK(c.collective->sizes_bytes == std::vector<double>{1 << 20, 1 << 30});
-  CHECK(s.cases[5].collective->op == CollectiveOp::kAllGather);
+  CHECK(c.collective->sweep.op == CollectiveOp::kAllReduce);
+  CHECK(c.collective->sweep.sizes_bytes == std::vector<double>{1 << 20, 1 << 30});
+  CHECK(s.cases[5].collective->sweep.op == CollectiveOp::kAllGather);
   CHECK(s.cases[4].parameters ==
         std::vector<std::pair<std::string, std::string>>{{"ops", "allreduce"}});
 }
@@ -90,7 +90,7 @@ collectives:
 )");
   REQUIRE(s.cases.size() == 1);
   CHECK(s.cases[0].id == "ar/dgx-h100");
-  CHECK(s.cases[0].collective->sizes_bytes == std::vector<double>{1024, 4096, 16384, 65536});
+  CHECK(s.cases[0].collective->sweep.sizes_bytes == std::vector<double>{1024, 4096, 16384, 65536});
   CHECK(s.parameter_columns.empty());
 }
 

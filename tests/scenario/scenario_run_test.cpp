@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "linksim/error_bands.hpp"
+#include "linksim/nccl_tests.hpp"
 #include "linksim/scenario_report.hpp"
 #include "linksim/topology_yaml.hpp"
 #include "scenario/scenario_support.hpp"
@@ -86,6 +88,51 @@ TEST_CASE("scenario run: a case answers exactly what the library answers directl
   CHECK(results[14].nodes == 2);
   CHECK(s.cases[16].id == "flow/dgx-h100-ib/nodes=1");
   CHECK(results[16].collective->report.mode == "flow");
+}
+
+TEST_CASE("scenario run: a collective case's rows are coll's rows (one sweep: run_sweep)") {
+  // The same sweep through the library as `linksim coll allreduce -d bf16 -o max -b 1M -e 64M
+  // -f 8` would run: every field of every row equal, bands, release and reduction included.
+  const Scenario s = parse_inline(R"(machines:
+  - topology: dgx-h100.yaml
+collectives:
+  - ops: [allreduce, broadcast]
+    minbytes: 1M
+    maxbytes: 64M
+    stepfactor: 8
+    dtype: bf16
+    redop: max
+)");
+  const std::vector<CaseResult> results = run_scenario(s, {});
+  REQUIRE(results.size() == 2);
+  const Topology topology =
+      load_topology(std::string(LINKSIM_SOURCE_DIR) + "/topologies/dgx-h100.yaml", {});
+  const Communicator comm(topology, topology.gpus());
+  for (size_t i = 0; i < results.size(); ++i) {
+    SweepRequest request;
+    request.op = i == 0 ? CollectiveOp::kAllReduce : CollectiveOp::kBroadcast;
+    request.sizes_bytes = sweep_sizes(1 << 20, 64 << 20, 8);
+    request.type = *parse_data_type("bf16");
+    request.redop = ReductionOp::kMax;
+    const CollectiveReport want = to_collective_report(run_sweep(comm, request), topology);
+    const CollectiveReport& got = results[i].collective->report;
+    CHECK(got.nccl_version == want.nccl_version);
+    CHECK(got.nccl_version == "2.29");
+    REQUIRE(got.rows.size() == 3);
+    REQUIRE(got.rows.size() == want.rows.size());
+    for (size_t r = 0; r < got.rows.size(); ++r) {
+      CHECK(got.rows[r].type == "bfloat16");
+      CHECK(got.rows[r].redop == (i == 0 ? "max" : "none"));  // broadcast prints no reduction
+      CHECK(got.rows[r].count == got.rows[r].size_bytes / 2);
+      CHECK(got.rows[r].time_s == want.rows[r].time_s);
+      CHECK(got.rows[r].bottleneck == want.rows[r].bottleneck);
+      CHECK(got.rows[r].time_low_s == want.rows[r].time_low_s);
+      CHECK(got.rows[r].time_high_s == want.rows[r].time_high_s);
+      CHECK(got.rows[r].time_low_s <= got.rows[r].time_s);
+      CHECK(got.rows[r].time_high_s >= got.rows[r].time_s);
+      CHECK(!got.rows[r].confidence.empty());
+    }
+  }
 }
 
 TEST_CASE("scenario run: results do not depend on the number of threads") {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "linksim/report.hpp"
+#include "linksim/collective_rows.hpp"
 #include "linksim/units.hpp"
 
 namespace linksim {

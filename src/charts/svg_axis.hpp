@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "linksim/charts.hpp"
+#include "charts/charts.hpp"
 
 namespace linksim::detail {
 

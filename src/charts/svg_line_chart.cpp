@@ -8,10 +8,10 @@
 #include <limits>
 #include <stdexcept>
 
-#include "linksim/charts.hpp"
-#include "report/svg_axis.hpp"
-#include "report/svg_chart_frame.hpp"
-#include "report/svg_text.hpp"
+#include "charts/charts.hpp"
+#include "charts/svg_axis.hpp"
+#include "charts/svg_chart_frame.hpp"
+#include "charts/svg_text.hpp"
 
 namespace linksim {
 namespace {

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Root element, axes and legend shared by the line and bar charts.
-#include "report/svg_chart_frame.hpp"
+#include "charts/svg_chart_frame.hpp"
 
 #include <fmt/core.h>
 
 #include <algorithm>
 
-#include "report/svg_text.hpp"
+#include "charts/svg_text.hpp"
 
 namespace linksim::detail {
 namespace {

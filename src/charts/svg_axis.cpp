@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Axis ranges, ticks and labels for the SVG charts (docs/reports.md#axes).
-#include "report/svg_axis.hpp"
+#include "charts/svg_axis.hpp"
 
 #include <fmt/core.h>
 
@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "linksim/units.hpp"
-#include "report/svg_text.hpp"
+#include "charts/svg_text.hpp"
 
 namespace linksim {
 namespace {

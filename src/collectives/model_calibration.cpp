@@ -2,7 +2,7 @@
 // The calibratable parameters and their ranges (docs/calibration.md#parameters).
 #include <algorithm>
 
-#include "linksim/calibration.hpp"
+#include "linksim/model_calibration.hpp"
 
 namespace linksim {
 namespace {

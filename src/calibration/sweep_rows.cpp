@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// A library sweep (run_sweep) as the render model every collective renderer reads.
+// A library sweep (run_sweep) as the rows every collective renderer reads, with their bands.
 #include <string>
 
 #include "linksim/error_bands.hpp"
-#include "linksim/report.hpp"
 
 namespace linksim {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "report/svg_axis.hpp"
+#include "charts/svg_axis.hpp"
 
 namespace linksim::detail {
 

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "linksim/runs.hpp"
 #include "linksim/scenario_report.hpp"
 
 namespace linksim {

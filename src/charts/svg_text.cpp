@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Escaping, number formatting and colours for the SVG and HTML writers.
-#include "report/svg_text.hpp"
+#include "charts/svg_text.hpp"
 
 #include <fmt/core.h>
 

@@ -6,7 +6,7 @@
 
 #include "linksim/error.hpp"
 #include "linksim/collectives.hpp"
-#include "linksim/report.hpp"
+#include "linksim/collective_rows.hpp"
 
 namespace linksim {
 
