@@ -190,6 +190,7 @@ TEST_SUITE("sysimport") {
          "row (size count type redop [root], then time algbw busbw #wrong once or twice), got "
          "6 fields"},
         {"bare_ragged_row.txt", 2, 4, "expected 13 fields as in the first data row on line 1, got 8"},
+        {"infinite_bandwidth.txt", 4, 49, "expected a finite number >= 0, got 'inf'"},
     };
     for (const BadCase& c : cases) {
       CAPTURE(c.file);
