@@ -56,6 +56,8 @@ expect 1 "$linksim" accept --topo "$topos/dgx-h100.yaml" --check "$tables/53-h10
 has out "53-h100x8-1node-all_reduce-xxrjun.txt:38 allreduce 536870912 B: 444.16 < 445.62 GB/s, 0.3% short"
 expect 1 "$linksim" accept --check --topo "$topos/dgx-h100.yaml" --json "$tables/53-h100x8-1node-all_reduce-xxrjun.txt"
 has out '"passed": false'
+expect 0 "$linksim" accept --topo "$topos/dgx-h100.yaml" --check --collective all_gather "$tmp/allgather-rows.txt"
+has out "10 rows judged on dgx-h100, 0 below threshold"
 expect 2 "$linksim" accept --topo "$topos/dgx-h100.yaml" all_scatter
 expect 2 "$linksim" accept --topo "$topos/dgx-h100.yaml" --check
 
