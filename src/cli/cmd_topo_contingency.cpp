@@ -75,7 +75,8 @@ const CommandRegistrar kContingency{"topo", "contingency", [](CLI::App& topo) {
       ->allow_extra_args(false);
   c->add_option("--set", args->sets, "Override a topology parameter, k=v (repeatable)")
       ->expected(1)
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   c->add_flag("--json", args->json, "Print one JSON object");
   c->require_subcommand(1);
 

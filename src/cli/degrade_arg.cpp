@@ -16,7 +16,8 @@ void add_degrade_option(CLI::App& command, std::vector<std::string>& specs) {
                   "A fault: TARGET:CHANGE[,...], e.g. nic0:speed=200Gb/s, "
                   "gpu0~pcie_switch0:width=8, gpu3:missing, gpu1:clock=80% (docs/cli.md#degrade)")
       ->expected(1)
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 }
 
 Topology apply_degrade(Topology topology, const std::vector<std::string>& specs) {

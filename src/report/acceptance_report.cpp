@@ -75,10 +75,11 @@ std::string render_acceptance_check_text(const AcceptanceCheck& check) {
                          gbps(r.expected.threshold_busbw_Bps));
       continue;
     }
-    out += fmt::format("FAIL {} {} {:.0f} B: {} < {} GB/s ({} band; predicted {})\n", where,
-                       to_string(r.op), r.size_bytes, gbps(r.measured_busbw_Bps),
-                       gbps(r.expected.threshold_busbw_Bps), r.expected.band.mechanism,
-                       gbps(r.expected.predicted_busbw_Bps));
+    out += fmt::format("FAIL {} {} {:.0f} B: {} < {} GB/s, {:.1f}% short ({} band; predicted {})\n",
+                       where, to_string(r.op), r.size_bytes, gbps(r.measured_busbw_Bps),
+                       gbps(r.expected.threshold_busbw_Bps),
+                       (1 - r.measured_busbw_Bps / r.expected.threshold_busbw_Bps) * 100,
+                       r.expected.band.mechanism, gbps(r.expected.predicted_busbw_Bps));
     out += fmt::format("     likeliest: {}: {}", r.likeliest.key, r.likeliest.words);
     out += r.likeliest.key == "unexplained"
                ? "\n"

@@ -92,6 +92,8 @@ double parse_number(const Token& token, const std::string& file, int line) {
   if (error != std::errc() || end != text.data() + text.size()) {
     throw_field_error(file, line, token, "a number");
   }
+  // nccl-tests prints counts, times and bandwidths: finite and never negative.
+  if (!std::isfinite(value) || value < 0) throw_field_error(file, line, token, "a finite number >= 0");
   return value;
 }
 

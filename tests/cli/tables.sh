@@ -11,8 +11,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
 
-for f in 53-h100x8-1node-all_reduce-xxrjun.txt 54-h100x8-1node-all_gather-xxrjun.txt \
-  06-a40x4-sys-p2pdisable-allreduce-llminsights.txt; do
+for f in 53-h100x8-1node-all_reduce-xxrjun.txt 54-h100x8-1node-all_gather-xxrjun.txt; do
   [ -f "$tables/$f" ] || { echo "FAIL: validation data missing: $tables/$f"; exit 1; }
 done
 
@@ -51,13 +50,14 @@ has err "dgx-h100.yaml:1:1: error: expected nccl-tests output"
 expect 0 "$linksim" accept --topo "$topos/dgx-h100.yaml" all_reduce 256M 1G
 has out "./build/all_reduce_perf -b 256M -e 1G -f 4 -g 8 -d float"
 expect 0 "$linksim" accept --topo "$topos/dgx-h100.yaml" --json
-expect 0 "$linksim" accept --topo "$topos/dgx-h100.yaml" --check "$tables/53-h100x8-1node-all_reduce-xxrjun.txt"
-expect 1 "$linksim" accept --topo "$topos/a40-8gpu-nvlink-pairs.yaml" --gpus 0,1,6,7 --check \
-  "$tables/06-a40x4-sys-p2pdisable-allreduce-llminsights.txt"
-has out "likeliest: p2p-disabled"
-expect 1 "$linksim" accept --check --topo "$topos/a40-8gpu-nvlink-pairs.yaml" --gpus 0,1,6,7 --json \
-  "$tables/06-a40x4-sys-p2pdisable-allreduce-llminsights.txt"
+expect 0 "$linksim" accept --topo "$topos/dgx-h100.yaml" --check "$tables/54-h100x8-1node-all_gather-xxrjun.txt"
+has out "10 rows judged on dgx-h100, 0 below threshold"
+expect 1 "$linksim" accept --topo "$topos/dgx-h100.yaml" --check "$tables/53-h100x8-1node-all_reduce-xxrjun.txt"
+has out "53-h100x8-1node-all_reduce-xxrjun.txt:38 allreduce 536870912 B: 444.16 < 445.62 GB/s, 0.3% short"
+expect 1 "$linksim" accept --check --topo "$topos/dgx-h100.yaml" --json "$tables/53-h100x8-1node-all_reduce-xxrjun.txt"
 has out '"passed": false'
+expect 0 "$linksim" accept --topo "$topos/dgx-h100.yaml" --check --collective all_gather "$tmp/allgather-rows.txt"
+has out "10 rows judged on dgx-h100, 0 below threshold"
 expect 2 "$linksim" accept --topo "$topos/dgx-h100.yaml" all_scatter
 expect 2 "$linksim" accept --topo "$topos/dgx-h100.yaml" --check
 

@@ -31,10 +31,13 @@ std::vector<DeviceId> gpus(const Topology& t, const std::vector<std::string>& na
   return ids;
 }
 
+// Ring AllReduce: one algorithm, so a change of time is the links' and not NCCL's tuner
+// choosing another algorithm for the degraded machine.
 double allreduce_s(const Topology& t, const std::vector<DeviceId>& ranks, double bytes) {
   const linksim::Communicator comm(t, ranks);
   linksim::CollectiveQuery q;
   q.size_bytes = bytes;
+  q.algorithm = linksim::Algorithm::kRing;
   return comm.run(q).time_s;
 }
 
@@ -81,8 +84,7 @@ TEST_SUITE("topology") {
     // pcie-8gpu: gpu0 and gpu1 under pciesw0, gpu2 and gpu3 under pciesw1, both on cpu0.
     const Topology t = library_topology("pcie-8gpu.yaml");
     const Topology d = linksim::with_degraded(t, "gpu0~pciesw0:width=8");
-    const std::vector<std::vector<std::string>> crossing = {
-        {"gpu0", "gpu1"}, {"gpu0", "gpu1", "gpu2", "gpu3"}};
+    const std::vector<std::vector<std::string>> crossing = {{"gpu0", "gpu1"}};
     const std::vector<std::vector<std::string>> not_crossing = {
         {"gpu2", "gpu3"}, {"gpu1", "gpu2", "gpu3"}, {"gpu4", "gpu5", "gpu6", "gpu7"}};
     for (const auto& names : crossing) {
@@ -93,6 +95,10 @@ TEST_SUITE("topology") {
       CAPTURE(names.front());
       CHECK(allreduce_s(d, gpus(d, names), k256MiB) == allreduce_s(t, gpus(t, names), k256MiB));
     }
+    // Across the CPU the ring's copies are staged through host memory, slower than the x8
+    // link: a route that crosses it but is limited elsewhere is no faster and no slower.
+    const std::vector<std::string> staged = {"gpu0", "gpu1", "gpu2", "gpu3"};
+    CHECK(allreduce_s(d, gpus(d, staged), k256MiB) == allreduce_s(t, gpus(t, staged), k256MiB));
   }
 
   TEST_CASE("faults: an NVLink lane down slows the GPU's collectives only") {
