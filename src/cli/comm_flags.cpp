@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/cli_common.hpp"
+#include "cli/degrade_arg.hpp"
 #include "linksim/error.hpp"
 #include "linksim/topology_yaml.hpp"
 
@@ -51,6 +52,7 @@ void add_machine_flags(CLI::App& c, MachineFlags& flags, TopoCount count) {
       ->expected(1)
       ->allow_extra_args(false);
   add_calibration_option(c, flags.calibration);
+  add_degrade_option(c, flags.degrade);
   c.add_option("-g", flags.gpus.first_n, "Use the first N GPUs (server by server)");
   c.add_option("--gpus", flags.gpus.list, "GPUs by nvidia-smi index: 0,3 or 4-7 or host1:gpu3");
   c.add_option("--per-node", flags.gpus.per_node, "Use the first K GPUs of every server");
@@ -64,7 +66,7 @@ const std::string& single_topo(const MachineFlags& flags) {
 }
 
 Topology load_machine(const MachineFlags& flags, const std::string& topo_file) {
-  return load_topology_arg({topo_file, flags.sets});
+  return apply_degrade(load_topology_arg({topo_file, flags.sets}), flags.degrade);
 }
 
 void add_comm_flags(CLI::App& c, CommFlags& flags) {
