@@ -85,8 +85,10 @@ struct AcceptanceCheck {
 /// Judges every table's rows of at least kLatencyRegimeBytes against the sheet's threshold for
 /// its collective, rank count and size, with NCCL's defaults (an NCCL_* setting in the table's
 /// environment is what a shortfall may be explained by, not an excuse). `selection` picks the
-/// GPUs as `coll compare` does. Throws ConfigError as measured_setup and measured_ranks do.
+/// GPUs as `coll compare` does; `calibration` corrects the model as `--calibration` does.
+/// Throws ConfigError as measured_setup and measured_ranks do.
 AcceptanceCheck check_acceptance(const Topology& topology, const GpuSelection& selection,
-                                 const std::vector<NcclTestsTable>& tables);
+                                 const std::vector<NcclTestsTable>& tables,
+                                 const ModelCalibration& calibration = {});
 
 }  // namespace linksim

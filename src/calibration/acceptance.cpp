@@ -200,7 +200,8 @@ AcceptanceSheet acceptance_sheet(const Topology& topology, const std::vector<Dev
 }
 
 AcceptanceCheck check_acceptance(const Topology& topology, const GpuSelection& selection,
-                                 const std::vector<NcclTestsTable>& tables) {
+                                 const std::vector<NcclTestsTable>& tables,
+                                 const ModelCalibration& calibration) {
   AcceptanceCheck check;
   check.topology = topology.name();
   for (const NcclTestsTable& table : tables) {
@@ -210,6 +211,7 @@ AcceptanceCheck check_acceptance(const Topology& topology, const GpuSelection& s
     CommOptions nominal;  // NCCL's defaults, with the run's release and process layout
     nominal.nccl_version = setup.options.nccl_version;
     nominal.gpus_per_thread = setup.options.gpus_per_thread;
+    nominal.calibration = calibration;
     const Communicator comm(topology, ranks, nominal);
     for (const NcclTestsRow& row : table.rows) {
       if (!(row.size_bytes > 0 && row.time_us > 0)) continue;

@@ -64,7 +64,8 @@ void run(const AcceptArgs& a) {
       tables.push_back(std::move(table));
     }
   }
-  const AcceptanceCheck check = check_acceptance(topology, a.coll.gpus, tables);
+  const AcceptanceCheck check =
+      check_acceptance(topology, a.coll.gpus, tables, calibration_arg(a.coll.calibration));
   fmt::print("{}", a.json ? render_acceptance_check_json(check)
                           : render_acceptance_check_text(check));
   if (check.failed > 0) throw ExitStatus{kExitFindings};

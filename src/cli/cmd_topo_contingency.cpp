@@ -50,7 +50,7 @@ void run_plan(const ContingencyArgs& a) {
                       "a question of their own (run them with `linksim plan`)");
   }
   PlanArgs plan = a.plan;
-  plan.topo = a.topo;
+  plan.topos = {a.topo};
   plan.sets = a.sets;
   const PlanRequest request = to_request(plan);
   print(a, plan_contingency(topology_arg(plan), request));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The flag groups every predicting command shares (coll, plan, explain, coll compare,
-// calibrate, and serve): the machine (--topo, --set, --calibration, -g, --gpus, --per-node)
+// calibrate, and serve): the machine (--topo, --set, --calibration, --degrade, -g, --gpus,
+// --per-node)
 // and NCCL's switches (--p2p, --p2p-level, --ib-hca, --nvls, --nccl-version, --channels,
 // --gpus-per-thread), registered once and parsed into library requests once.
 #pragma once
@@ -22,6 +23,7 @@ namespace linksim::cli {
 struct MachineFlags {
   std::vector<std::string> topos;  ///< --topo, once per machine
   std::vector<std::string> sets;   ///< --set name=value, the last of a name wins
+  std::vector<std::string> degrade;  ///< --degrade SPEC (docs/cli.md#degrade)
   std::string calibration;         ///< --calibration PROFILE (docs/calibration.md)
   std::vector<std::string> degrade;  ///< --degrade SPEC, applied in order (docs/cli.md#degrade)
   GpuSelection gpus;               ///< -g, --gpus, --per-node
@@ -38,7 +40,8 @@ void add_machine_flags(CLI::App& command, MachineFlags& flags, TopoCount count);
 /// topology, got N".
 const std::string& single_topo(const MachineFlags& flags);
 
-/// Loads `topo_file` with the --set overrides. Throws ConfigError on a bad file or --set.
+/// Loads `topo_file` with the --set overrides and the --degrade faults. Throws ConfigError on a
+/// bad file, --set or --degrade.
 Topology load_machine(const MachineFlags& flags, const std::string& topo_file);
 
 /// NCCL's switches as typed.

@@ -200,7 +200,6 @@ Topology with_degraded(const Topology& topology, std::span<const Fault> faults) 
   }
   out.finalize();
   check_connected(out, joined_text(faults));
-  out.set_calibration(topology.calibration());
   return out;
 }
 
