@@ -8,10 +8,13 @@
 #include <cstdlib>
 #include <limits>
 #include <set>
+#include <unordered_set>
 
 #include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
 
 #include "common/text.hpp"
+#include "common/text_position.hpp"
 #include "linksim/units.hpp"
 
 namespace linksim::detail {
@@ -96,9 +99,50 @@ SourceLocation yaml_location(const YAML::Node& node, const YamlFile& file) {
   return {file.name, mark.line + 1, mark.column + 1};
 }
 
+namespace {
+
+// The first collection nested deeper than kMaxYamlDepth, if any. Iterative; each collection
+// is visited once (an alias repeats its anchor's node, which has the same mark).
+std::optional<YAML::Node> too_deep(const YAML::Node& root) {
+  std::vector<std::pair<YAML::Node, int>> stack{{root, 1}};
+  std::unordered_set<int> visited;
+  while (!stack.empty()) {
+    auto [node, depth] = stack.back();
+    stack.pop_back();
+    if (!node.IsMap() && !node.IsSequence()) continue;
+    if (depth > kMaxYamlDepth) return node;
+    if (!visited.insert(node.Mark().pos).second) continue;
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      if (node.IsMap()) {
+        stack.emplace_back(it->first, depth + 1);
+        stack.emplace_back(it->second, depth + 1);
+      } else {
+        stack.emplace_back(*it, depth + 1);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::string depth_message() {
+  return fmt::format("invalid yaml: expected mappings and sequences nested at most {} deep, "
+                     "got deeper", kMaxYamlDepth);
+}
+
+}  // namespace
+
 YAML::Node parse_yaml(const std::string& text, const YamlFile& file) {
+  require_utf8(text, file.name, file.notes);
   try {
-    return YAML::Load(text);
+    YAML::Node root = YAML::Load(text);
+    if (const std::optional<YAML::Node> deep = too_deep(root)) {
+      throw ConfigError(yaml_location(*deep, file), depth_message(), file.notes);
+    }
+    return root;
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp's own guard (a recursion depth of 2000, a few hundred levels) trips first.
+    throw ConfigError({file.name, e.mark.line + 1, e.mark.column + 1}, depth_message(),
+                      file.notes);
   } catch (const YAML::ParserException& e) {
     std::vector<std::string> notes;
     if (looks_like_unquoted_range(text, e.mark.line)) {
