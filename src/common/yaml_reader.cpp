@@ -144,6 +144,12 @@ std::string depth_message() {
 }  // namespace
 
 YAML::Node parse_yaml(const std::string& text, const YamlFile& file) {
+  if (text.size() > kMaxYamlBytes) {
+    throw ConfigError({file.name, 0, 0},
+                      fmt::format("expected YAML of at most {} MiB, got {:.1f} MiB",
+                                  kMaxYamlBytes >> 20, double(text.size()) / (1 << 20)),
+                      file.notes);
+  }
   require_utf8(text, file.name, file.notes);
   try {
     YAML::Node root = YAML::Load(text);

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "linksim/topology_yaml.hpp"
 #include "common/text.hpp"
 #include "topology/name_range.hpp"
 #include "topology/server_template.hpp"
@@ -187,7 +188,12 @@ void parse_links(const YamlValue& links, const Catalog& catalog, ServerTemplate&
     std::vector<uint32_t> from = resolve_endpoints(entry.at("from"), server);
     std::vector<uint32_t> to = resolve_endpoints(entry.at("to"), server);
     LinkEntry link = parse_link_entry(entry, catalog);
-    for (auto [a, b] : pair_endpoints(entry, from, to)) {
+    const std::vector<std::pair<uint32_t, uint32_t>> pairs = pair_endpoints(entry, from, to);
+    if (server.links.size() + pairs.size() > size_t(kMaxServerLinks)) {
+      entry.fail(fmt::format("expected at most {} links in a server, got {} with this entry",
+                             kMaxServerLinks, server.links.size() + pairs.size()));
+    }
+    for (auto [a, b] : pairs) {
       const Device& da = server.devices[a];
       const Device& db = server.devices[b];
       if (a == b) entry.fail(fmt::format("expected a link between two devices, got {} to itself", da.name));
