@@ -19,6 +19,17 @@ using ParamOverrides = std::map<std::string, std::string>;
 /// millions of servers in memory (docs/topology-format.md#limits).
 inline constexpr int kMaxServers = 65536;
 
+/// The most devices one server (`node:`) may declare: 4,096, past any machine built (a GB200
+/// NVL72 rack described as one server has under 300; an NVL576 domain about 1,000).
+inline constexpr int kMaxServerDevices = 4096;
+/// The most GPUs one server may hold: 1,024, past the largest NVLink domain announced (576
+/// GPUs). Routing tables grow with the square of a server's GPUs and NICs.
+inline constexpr int kMaxServerGpus = 1024;
+/// The most links one server may declare: 65,536 (an NVL72 rack as one server has about
+/// 1,300 NVLinks and 300 PCIe links). All three are checked as entries are read, before the
+/// server is built (docs/topology-format.md#limits).
+inline constexpr int kMaxServerLinks = 65536;
+
 /// Loads a topology file, resolving includes relative to it.
 /// Throws ConfigError (file:line:col, expected vs found) on any bad input: syntax, unknown
 /// keys, unknown link or GPU types, bad units, duplicate names, dangling endpoints, bad

@@ -61,6 +61,14 @@ double ring_protocol_bw(const CommGraph& g, Protocol p, double bw_Bps, int chann
         "channels", channels,
         g.options().channels > 0 ? "--channels" : "one per ~20 GB/s of ring rate, 2..32"));
   }
+  // Fewer channels than the ring's own count carry their share of it only.
+  if (const double limited = channel_limited_Bps(bw_Bps, channels); limited < bw_Bps) {
+    if (s != nullptr) {
+      s->terms.push_back(rate_term("T_channels", limited,
+                                   "channels x max(20 GB/s, T_ring / its own channel count)"));
+    }
+    bw_Bps = limited;
+  }
   if (p == Protocol::kLL) {
     double cap = (g.node_count() > 1 ? caps.ll_max_multi_node_GBps : caps.ll_max_single_node_GBps);
     if (s != nullptr) {

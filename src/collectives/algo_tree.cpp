@@ -43,7 +43,7 @@ CostModel tree_model(const CommGraph& g, Protocol p, double size_bytes, CostTrac
   m.latency_s = tree_latency_us(g, p, trace) * kUs;
   m.latency_hops = 2.0 * (g.max_ranks_per_node() - 1 + std::log2(double(g.node_count())));
   // Each server's chain carries S up and S down; its NICs carry about S each way.
-  const double intra = g.ring().intra_throughput_Bps;
+  const double intra = channel_limited_Bps(g.ring().intra_throughput_Bps, g.options().channels);
   const double inter = g.node_network_Bps();
   double bw = std::min(intra, inter) * kEff.tree * kEff.tree_bus_to_alg;
   if (p == Protocol::kLL) bw = std::min(bw / 3.8, arch_caps(g.min_sm()).ll_max_multi_node_GBps * 1e9);

@@ -33,10 +33,20 @@ double nvlink_efficiency(int sm, double catalog_lane_bw_Bps) {
 }
 
 
+namespace {
+constexpr double kPerChannel_Bps = 20e9;  // about one NVLink: the ring rate of one channel
+}  // namespace
+
 int default_channels(double ring_bw_Bps) {
-  const double per_channel_Bps = 20e9;
-  const int n = static_cast<int>(std::lround(ring_bw_Bps / per_channel_Bps));
+  const int n = static_cast<int>(std::lround(ring_bw_Bps / kPerChannel_Bps));
   return std::clamp(n, 2, 32);
+}
+
+double channel_limited_Bps(double ring_bw_Bps, int channels) {
+  if (channels <= 0) return ring_bw_Bps;
+  const double per_channel_Bps =
+      std::max(kPerChannel_Bps, ring_bw_Bps / default_channels(ring_bw_Bps));
+  return std::min(ring_bw_Bps, channels * per_channel_Bps);
 }
 
 }  // namespace linksim::detail

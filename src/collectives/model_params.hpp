@@ -114,4 +114,10 @@ inline constexpr double kLaunchPerExtraGpu_s = 4.1e-6;
 /// constant), at least 2 (NCCL's minimum for collectives), at most 32 (MAXCHANNELS / 2).
 int default_channels(double ring_bw_Bps);
 
+/// The part of a ring rate that `channels` channels carry (docs/model.md#protocols): one
+/// channel carries the larger of ~20 GB/s and an equal share of the ring's own
+/// default_channels(ring_bw_Bps); more channels carry no more than the links allow (ring_bw).
+/// channels <= 0 (the default count) carry ring_bw.
+double channel_limited_Bps(double ring_bw_Bps, int channels);
+
 }  // namespace linksim::detail

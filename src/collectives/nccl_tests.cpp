@@ -81,7 +81,6 @@ namespace {
 double sweep_row_count(const SweepSpec& s) {
   if (s.min_bytes == s.max_bytes) return 1;
   if (s.factor == 1) return std::floor((s.max_bytes - s.min_bytes) / s.step_bytes) + 1;
-  if (s.min_bytes == 0) return 1;  // 0 x FACTOR stays 0: the size once
   double rows = 0;
   for (double size = s.min_bytes; size <= s.max_bytes; size *= s.factor) ++rows;
   return rows;
@@ -109,6 +108,13 @@ void check_sweep(const SweepSpec& s) {
     throw ConfigError(fmt::format(
         "-f: expected an integer factor >= 2, or 1 to step by -i, got {}", s.factor));
   }
+  // 0 x FACTOR stays 0: nccl-tests repeats 0 bytes without end; a sweep that would end at
+  // one row instead of reaching -e is refused rather than shrunk.
+  if (s.factor > 1 && s.min_bytes == 0 && s.max_bytes > 0) {
+    throw ConfigError(fmt::format(
+        "-b: expected a size > 0 to multiply by -f {} up to -e (0 x {} stays 0), got 0; "
+        "-f 1 -i STEP steps from 0", s.factor, s.factor));
+  }
   if (s.factor == 1 && s.min_bytes < s.max_bytes &&
       !(s.step_bytes >= 1 && s.step_bytes <= kMaxSizeBytes &&
         s.step_bytes == std::floor(s.step_bytes))) {
@@ -135,7 +141,7 @@ std::vector<double> sweep_sizes(const SweepSpec& spec) {
   for (double s = spec.min_bytes; s <= spec.max_bytes;
        s = spec.factor > 1 ? s * spec.factor : s + spec.step_bytes) {
     sizes.push_back(s);
-    if ((s == 0 && spec.factor > 1) || spec.min_bytes == spec.max_bytes) break;
+    if (spec.min_bytes == spec.max_bytes) break;
   }
   return sizes;
 }

@@ -71,7 +71,11 @@ void CommGraph::plan_rings() {
     auto it = order_of_shape.find(shape);
     if (it == order_of_shape.end()) {
       auto order = best_cycle(static_cast<int>(node.size()), [&](int a, int b) {
-        return hop_rate_on(topology_, options_.calibration, route(node[a], node[b]), capacities());
+        // Every pair is rated once: visited, not cached (a cache would hold n^2 routes).
+        double rate = 0;
+        with_route(node[a], node[b],
+                   [&](const Route& r) { rate = hop_rate_on(topology_, options_.calibration, r, capacities()); });
+        return rate;
       });
       it = order_of_shape.emplace(shape, order).first;
     }
@@ -97,7 +101,10 @@ void CommGraph::plan_rings() {
     for (int k = 0; k < kMaxPackedRings; ++k) {
       std::vector<int> order = k == 0 ? std::vector<int>() : best_cycle(
           static_cast<int>(node.size()), [&](int a, int b) {
-            return hop_rate_on(topology_, options_.calibration, route(node[a], node[b]), residual);
+            double rate = 0;
+            with_route(node[a], node[b],
+                       [&](const Route& r) { rate = hop_rate_on(topology_, options_.calibration, r, residual); });
+            return rate;
           });
       std::vector<int> ring;
       if (k == 0) ring = node_order[0];

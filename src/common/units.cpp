@@ -4,6 +4,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <utility>
@@ -115,6 +116,26 @@ std::optional<double> parse_size_bytes(std::string_view text) {
   if (!scale || parsed->value < 0) return std::nullopt;
   double bytes = parsed->value * *scale;
   if (!std::isfinite(bytes) || bytes != std::floor(bytes)) return std::nullopt;
+  // A double holds every integer up to 2^53 only. Digits are read exactly: "9007199254740993"
+  // (2^53 + 1, which reads as the double 2^53) comes back above kMaxSizeBytes, to be refused.
+  const std::string_view number = text::trim(text).substr(
+      0, text::trim(text).size() - parsed->unit.size());
+  const std::string_view digits = text::trim(number);
+  const bool integer_form = digits.find_first_not_of("0123456789") == std::string_view::npos;
+  if (integer_form) {
+    unsigned long long written = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), written);
+    const auto whole_scale = static_cast<unsigned long long>(*scale);
+    unsigned long long exact = 0;
+    if (ec != std::errc() || __builtin_mul_overflow(written, whole_scale, &exact) ||
+        exact > static_cast<unsigned long long>(kMaxSizeBytes)) {
+      return std::max(bytes, std::nextafter(kMaxSizeBytes, kMaxSizeBytes * 2));
+    }
+    return bytes;
+  }
+  // From 2^52 on a double no longer holds halves: "4503599627370496.5" would read as a whole
+  // number of bytes. Decimal forms there are refused unless past the limit anyway.
+  if (bytes >= kMaxSizeBytes / 2 && bytes <= kMaxSizeBytes) return std::nullopt;
   return bytes;
 }
 

@@ -8,10 +8,13 @@
 #include <cstdlib>
 #include <limits>
 #include <set>
+#include <unordered_set>
 
 #include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
 
 #include "common/text.hpp"
+#include "common/text_position.hpp"
 #include "linksim/units.hpp"
 
 namespace linksim::detail {
@@ -23,13 +26,14 @@ struct NumberAndUnit {
   std::string unit;
 };
 
+// Numbers read as the unit parsers read them (std::from_chars: no '+', no hexadecimal, no
+// "inf"), so that "+2 us" or "0x10 us" is never taken for a number the parser refuses.
 NumberAndUnit split_number(const std::string& text) {
   std::string_view trimmed = text::trim(text);
-  std::string owned(trimmed);
-  char* end = nullptr;
-  double value = std::strtod(owned.c_str(), &end);
-  if (end == owned.c_str() || !std::isfinite(value)) return {};
-  return {value, std::string(text::trim(std::string_view(end)))};
+  double value = 0;
+  const auto [end, ec] = std::from_chars(trimmed.data(), trimmed.data() + trimmed.size(), value);
+  if (ec != std::errc() || !std::isfinite(value)) return {};
+  return {value, std::string(text::trim(trimmed.substr(size_t(end - trimmed.data()))))};
 }
 
 // Unit spellings offered in "did you mean"; each is checked against the real parser first.
@@ -37,12 +41,24 @@ const std::vector<std::string> kBandwidthUnits = {"GB/s", "Gb/s", "Gbps", "MB/s"
                                                   "TB/s", "Tb/s", "GiB/s", "KB/s"};
 const std::vector<std::string> kDurationUnits = {"us", "ns", "ms", "s"};
 
-// "; did you mean \"450 GB/s\"?" when the unit is a near miss of a unit the parser accepts.
-template <typename Parser>
+// "; did you mean \"450 GB/s\"?" when the text is a near miss of a valid value: a unit one
+// edit or so from a unit the parser accepts (units of one letter are not guessed at: "2 h"
+// is hours, not a mistyped "2 s"), or a leading '+' the parser does not read. The
+// suggestion is offered only when it parses and `valid` accepts its value; else "".
+template <typename Parser, typename Valid>
 std::string unit_hint(const std::string& text, const std::vector<std::string>& units,
-                      Parser parse) {
+                      Parser parse, Valid valid) {
+  const auto offer = [&](const std::string& suggestion) -> std::string {
+    const std::optional<double> value = parse(suggestion);
+    if (!value || !valid(*value) || suggestion == text::trim(text)) return "";
+    return fmt::format("; did you mean \"{}\"?", suggestion);
+  };
+  std::string_view trimmed = text::trim(text);
+  if (trimmed.size() > 1 && trimmed.front() == '+' && trimmed[1] != '+') {
+    return offer(std::string(trimmed.substr(1)));
+  }
   NumberAndUnit split = split_number(text);
-  if (!split.number || split.unit.empty()) return "";
+  if (!split.number || split.unit.size() < 2) return "";
   // Bytes (B) and bits (b) differ by 8x: a near miss keeps the class the user wrote, so
   // "450 GBps" suggests "GB/s", never "Gbps".
   const bool wrote_bytes = split.unit.find('B') != std::string::npos;
@@ -55,9 +71,8 @@ std::string unit_hint(const std::string& text, const std::vector<std::string>& u
   }
   std::string close = closest_match(split.unit, accepted);
   if (close.empty()) return "";
-  std::string_view trimmed = text::trim(text);
   std::string number_text(trimmed.substr(0, trimmed.size() - split.unit.size()));
-  return fmt::format("; did you mean \"{} {}\"?", text::trim(number_text), close);
+  return offer(fmt::format("{} {}", text::trim(number_text), close));
 }
 
 // Flow collections end plain scalars at '[' and '{', so an unquoted `{name: gpu[0-7]}` or
@@ -96,9 +111,56 @@ SourceLocation yaml_location(const YAML::Node& node, const YamlFile& file) {
   return {file.name, mark.line + 1, mark.column + 1};
 }
 
+namespace {
+
+// The first collection nested deeper than kMaxYamlDepth, if any. Iterative; each collection
+// is visited once (an alias repeats its anchor's node, which has the same mark).
+std::optional<YAML::Node> too_deep(const YAML::Node& root) {
+  std::vector<std::pair<YAML::Node, int>> stack{{root, 1}};
+  std::unordered_set<int> visited;
+  while (!stack.empty()) {
+    auto [node, depth] = stack.back();
+    stack.pop_back();
+    if (!node.IsMap() && !node.IsSequence()) continue;
+    if (depth > kMaxYamlDepth) return node;
+    if (!visited.insert(node.Mark().pos).second) continue;
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      if (node.IsMap()) {
+        stack.emplace_back(it->first, depth + 1);
+        stack.emplace_back(it->second, depth + 1);
+      } else {
+        stack.emplace_back(*it, depth + 1);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::string depth_message() {
+  return fmt::format("invalid yaml: expected mappings and sequences nested at most {} deep, "
+                     "got deeper", kMaxYamlDepth);
+}
+
+}  // namespace
+
 YAML::Node parse_yaml(const std::string& text, const YamlFile& file) {
+  if (text.size() > kMaxYamlBytes) {
+    throw ConfigError({file.name, 0, 0},
+                      fmt::format("expected YAML of at most {} MiB, got {:.1f} MiB",
+                                  kMaxYamlBytes >> 20, double(text.size()) / (1 << 20)),
+                      file.notes);
+  }
+  require_utf8(text, file.name, file.notes);
   try {
-    return YAML::Load(text);
+    YAML::Node root = YAML::Load(text);
+    if (const std::optional<YAML::Node> deep = too_deep(root)) {
+      throw ConfigError(yaml_location(*deep, file), depth_message(), file.notes);
+    }
+    return root;
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp's own guard (a recursion depth of 2000, a few hundred levels) trips first.
+    throw ConfigError({file.name, e.mark.line + 1, e.mark.column + 1}, depth_message(),
+                      file.notes);
   } catch (const YAML::ParserException& e) {
     std::vector<std::string> notes;
     if (looks_like_unquoted_range(text, e.mark.line)) {
@@ -275,7 +337,9 @@ double YamlValue::to_bandwidth_Bps() const {
     if (std::optional<double> bw = parse_bandwidth_Bps(value_text)) return *bw;
   }
   fail(fmt::format("expected a bandwidth such as {}, got \"{}\"{}", kBandwidthExample, value_text,
-                   unit_hint(value_text, kBandwidthUnits, parse_bandwidth_Bps)));
+                   unit_hint(value_text, kBandwidthUnits, parse_bandwidth_Bps, [](double bw) {
+                     return bw >= kMinBandwidth_Bps && bw <= kMaxBandwidth_Bps;
+                   })));
 }
 
 double YamlValue::to_duration_s() const {
@@ -296,7 +360,8 @@ double YamlValue::to_duration_s() const {
     fail(fmt::format("expected {} >= 0, got \"{}\"", key_name(), value_text));
   }
   fail(fmt::format("expected a duration such as {}, got \"{}\"{}", kDurationExample, value_text,
-                   unit_hint(value_text, kDurationUnits, parse_duration_s)));
+                   unit_hint(value_text, kDurationUnits, parse_duration_s,
+                             [](double s) { return s <= kMaxLatency_s; })));
 }
 
 }  // namespace linksim::detail

@@ -25,8 +25,19 @@ struct YamlFile {
 /// The 1-based position of `node` in `file` (yaml-cpp marks are 0-based).
 SourceLocation yaml_location(const YAML::Node& node, const YamlFile& file);
 
+/// The deepest nesting of mappings and sequences a linksim YAML file may have: the formats
+/// nest under ten deep; yaml-cpp's own recursion guard trips a few hundred levels down.
+inline constexpr int kMaxYamlDepth = 64;
+/// The largest YAML text parsed: 2 MiB, past any description (the largest in the repository
+/// is 26 KB; a flat listing of a 4,096-device server under 200 KB). yaml-cpp holds about 90
+/// bytes per byte of text, so the limit is checked before parsing.
+inline constexpr size_t kMaxYamlBytes = 2 * 1024 * 1024;
+
 /// Parses YAML text. Syntax errors become ConfigError at their 1-based position:
-/// "invalid yaml: end of map flow not found".
+/// "invalid yaml: end of map flow not found"; so do text over kMaxYamlBytes ("expected YAML
+/// of at most 2 MiB, got 50 MiB", for the whole file), text that is not UTF-8 ("expected UTF-8
+/// text, got byte 0xff") and nesting deeper than kMaxYamlDepth ("invalid yaml: expected
+/// mappings and sequences nested at most 64 deep, got deeper", at the first node too deep).
 YAML::Node parse_yaml(const std::string& text, const YamlFile& file);
 
 /// How a node reads in "got ..." messages: "\"text\"", "a mapping", "a sequence", "nothing".

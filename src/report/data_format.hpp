@@ -14,9 +14,16 @@
 namespace linksim::report_data {
 
 /// RFC 4180: quotes a field holding a comma, a quote or a line break; doubles inner quotes.
+/// A text field a spreadsheet would run as a formula (first character =, +, -, @, tab or
+/// carriage return: names come from user files) is quoted and begins with a ' that makes it
+/// text (OWASP, "CSV Injection"). Numbers are never written through this function.
 inline std::string csv_field(std::string_view text) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
-  std::string quoted = "\"";
+  const bool formula =
+      !text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos;
+  if (!formula && text.find_first_of(",\"\r\n") == std::string_view::npos) {
+    return std::string(text);
+  }
+  std::string quoted = formula ? "\"'" : "\"";
   for (char c : text) {
     if (c == '"') quoted += '"';
     quoted += c;

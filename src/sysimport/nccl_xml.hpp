@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// A small positioned XML reader for NCCL topology dumps (elements and attributes only), and
+// The positioned reader for NCCL topology dumps (elements and attributes only, read with
+// pugixml), and
 // the helpers the NCCL XML importer and exporter share.
 #pragma once
 
@@ -25,11 +26,17 @@ struct XmlElement {
   const std::string* find(std::string_view key) const;
 };
 
+/// The deepest element nesting an NCCL topology file may have: NCCL's own dumps nest about 10
+/// deep (system, cpu, a few PCIe switch levels, pci, gpu, nvlink); 64 leaves room for any
+/// real PCIe tree and keeps a hostile file from costing memory or time.
+inline constexpr int kMaxNcclXmlDepth = 64;
+
 /// Parses the element that starts at the first "<system" in `text` (anything before it, such
-/// as a calibration file's header, is skipped). Positions are of `text` itself.
-/// Throws ConfigError at file:line:col for malformed XML ("expected '>', got ...",
-/// "expected </pci>, got </gpu>", an unterminated element or attribute) or when there is no
-/// <system> element.
+/// as a calibration file's header, is skipped) with pugixml, in time and memory linear in the
+/// text. Positions are of `text` itself.
+/// Throws ConfigError at file:line:col for an attribute value that is not UTF-8, malformed XML ("expected
+/// </pci>, got </gpu>", "expected an attribute as name=\"value\" ...", an element not closed),
+/// elements nested deeper than kMaxNcclXmlDepth, or when there is no <system> element.
 XmlElement parse_nccl_xml(std::string_view text, const std::string& filename);
 
 /// The PCI class code NCCL gives an NVSwitch (PCI Code and ID Assignment specification).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `topo export nccl-xml`: one server of a topology as NCCL topology XML (version 1), the shape
-// NCCL_TOPO_DUMP_FILE writes (reference/nccl-model.md section 1.2).
+// NCCL_TOPO_DUMP_FILE writes (reference/nccl-model.md section 1.2), written with pugixml (which
+// escapes every attribute value).
 #include <fmt/core.h>
 
 #include <array>
@@ -8,6 +9,9 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <sstream>
+
+#include <pugixml.hpp>
 
 #include "linksim/sysimport.hpp"
 #include "sysimport/nccl_xml.hpp"
@@ -29,10 +33,13 @@ class XmlExporter {
   }
 
   std::string run() {
-    out_ = "<system version=\"1\">\n";
-    for (DeviceId cpu : t_.devices_of(host_, DeviceKind::kCpu)) write_cpu(cpu);
-    out_ += "</system>\n";
-    return out_;
+    pugi::xml_node system = document_.append_child("system");
+    system.append_attribute("version") = 1;
+    for (DeviceId cpu : t_.devices_of(host_, DeviceKind::kCpu)) write_cpu(system, cpu);
+    std::ostringstream out;
+    document_.save(out, "  ", pugi::format_indent | pugi::format_no_declaration,
+                   pugi::encoding_utf8);
+    return out.str();
   }
 
  private:
@@ -78,95 +85,105 @@ class XmlExporter {
                                                     {"amd-zen3", 0x19, 0},
                                                     {"amd-zen5", 0x1A, 0}}};
 
+  static void set(pugi::xml_node node, const char* key, std::string_view value) {
+    node.append_attribute(key).set_value(std::string(value).c_str());
+  }
+
   // NCCL's CPU type attributes (topo.cc, ncclTopoAddCpu: kvDictCpuArch, kvDictCpuVendor); an
   // unknown x86 vendor is written as Intel, as linksim wrote every CPU before platforms.
-  static std::string cpu_type_attrs(const HostPlatform& platform) {
+  static void set_cpu_type(pugi::xml_node cpu, const HostPlatform& platform) {
     switch (platform.arch) {
-      case CpuArch::kArm: return "arch=\"arm64\"";
-      case CpuArch::kPower: return "arch=\"ppc64\"";
+      case CpuArch::kArm: return set(cpu, "arch", "arm64");
+      case CpuArch::kPower: return set(cpu, "arch", "ppc64");
       case CpuArch::kX86: break;
     }
-    const char* vendor = platform.vendor == CpuVendor::kAmd       ? "AuthenticAMD"
-                         : platform.vendor == CpuVendor::kZhaoxin ? "CentaurHauls"
-                                                                  : "GenuineIntel";
-    std::string attrs = fmt::format("arch=\"x86_64\" vendor=\"{}\"", vendor);
+    set(cpu, "arch", "x86_64");
+    set(cpu, "vendor", platform.vendor == CpuVendor::kAmd       ? "AuthenticAMD"
+                       : platform.vendor == CpuVendor::kZhaoxin ? "CentaurHauls"
+                                                                : "GenuineIntel");
     // The CPUID family and model that make NCCL (and the importer) recognise the generation.
     for (const auto& [key, family, model] : kCpuIds) {
       if (key != platform.key) continue;
-      attrs += fmt::format(" familyid=\"{}\"", family);
-      if (model > 0) attrs += fmt::format(" modelid=\"{}\"", model);
+      cpu.append_attribute("familyid") = family;
+      if (model > 0) cpu.append_attribute("modelid") = model;
     }
-    return attrs;
   }
 
-  void write_cpu(DeviceId cpu) {
-    const Device& d = t_.device(cpu);
-    std::string attrs = fmt::format("numaid=\"{}\"", d.numa >= 0 ? d.numa : d.index);
+  void write_cpu(pugi::xml_node system, DeviceId id) {
+    const Device& d = t_.device(id);
+    pugi::xml_node cpu = system.append_child("cpu");
+    cpu.append_attribute("numaid") = d.numa >= 0 ? d.numa : d.index;
     if (auto mask = sysimport::affinity_mask_from_cores(d.cpu_affinity)) {
-      attrs += fmt::format(" affinity=\"{}\"", *mask);
+      set(cpu, "affinity", *mask);
     }
-    out_ += fmt::format("  <cpu {} {}>\n", attrs, cpu_type_attrs(t_.host_platform(cpu)));
-    for (DeviceId child : children_[cpu.value]) write_pci(child, 2);
-    out_ += "  </cpu>\n";
+    set_cpu_type(cpu, t_.host_platform(id));
+    write_pci_tree(cpu, id);
   }
 
-  std::string pci_open(DeviceId id, std::string_view cls, int depth) const {
+  pugi::xml_node append_pci(pugi::xml_node parent, DeviceId id, std::string_view cls) const {
     const Link& up = t_.link(*parent_link_[id.value]);
     const int gen = t_.catalog().find_link_type(up.type)
                         ? t_.catalog().find_link_type(up.type)->pcie_gen
                         : 0;
-    return fmt::format("{}<pci busid=\"{}\" class=\"{}\" link_speed=\"{}\" link_width=\"{}\">\n",
-                       std::string(size_t(depth) * 2, ' '), busid(id), cls,
-                       sysimport::link_speed_for_pcie_gen(gen), up.lanes);
+    pugi::xml_node pci = parent.append_child("pci");
+    set(pci, "busid", busid(id));
+    set(pci, "class", cls);
+    set(pci, "link_speed", sysimport::link_speed_for_pcie_gen(gen));
+    pci.append_attribute("link_width") = up.lanes;
+    return pci;
   }
 
-  void write_pci(DeviceId id, int depth) {
-    const Device& d = t_.device(id);
-    const std::string indent(size_t(depth) * 2, ' ');
-    switch (d.kind) {
-      case DeviceKind::kPcieSwitch:
-        out_ += pci_open(id, kBridgeClass, depth);
-        for (DeviceId child : children_[id.value]) write_pci(child, depth + 1);
-        break;
-      case DeviceKind::kGpu:
-        out_ += pci_open(id, kGpuClass, depth);
-        write_gpu(id, depth + 1);
-        break;
-      case DeviceKind::kNic:
-        out_ += pci_open(id, kNicClass, depth);
-        write_nic(id, depth + 1);
-        break;
-      default:
-        return;  // nothing else sits in a PCIe tree NCCL reads
+  // The PCIe tree below a CPU, depth first in build_tree's child order, without recursion.
+  void write_pci_tree(pugi::xml_node cpu, DeviceId root) {
+    std::vector<std::pair<DeviceId, pugi::xml_node>> stack;
+    const auto push_children = [&](DeviceId parent, pugi::xml_node node) {
+      const std::vector<DeviceId>& children = children_[parent.value];
+      for (auto it = children.rbegin(); it != children.rend(); ++it) stack.emplace_back(*it, node);
+    };
+    push_children(root, cpu);
+    while (!stack.empty()) {
+      const auto [id, parent] = stack.back();
+      stack.pop_back();
+      switch (t_.device(id).kind) {
+        case DeviceKind::kPcieSwitch:
+          push_children(id, append_pci(parent, id, kBridgeClass));
+          break;
+        case DeviceKind::kGpu: write_gpu(append_pci(parent, id, kGpuClass), id); break;
+        case DeviceKind::kNic: write_nic(append_pci(parent, id, kNicClass), id); break;
+        default: break;  // nothing else sits in a PCIe tree NCCL reads
+      }
     }
-    out_ += indent + "</pci>\n";
   }
 
-  void write_gpu(DeviceId id, int depth) {
+  void write_gpu(pugi::xml_node pci, DeviceId id) {
     const Device& d = t_.device(id);
-    const std::string indent(size_t(depth) * 2, ' ');
-    out_ += fmt::format("{}<gpu dev=\"{}\" sm=\"{}\" rank=\"{}\" gdr=\"1\">\n", indent, d.index,
-                        t_.gpu_model(id).sm, d.index);
+    pugi::xml_node gpu = pci.append_child("gpu");
+    gpu.append_attribute("dev") = d.index;
+    gpu.append_attribute("sm") = t_.gpu_model(id).sm;
+    gpu.append_attribute("rank") = d.index;
+    gpu.append_attribute("gdr") = 1;
     for (LinkId lid : t_.out_links(id)) {
       const Link& link = t_.link(lid);
       if (link.family != LinkFamily::kNvlink) continue;
       const bool to_switch = t_.device(link.to).kind == DeviceKind::kNvswitch;
-      out_ += fmt::format("{}  <nvlink target=\"{}\" count=\"{}\" tclass=\"{}\"/>\n", indent,
-                          busid(link.to), link.lanes, to_switch ? sysimport::kNvswitchClass : kGpuClass);
+      pugi::xml_node nvlink = gpu.append_child("nvlink");
+      set(nvlink, "target", busid(link.to));
+      nvlink.append_attribute("count") = link.lanes;
+      set(nvlink, "tclass", to_switch ? sysimport::kNvswitchClass : kGpuClass);
     }
-    out_ += indent + "</gpu>\n";
   }
 
-  void write_nic(DeviceId id, int depth) {
+  void write_nic(pugi::xml_node pci, DeviceId id) {
     const Device& d = t_.device(id);
-    const std::string indent(size_t(depth) * 2, ' ');
     const LinkType* type = t_.catalog().find_link_type(d.model);
     // NCCL's net speed is in Mb/s (reference/nccl-model.md 1.1: bw = speed / 8000 GB/s).
-    const long speed_mbps = type ? std::lround(type->lane_bw_Bps * 8 / 1e6) : 0;
-    const std::string name = d.port_name.empty() ? fmt::format("mlx5_{}", d.index) : d.port_name;
-    out_ += fmt::format("{}<nic>\n{}  <net name=\"{}\" dev=\"{}\" speed=\"{}\" port=\"1\" "
-                        "gdr=\"1\"/>\n{}</nic>\n",
-                        indent, indent, name, d.index, speed_mbps, indent);
+    const long long speed_mbps = type ? std::llround(type->lane_bw_Bps * 8 / 1e6) : 0;
+    pugi::xml_node net = pci.append_child("nic").append_child("net");
+    set(net, "name", d.port_name.empty() ? fmt::format("mlx5_{}", d.index) : d.port_name);
+    net.append_attribute("dev") = d.index;
+    net.append_attribute("speed") = speed_mbps;
+    net.append_attribute("port") = 1;
+    net.append_attribute("gdr") = 1;
   }
 
   const Topology& t_;
@@ -174,7 +191,7 @@ class XmlExporter {
   std::vector<std::optional<LinkId>> parent_link_;
   std::vector<bool> visited_;
   std::map<uint32_t, std::vector<DeviceId>> children_;
-  std::string out_;
+  pugi::xml_document document_;
 };
 
 }  // namespace

@@ -152,9 +152,7 @@ class XmlImporter {
     if (vendor && *vendor == "AuthenticAMD") smp_type_ = "xgmi";
     device.platform = platform_of(cpu);
     cpus_.push_back(device);
-    for (const XmlElement& pci : cpu.children) {
-      if (pci.name == "pci") visit_pci(pci, device.name, "");
-    }
+    visit_pci_tree(cpu, device.name);
   }
 
   SketchLink pcie_link(const XmlElement& pci, const std::string& from, const std::string& to) {
@@ -173,7 +171,36 @@ class XmlImporter {
     return {from, to, fmt::format("pcie{}", gen), 0, width, -1, "", ""};
   }
 
-  void visit_pci(const XmlElement& pci, const std::string& parent, const std::string& chip) {
+  // One <pci> of a tree: its parent device's name and the parent bridge's chip key.
+  struct PciVisit {
+    const XmlElement* pci;
+    std::string parent;
+    std::string chip;
+  };
+
+  // The <pci> elements below `cpu`, depth first in document order, without recursion.
+  void visit_pci_tree(const XmlElement& cpu, const std::string& cpu_name) {
+    std::vector<PciVisit> stack;
+    const auto push_children = [&](const XmlElement& e, const std::string& parent,
+                                    const std::string& chip) {
+      for (auto it = e.children.rbegin(); it != e.children.rend(); ++it) {
+        if (it->name == "pci") stack.push_back({&*it, parent, chip});
+      }
+    };
+    push_children(cpu, cpu_name, "");
+    while (!stack.empty()) {
+      const PciVisit visit = std::move(stack.back());
+      stack.pop_back();
+      if (std::optional<PciVisit> bridge = visit_pci(*visit.pci, visit.parent, visit.chip)) {
+        push_children(*visit.pci, bridge->parent, bridge->chip);
+      }
+    }
+  }
+
+  // Adds what one <pci> holds; for a bridge, returns the switch name and chip key its
+  // children hang from.
+  std::optional<PciVisit> visit_pci(const XmlElement& pci, const std::string& parent,
+                                    const std::string& chip) {
     const std::string& cls = need(pci, "class");
     if (is_bridge(cls)) {
       // Without vendor and device ids (hand-written or exported files) nothing is merged.
@@ -192,16 +219,16 @@ class XmlImporter {
         const SketchLink port = pcie_link(pci, name, parent);
         if (port.type > up.type) up.type = port.type;
       }
-      for (const XmlElement& child : pci.children) {
-        if (child.name == "pci") visit_pci(child, name, key);
-      }
-    } else if (is_gpu(cls)) {
+      return PciVisit{&pci, name, key};
+    }
+    if (is_gpu(cls)) {
       add_gpu(pci, parent);
     } else if (is_nic(cls)) {
       add_nics(pci, parent);
     } else {
       ++skipped_pci_;
     }
+    return std::nullopt;
   }
 
   void add_gpu(const XmlElement& pci, const std::string& parent) {
@@ -233,7 +260,13 @@ class XmlImporter {
           fail(net, fmt::format("expected a <net> name of letters, digits, '_', '.' and '-' "
                                 "(such as mlx5_0), got \"{}\"", entry.port));
         }
-        if (net.find("speed")) entry.speed_mbps = need_int(net, "speed");
+        if (net.find("speed")) {
+          entry.speed_mbps = need_int(net, "speed");
+          // NCCL divides by it (bw = speed / 8000 GB/s); a port without speed carries nothing.
+          if (entry.speed_mbps <= 0) {
+            fail(net, fmt::format("expected a <net> speed > 0 (Mb/s), got {}", need(net, "speed")));
+          }
+        }
         nic_parent_.push_back(pcie_link(pci, "", parent));
         nics_.push_back(entry);
       }
@@ -262,6 +295,14 @@ class XmlImporter {
       for (const XmlElement* link : gpu.nvlinks) {
         const std::string& target = need(*link, "target");
         const int count = need_int(*link, "count");
+        if (count < 1) {
+          fail(*link, fmt::format("expected an <nvlink> count >= 1 (the links bonded), got {}",
+                                  count));
+        }
+        if (target == gpu.busid) {
+          fail(*link, fmt::format("expected an <nvlink> target other than the GPU's own bus id, "
+                                  "got {}", target));
+        }
         const std::string* tclass = link->find("tclass");
         if (tclass && *tclass == sysimport::kNvswitchClass) {
           auto [it, fresh] = nvswitch_by_busid.try_emplace(

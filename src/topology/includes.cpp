@@ -67,6 +67,11 @@ class DocumentLoader {
       const YamlValue& start = i < including_.size() ? including_[i] : item;
       start.fail(fmt::format("include cycle: {}", text::join(chain, " -> ")));
     }
+    // Checked before the file is read: each level copies the notes of the chain above it.
+    if (stack_.size() >= size_t(kMaxIncludeDepth)) {
+      item.fail(fmt::format("expected includes nested at most {} files deep, got \"{}\" at "
+                            "depth {}", kMaxIncludeDepth, written, stack_.size() + 1));
+    }
     std::error_code ec;
     if (!fs::exists(path, ec)) item.fail(fmt::format("include file \"{}\" not found", written));
     std::string contents;

@@ -31,10 +31,16 @@ struct MergedDocument {
   std::optional<Section> params_key;     ///< the root-most `params:` key, for --set messages
 };
 
+/// The longest chain of includes, the root file counted: real descriptions use two or three
+/// (a server, a cluster of it, a variant); the bound keeps memory and recursion small.
+inline constexpr int kMaxIncludeDepth = 16;
+
 /// Parses `text` (named `filename`) and, recursively, the files it includes, relative to the
 /// including file. Throws ConfigError on syntax errors, a non-mapping document, unknown
-/// top-level keys, a missing include ("include file \"x.yaml\" not found") or an include
-/// cycle ("include cycle: a.yaml -> b.yaml -> a.yaml").
+/// top-level keys, a missing include ("include file \"x.yaml\" not found"), an include
+/// cycle ("include cycle: a.yaml -> b.yaml -> a.yaml") or a chain deeper than
+/// kMaxIncludeDepth ("expected includes nested at most 16 files deep, got \"x.yaml\" at depth
+/// 17", checked before the file is read).
 MergedDocument load_document(const std::string& text, const std::string& filename);
 
 }  // namespace linksim::detail

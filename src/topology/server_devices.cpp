@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "common/text.hpp"
+#include "linksim/topology_yaml.hpp"
 #include "topology/name_range.hpp"
 #include "topology/server_template.hpp"
 
@@ -121,6 +122,7 @@ void parse_kind_fields(const YamlValue& entry, const Catalog& catalog, Device& p
 
 void parse_devices(const YamlValue& devices, const Catalog& catalog, ServerTemplate& server) {
   std::map<DeviceKind, int> ordinal;
+  size_t gpus = 0;
   for (const YamlValue& entry : devices.items()) {
     entry.expect_map();
     Device proto;
@@ -141,6 +143,18 @@ void parse_devices(const YamlValue& devices, const Catalog& catalog, ServerTempl
     std::optional<int> numa;
     if (auto value = entry.find("numa")) numa = value->to_int(0);
     proto.where = name.location();
+    // Checked before any device of the entry is built.
+    if (server.devices.size() + names.size() > size_t(kMaxServerDevices)) {
+      name.fail(fmt::format("expected at most {} devices in a server, got {} with \"{}\"",
+                            kMaxServerDevices, server.devices.size() + names.size(), name.text()));
+    }
+    if (proto.kind == DeviceKind::kGpu) {
+      gpus += names.size();
+      if (gpus > size_t(kMaxServerGpus)) {
+        name.fail(fmt::format("expected at most {} gpus in a server, got {} with \"{}\"",
+                              kMaxServerGpus, gpus, name.text()));
+      }
+    }
     for (size_t i = 0; i < names.size(); ++i) {
       Device device = proto;
       device.name = names[i];

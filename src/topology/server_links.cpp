@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "linksim/topology_yaml.hpp"
 #include "common/text.hpp"
 #include "topology/name_range.hpp"
 #include "topology/server_template.hpp"
@@ -115,12 +116,16 @@ void check_link_ends(const YamlValue& entry, const LinkType& type, const Device&
 }
 
 // A GPU has as many NVLink links as its datasheet says (the catalog's nvlink_lanes): one
-// link may not bond more.
+// link may not bond more, and a model without NVLink (nvlink_lanes 0) has none.
 void check_nvlink_lanes(const YamlValue& entry, const LinkType& type, int lanes, const Device& end,
-                        const Catalog& catalog) {
+                        const Device& other, const Catalog& catalog) {
   if (type.family != LinkFamily::kNvlink || end.kind != DeviceKind::kGpu) return;
   const GpuModel* gpu = catalog.find_gpu(end.model);
-  if (gpu == nullptr || gpu->nvlink_lanes <= 0 || lanes <= gpu->nvlink_lanes) return;
+  if (gpu != nullptr && gpu->nvlink_lanes <= 0) {
+    entry.fail(fmt::format("expected a GPU model with NVLink at {}, got {} (no NVLink) on an {} "
+                           "link to {}", end.name, gpu->key, type.key, other.name));
+  }
+  if (gpu == nullptr || lanes <= gpu->nvlink_lanes) return;
   const std::optional<YamlValue> value = entry.find("lanes");
   (value ? *value : entry)
       .fail(fmt::format("expected lanes of at most {} (the NVLink links of a {}), got {}",
@@ -183,13 +188,18 @@ void parse_links(const YamlValue& links, const Catalog& catalog, ServerTemplate&
     std::vector<uint32_t> from = resolve_endpoints(entry.at("from"), server);
     std::vector<uint32_t> to = resolve_endpoints(entry.at("to"), server);
     LinkEntry link = parse_link_entry(entry, catalog);
-    for (auto [a, b] : pair_endpoints(entry, from, to)) {
+    const std::vector<std::pair<uint32_t, uint32_t>> pairs = pair_endpoints(entry, from, to);
+    if (server.links.size() + pairs.size() > size_t(kMaxServerLinks)) {
+      entry.fail(fmt::format("expected at most {} links in a server, got {} with this entry",
+                             kMaxServerLinks, server.links.size() + pairs.size()));
+    }
+    for (auto [a, b] : pairs) {
       const Device& da = server.devices[a];
       const Device& db = server.devices[b];
       if (a == b) entry.fail(fmt::format("expected a link between two devices, got {} to itself", da.name));
       check_link_ends(entry, *link.type, da, db);
-      check_nvlink_lanes(entry, *link.type, link.lanes, da, catalog);
-      check_nvlink_lanes(entry, *link.type, link.lanes, db, catalog);
+      check_nvlink_lanes(entry, *link.type, link.lanes, da, db, catalog);
+      check_nvlink_lanes(entry, *link.type, link.lanes, db, da, catalog);
       bool into_cpu = da.kind == DeviceKind::kCpu || db.kind == DeviceKind::kCpu;
       if (link.host_bridge >= 0 && (link.type->family != LinkFamily::kPcie || !into_cpu)) {
         entry.key_of("host_bridge").fail(fmt::format(

@@ -57,6 +57,16 @@ expect 2 'linksim: error: -b: expected a size such as 8, 64K, 1M or 8G, got "1e3
   coll allreduce --topo "$h100" -b 1e300T -e 1e300T
 expect 2 'linksim: error: --size: expected a size such as 8, 64K, 1M or 8G, got "1e300T"' \
   coll allreduce --topo "$h100" --size 1e300T
+expect 2 'linksim: error: --size: expected a size of at most 8 PiB (2^53 bytes), got "9007199254740993"' \
+  coll allreduce --topo "$h100" --size 9007199254740993 -d int8
+expect 2 'linksim: error: -b: expected a size > 0 to multiply by -f 2 up to -e (0 x 2 stays 0), got 0; -f 1 -i STEP steps from 0' \
+  coll allreduce --topo "$h100" -b 0 -e 1G
+expect 2 "$h100:50:7: error: expected a GPU model with NVLink at gpu0, got rtx4090 (no NVLink) on an nvlink4 link to nvswitch0" \
+  coll allreduce --topo "$h100" --set gpu=rtx4090 --size 1G
+expect 2 "$regress/utf8_device_name.yaml:7:18: error: expected UTF-8 text, got byte 0xff" \
+  topo show "$regress/utf8_device_name.yaml" --json
+expect 2 "$regress/nccl_xml_pci_65_deep.xml:66:1: error: expected elements nested at most 64 deep, got <pci> at depth 65" \
+  topo import nccl-xml "$regress/nccl_xml_pci_65_deep.xml"
 expect 2 'linksim: error: --size: expected a size of at most 8 PiB (2^53 bytes), got "1e20"' \
   coll allreduce --topo "$h100" --size 1e20
 

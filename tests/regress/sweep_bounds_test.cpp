@@ -49,10 +49,15 @@ TEST_CASE("sweep: -f 1 steps by -i bytes, as nccl-tests' TimeTest loop") {
   CHECK(sweep_sizes(spec) == std::vector<double>{mib, 2 * mib, 3 * mib, 4 * mib});
 }
 
-TEST_CASE("sweep: -b 0 with -f 1 steps from zero, as nccl-tests; with a factor it is 0 once") {
+TEST_CASE("sweep: -b 0 with -f 1 steps from zero, as nccl-tests; with a factor it is refused") {
   const double mib = 1048576;
   CHECK(sweep_sizes(spec_of(0, 2 * mib, 1)) == std::vector<double>{0, mib, 2 * mib});
-  CHECK(sweep_sizes(spec_of(0, 2 * mib, 2)) == std::vector<double>{0});
+  // 0 x 2 stays 0: nccl-tests would repeat 0 bytes without end; the sweep once shrank to one
+  // row silently.
+  CHECK(error_text(spec_of(0, 2 * mib, 2)) ==
+        "-b: expected a size > 0 to multiply by -f 2 up to -e (0 x 2 stays 0), got 0; "
+        "-f 1 -i STEP steps from 0");
+  CHECK(sweep_sizes(spec_of(0, 0, 2)) == std::vector<double>{0});  // -b 0 -e 0: one size
 }
 
 TEST_CASE("sweep: factors that are not integers >= 2 (or 1) are refused") {

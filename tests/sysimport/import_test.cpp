@@ -132,12 +132,43 @@ TEST_CASE("import nccl-xml: malformed XML fails at its position") {
       "x.xml:3:3: error: expected </cpu>, got </gpu>", linksim::ConfigError);
   CHECK_THROWS_WITH_AS(
       linksim::import_nccl_xml("<system version=\"1\">\n<cpu numaid=0>", "x.xml", {}),
-      "x.xml:2:13: error: expected a quoted attribute value, got '0'", linksim::ConfigError);
+      "x.xml:2:13: error: expected an attribute as name=\"value\" (a quoted attribute value), "
+      "got '0'",
+      linksim::ConfigError);
   CHECK_THROWS_WITH_AS(
       linksim::import_nccl_xml("<system>\n<cpu>\n<pci busid=\"0:1\" link_speed=\"8 GT/s\"/>\n"
                                "</cpu></system>",
                                "x.xml", {}),
       "x.xml:3:1: error: expected attribute 'class' on <pci>", linksim::ConfigError);
+  CHECK_THROWS_WITH_AS(
+      linksim::import_nccl_xml("<system>\n<cpu>\n<pci busid=\"0:1\"/>\n", "x.xml", {}),
+      "x.xml:4:1: error: expected </cpu>, got end of input", linksim::ConfigError);
+  CHECK_THROWS_WITH_AS(
+      linksim::import_nccl_xml("<system>\n<cpu>\n<pci busid=\"0:1", "x.xml", {}),
+      "x.xml:3:12: error: unterminated attribute value", linksim::ConfigError);
+  CHECK_THROWS_WITH_AS(linksim::import_nccl_xml("<systems>\n</systems>", "x.xml", {}),
+                       "x.xml:1:1: error: expected an NCCL topology (<system ...>), got <systems>",
+                       linksim::ConfigError);
+  // Bytes that are not UTF-8 (here in a <net> name) are refused where they are.
+  CHECK_THROWS_WITH_AS(
+      linksim::import_nccl_xml("<system>\n<cpu>\n<net name=\"mlx\xff\"/></cpu></system>", "x.xml",
+                               {}),
+      "x.xml:3:15: error: expected UTF-8 text in attribute 'name' of <net>, got byte 0xff",
+      linksim::ConfigError);
+}
+
+TEST_CASE("export nccl-xml: pugixml writes a document the reader reads back") {
+  const linksim::Topology h100 =
+      linksim::testing::library_topology("dgx-h100.yaml");
+  const std::string xml = linksim::export_nccl_xml(linksim::Router(h100), 0);
+  CHECK(xml.rfind("<system version=\"1\">\n  <cpu numaid=\"0\" affinity=", 0) == 0);
+  CHECK(xml.find("<nvlink target=\"0000:1a:00.0\" count=\"5\" tclass=\"0x068000\" />") !=
+        std::string::npos);
+  const linksim::sysimport::XmlElement system = linksim::sysimport::parse_nccl_xml(xml, "h.xml");
+  CHECK(system.name == "system");
+  CHECK(system.children.size() == 2);  // two sockets
+  CHECK(system.children[0].where.line == 2);
+  CHECK(system.children[0].where.column == 3);
 }
 
 TEST_CASE("nccl-xml: PCIe speeds and CPU masks convert both ways") {

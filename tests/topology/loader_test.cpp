@@ -180,27 +180,27 @@ node:
     - name: gpu[0,2,5]
       kind: gpu
       model: rtx4090
-    - {name: "gpu[1, 3-4]", kind: gpu, model: rtx4090, p2p: true}
+    - {name: "gpu[1, 3-4]", kind: gpu, model: rtx3090, p2p: false}
     - {name: cpu0, kind: cpu, numa: 3}
   links:
     - {from: "gpu[0-5]", to: cpu0, type: pcie5, width: 8, latency: 1.2 us}
-    - {from: gpu0, to: gpu1, type: nvlink4, bandwidth: 400 Gb/s}
+    - {from: gpu3, to: gpu1, type: nvlink3, bandwidth: 400 Gb/s}
 )";
   Topology topology = parse_topology(kText, "input");
   // Declaration order numbers GPUs: gpu0 gpu2 gpu5 gpu1 gpu3 gpu4 get indices 0..5.
   CHECK(topology.device(*topology.find("gpu5")).index == 2);
   CHECK(topology.device(*topology.find("gpu1")).index == 3);
-  // rtx4090: the catalog says no P2P; the second entry overrides it.
+  // rtx4090: the catalog says no P2P; rtx3090 has it, and the second entry overrides that.
   CHECK_FALSE(topology.device(*topology.find("gpu2")).p2p);
-  CHECK(topology.device(*topology.find("gpu3")).p2p);
+  CHECK_FALSE(topology.device(*topology.find("gpu3")).p2p);
   CHECK(topology.device(*topology.find("cpu0")).numa == 3);
   // pcie5 x8: 3.9375 GB/s x 8 = 31.5 GB/s; latency override 1.2 us.
   const Link& pcie = link_between(topology, "gpu4", "cpu0");
   CHECK(pcie.bw_Bps == doctest::Approx(31.5e9));
   CHECK(pcie.lanes == 8);
   CHECK(pcie.latency_s == doctest::Approx(1.2e-6));
-  // 400 Gb/s = 50e9 bytes/s, the override wins over 25 GB/s x 1 lane.
-  CHECK(link_between(topology, "gpu1", "gpu0").bw_Bps == doctest::Approx(50e9));
+  // 400 Gb/s = 50e9 bytes/s, the override wins over the RTX 3090's 14.0625 GB/s x 1 lane.
+  CHECK(link_between(topology, "gpu1", "gpu3").bw_Bps == doctest::Approx(50e9));
 }
 
 TEST_CASE("loader: host bridges on PCIe links into a cpu") {
