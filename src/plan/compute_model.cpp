@@ -59,10 +59,10 @@ LayerCost LayerCost::scaled(double f) const {
   return {gemm_s * f, attention_s * f, memory_s * f, overhead_s * f, flops * f, memory_bytes * f};
 }
 
-GpuRates gpu_rates(const GpuModel& gpu, const PlanRequest& r) {
+GpuRates gpu_rates(const GpuModel& gpu, const PlanRequest& r, const Precision& precision) {
   const GenerationDefaults& g = defaults_for(gpu.arch);
   GpuRates rates;
-  const bool fp8 = r.dtype == "fp8" && gpu.fp8_flops > 0;
+  const bool fp8 = precision.fp8_compute() && gpu.fp8_flops > 0;
   rates.peak_flops = (fp8 ? gpu.fp8_flops : gpu.bf16_flops) * r.flops_scale;
   rates.fp8_casts = fp8;
   const double default_gemm = fp8 ? g.gemm_fp8 : g.gemm;

@@ -6,6 +6,7 @@
 
 #include "linksim/catalog.hpp"
 #include "linksim/plan.hpp"
+#include "plan/precision.hpp"
 
 namespace linksim::plan_detail {
 
@@ -22,8 +23,9 @@ struct GpuRates {
   double launch_floor_s = 0;    ///< shortest time one kernel occupies the GPU
 };
 
-/// Sourced defaults for the GPU's generation, with the request's overrides applied.
-GpuRates gpu_rates(const GpuModel& gpu, const PlanRequest& request);
+/// Sourced defaults for the GPU's generation and the compute format, with the request's
+/// overrides applied.
+GpuRates gpu_rates(const GpuModel& gpu, const PlanRequest& request, const Precision& precision);
 
 /// Busy time of one GEMM of (m x k) x (k x n) with the given element sizes, seconds (the
 /// launch floor is applied by LayerCost::add_kernel).
@@ -60,12 +62,6 @@ struct WorkShape {
   double sequences = 0;   ///< sequences in the work
 };
 WorkShape work_shape(const ParallelLayout& layout, PlanMode mode);
-
-struct Precision {
-  double act_bytes = 2;
-  double kv_bytes = 2;     ///< KV-cache element: 1 when serving in fp8 (the KV cache is quantized too)
-  double weight_bytes = 2;
-};
 
 /// Forward of one layer; `moe` selects the expert FFN (false: the dense FFN).
 LayerCost layer_forward(const ModelSpec& model, const ParallelLayout& layout, const WorkShape& w,

@@ -52,6 +52,7 @@ std::string describe_layout(const ParallelLayout& l) {
 }
 
 std::vector<SearchCandidate> search_on(const Topology& topology, const PlanRequest& r,
+                                       const Precision& precision,
                                        const std::vector<DeviceId>& gpus, bool best_only) {
   const ModelSpec& model = r.model;
   const int n = int(gpus.size());
@@ -94,10 +95,8 @@ std::vector<SearchCandidate> search_on(const Topology& topology, const PlanReque
             if (!layout_problem(model, r.mode, l, n).empty()) continue;
             SearchCandidate c;
             c.layout = l;
-            PrecisionChoice precision;
-            precision.weight_bytes = train ? 2 : dtype_bytes(r.weight_dtype.value_or("bf16"), "--weight-dtype");
             const MemoryBreakdown mem =
-                estimate_memory(model, l, r.mode, r.recompute, precision, gpu.memory_bytes);
+                estimate_memory(model, l, r.mode, r.recompute, precision.memory(), gpu.memory_bytes);
             c.memory_bytes = mem.total;
             c.fits = mem.fits;
             if (!c.fits) {
@@ -108,7 +107,7 @@ std::vector<SearchCandidate> search_on(const Topology& topology, const PlanReque
             }
             PlanRequest req = r;
             req.micro_batch = mb;
-            const PlanResult p = evaluate_layout(req, l, gpus, timer);
+            const PlanResult p = evaluate_layout(req, precision, l, gpus, timer);
             c.tokens_per_s = p.tokens_per_s;
             c.step_time_s = p.step_time_s;
             c.breakdown = p.breakdown;
@@ -134,7 +133,8 @@ std::vector<SearchCandidate> search_on(const Topology& topology, const PlanReque
 std::vector<SearchCandidate> search_layouts(const Topology& topology, const PlanRequest& request) {
   using namespace plan_detail;
   validate_model(request.model, "--arch");
-  return search_on(topology, request, selected_gpus(topology, request), false);
+  return search_on(topology, request, resolve_precision(request),
+                   selected_gpus(topology, request), false);
 }
 
 }  // namespace linksim
