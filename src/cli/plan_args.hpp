@@ -9,6 +9,7 @@
 #include "linksim/gpu_selection.hpp"
 #include "linksim/plan.hpp"
 #include "linksim/topology.hpp"
+#include "cli/plan_stack_args.hpp"
 
 namespace CLI {
 class App;
@@ -22,7 +23,8 @@ struct PlanArgs {
   std::vector<std::string> sets;
   std::string calibration;  ///< --calibration PROFILE (docs/calibration.md)
   std::optional<std::string> model, arch, mode;
-  std::optional<int> tp, pp, dp, cp, ep, etp, vpp, zero;
+  std::optional<int> tp, pp, dp, cp, ep, etp, vpp;
+  std::optional<std::string> zero;  ///< 0..3, fsdp or hsdp
   bool sp = false;
   std::optional<int> micro_batch, global_batch, seq, batch, kv_len, prefill_chunk;
   std::string dtype = "bf16";
@@ -35,6 +37,7 @@ struct PlanArgs {
   std::string p2p = "on", nvls = "on", sim = "analytic";
   std::string p2p_level, ib_hca;  ///< NCCL_P2P_LEVEL, NCCL_IB_HCA as coll takes them
   std::string nccl_version;  ///< --nccl-version X.Y; empty = the default release
+  StackArgs stack;           ///< --framework, --compile, --shard-group
 };
 
 /// Every flag of `plan`. REQUIRES: `a` outlives the parse.

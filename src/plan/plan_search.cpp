@@ -59,6 +59,10 @@ std::vector<SearchCandidate> search_on(const Topology& topology, const PlanReque
   const bool train = r.mode == PlanMode::kTrain;
   const GpuModel& gpu = topology.gpu_model(gpus.front());
   CommTimer timer(topology, r.comm, r.sim_mode);
+  int per_server_ranks = 0;  // for HSDP's one-server shard group
+  for (DeviceId d : gpus) {
+    per_server_ranks += topology.device(d).host == topology.device(gpus.front()).host ? 1 : 0;
+  }
   const std::vector<int> micro_batches = train ? std::vector<int>{1, 2, 4, 8} : std::vector<int>{1};
   const int global_batch = r.global_batch.value_or(r.micro_batch * n);
 
@@ -87,6 +91,9 @@ std::vector<SearchCandidate> search_on(const Topology& topology, const PlanReque
             l.ep = ep;
             l.sp = r.sp && tp > 1;
             l.zero = r.zero.value_or(train && dp > 1 ? 1 : 0);
+            l.shard_group = r.shard_group == PlanRequest::kShardGroupPerServer
+                                ? std::max(1, std::min(per_server_ranks / tp, dp * cp))
+                                : r.shard_group;
             l.micro_batch = mb;
             l.global_batch = global_batch;
             l.seq = r.seq;

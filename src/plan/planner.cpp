@@ -41,6 +41,24 @@ void check_request(const PlanRequest& r) {
   }
 }
 
+/// HSDP's shard group "one server" made a number: the DP x CP ranks of the first server (a
+/// TP group lives inside a server; the DP x CP ranks of rank 0 are TP apart).
+PlanRequest with_shard_group(const Topology& topology, const PlanRequest& r,
+                             const std::vector<DeviceId>& selected,
+                             std::vector<std::string>& assumptions) {
+  if (r.shard_group != PlanRequest::kShardGroupPerServer) return r;
+  const std::optional<int> host = topology.device(selected.front()).host;
+  int per_server = 0;
+  for (DeviceId d : selected) per_server += topology.device(d).host == host ? 1 : 0;
+  PlanRequest out = r;
+  out.shard_group = std::max(1, per_server / r.tp.value_or(1));
+  if (r.dp) out.shard_group = std::min(out.shard_group, *r.dp * r.cp.value_or(1));
+  assumptions.push_back(fmt::format("zero=hsdp: parameters sharded over the {} data-parallel ranks "
+                                    "of one server, replicated across servers",
+                                    out.shard_group));
+  return out;
+}
+
 std::string smallest_fitting(const Topology& topology, const PlanRequest& r,
                              const Precision& precision, const PlanResult& p) {
   // TP x PP in increasing order, DP and CP as planned, within the topology's GPUs.
@@ -130,14 +148,15 @@ PlanResult plan(const Topology& topology, const PlanRequest& request) {
   check_request(request);
   const std::vector<DeviceId> selected = selected_gpus(topology, request);
   std::vector<std::string> assumptions;
-  const ParallelLayout layout = resolve_layout(request, int(selected.size()), assumptions);
+  const PlanRequest resolved = with_shard_group(topology, request, selected, assumptions);
+  const ParallelLayout layout = resolve_layout(resolved, int(selected.size()), assumptions);
   CommTimer timer(topology, request.comm, request.sim_mode);
-  PlanResult out = evaluate_layout(request, precision, layout, selected, timer);
+  PlanResult out = evaluate_layout(resolved, precision, layout, selected, timer);
   out.assumptions.insert(out.assumptions.begin(), assumptions.begin(), assumptions.end());
   out.assumptions.push_back(fmt::format("collectives as NCCL {} runs them (--nccl-version)",
                                         to_string(request.comm.nccl_version)));
-  if (!out.memory.fits) out.smallest_fitting = smallest_fitting(topology, request, precision, out);
-  if (request.compute_baseline) fill_baseline(topology, request, precision, selected, out);
+  if (!out.memory.fits) out.smallest_fitting = smallest_fitting(topology, resolved, precision, out);
+  if (resolved.compute_baseline) fill_baseline(topology, resolved, precision, selected, out);
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include "linksim/plan.hpp"
 #include "plan/comm_timer.hpp"
 #include "plan/compute_model.hpp"
+#include "plan/framework.hpp"
 #include "plan/layout.hpp"
 #include "plan/precision.hpp"
 #include "plan/stage_params.hpp"
@@ -69,6 +70,44 @@ struct DataParallelCost {
   double optimizer_s = 0;
 };
 
+/// One block's collectives and compute under ZeRO-3 / FSDP, seconds.
+struct ShardedBlockTimes {
+  double gather_s = 0;          ///< all-gather of the block's parameters
+  double reduce_scatter_s = 0;  ///< reduce-scatter of its gradients
+  double replica_reduce_s = 0;  ///< HSDP: all-reduce of its gradient shard across replicas
+  double forward_block_s = 0;   ///< the block's forward compute
+  double backward_block_s = 0;  ///< the block's backward compute (recompute included)
+  int regather_blocks = 0;      ///< blocks gathered again for backward
+  double root_gather_s = 0;     ///< the root unit (embedding, final norm, head): gathered once
+  double root_reduce_scatter_s = 0;
+};
+
+/// One micro-batch's sharded-parameter traffic and the part of it not hidden.
+struct ShardedPass {
+  double forward_s = 0, forward_exposed_s = 0;
+  double backward_s = 0, backward_exposed_s = 0;
+  /// Of backward_exposed_s: the first block's regather, and what the blocks' collectives
+  /// between the first and the last leave uncovered.
+  double backward_first_s = 0, backward_excess_s = 0;
+};
+
+/// Exposure of one micro-batch's per-block gathers and reduce-scatters over `blocks` blocks:
+/// with prefetch the first gather and the last reduce-scatter are exposed and the others hide
+/// behind the neighbouring block's compute as far as it lasts; without, nothing hides.
+ShardedPass sharded_pass_exposure(const ShardedBlockTimes& t, int blocks, int prefetch_depth);
+
+/// One layer's ring attention over the CP ranks, seconds.
+struct CpRing {
+  int steps = 0;                       ///< attention steps per pass (= CP)
+  double forward_s = 0, forward_exposed_s = 0;    ///< K/V exchanges of the forward
+  double backward_s = 0, backward_exposed_s = 0;  ///< K/V and dK/dV exchanges of the backward
+};
+
+/// Ring attention of `cp` ranks: cp - 1 exchanges (send_fwd_s each forward, send_bwd_s
+/// backward), each hidden behind one step's share (1/cp) of the layer's attention.
+CpRing cp_ring_exposure(int cp, double send_fwd_s, double send_bwd_s, double attn_fwd_s,
+                        double attn_bwd_s);
+
 class StepBuilder {
  public:
   StepBuilder(const PlanRequest& r, const Precision& precision, const ParallelLayout& l,
@@ -90,6 +129,11 @@ class StepBuilder {
   StagesCost cost_stages();
   PipelineSend pipeline_send();
   DataParallelCost data_parallel(const StagesCost& stages);
+  DataParallelCost sharded_data_parallel(const StagesCost& stages);  // step_sharded.cpp
+  /// The weights of a stage by the group that shares them.
+  struct Shard { const char* kind; std::vector<int> ranks; double params; };
+  std::vector<Shard> shards(const Stage& stage) const;
+  double stage_optimizer_s(const Stage& stage) const;
   std::vector<CommItem> schedule_train(const StagesCost& stages, const PipelineSend& send,
                                        const DataParallelCost& dp, PlanBreakdown& breakdown);
   std::vector<CommItem> schedule_chunked_prefill(const StagesCost& stages, const PipelineSend& send,
@@ -123,6 +167,7 @@ class StepBuilder {
   CommTimer& timer_;
   const GpuModel& gpu_;
   Precision p_;
+  FrameworkTraits fw_;
   GpuRates rates_;
   WorkShape w_;
   Groups groups_;

@@ -11,8 +11,8 @@ namespace linksim::plan_detail {
 StepBuilder::StepBuilder(const PlanRequest& r, const Precision& precision, const ParallelLayout& l,
                          const std::vector<DeviceId>& selected, CommTimer& timer)
     : r_(r), m_(r.model), l_(l), selected_(selected), timer_(timer),
-      gpu_(timer.topology().gpu_model(selected.front())), p_(precision),
-      rates_(gpu_rates(gpu_, r, precision)), w_(work_shape(l, r.mode)), groups_(rank_groups(l)) {}
+      gpu_(timer.topology().gpu_model(selected.front())), p_(precision), fw_(framework_traits(r)),
+      rates_(gpu_rates(gpu_, r, precision, fw_)), w_(work_shape(l, r.mode)), groups_(rank_groups(l)) {}
 
 std::vector<DeviceId> StepBuilder::pick(const std::vector<int>& ranks) const {
   std::vector<DeviceId> out;
@@ -37,9 +37,7 @@ void StepBuilder::describe_assumptions(std::vector<std::string>& lines) const {
     lines.push_back(fmt::format("recompute={}; backward = 2x forward GEMMs, FlashAttention backward "
                                 "2.5x its forward; Adam with fp32 master weights",
                                 to_string(r_.recompute)));
-    lines.push_back("DP gradient reduction overlaps the last micro-batch's backward, the parameter "
-                    "all-gather the next step's first forward (Megatron's overlap-grad-reduce and "
-                    "overlap-param-gather), bucket by bucket: the last layer's share stays exposed");
+    lines.push_back(describe_framework(fw_, l_.zero));
     lines.push_back(r_.tp_overlap_async ? "TP communication overlapped with the GEMMs it feeds "
                                           "(--tp-overlap async)"
                                         : "TP communication exposed (no --tp-overlap async)");
@@ -60,6 +58,7 @@ void StepBuilder::describe(PlanResult& out) const {
   out.dtype = p_.compute_name;
   out.weight_dtype = p_.weight_name;
   out.tp_overlap_async = r_.tp_overlap_async;
+  if (train()) out.framework = std::string(to_string(fw_.framework));
   describe_assumptions(out.assumptions);
   out.memory = estimate_memory(m_, l_, r_.mode, r_.recompute, p_.memory(), gpu_.memory_bytes);
 }

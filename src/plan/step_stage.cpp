@@ -56,24 +56,49 @@ void StepBuilder::add_ep_comms(double n, StageCost& c) {
   }
 }
 
+CpRing cp_ring_exposure(int cp, double send_fwd_s, double send_bwd_s, double attn_fwd_s,
+                        double attn_bwd_s) {
+  // Ring attention over cp ranks, load-balanced (each rank holds two mirrored chunks of the
+  // causal sequence, Megatron-Core's and torchtitan's split): cp steps of equal attention work;
+  // the K/V block for step i + 1 travels while step i computes, so each of the cp - 1 exchanges
+  // shows only what outlasts one step's attention. Backward sends K/V and the dK/dV
+  // accumulators.
+  CpRing out;
+  out.steps = cp;
+  const double exchanges = cp - 1;
+  out.forward_s = exchanges * send_fwd_s;
+  out.backward_s = exchanges * send_bwd_s;
+  out.forward_exposed_s = exchanges * std::max(0.0, send_fwd_s - attn_fwd_s / cp);
+  out.backward_exposed_s = exchanges * std::max(0.0, send_bwd_s - attn_bwd_s / cp);
+  return out;
+}
+
 void StepBuilder::add_cp_comms(double n, StageCost& c, double attn_fwd_s, double attn_bwd_s) {
-  // Context parallelism: K/V of every CP rank gathered around the ring, hidden behind the
-  // attention core as far as it lasts; backward also reduce-scatters dK/dV.
-  const auto g = pick(groups_.cp);
+  // Context parallelism as ring attention (docs/planner.md#context-parallelism): each step
+  // passes this rank's K/V block to its ring neighbour.
   const double kv_local = std::max(1.0, double(m_.kv_heads) / l_.tp) * m_.head_dim;
-  const double gathered = l_.cp * w_.tokens * 2 * kv_local * p_.act_bytes;
-  const double ag = time(g, CollectiveOp::kAllGather, gathered).time_s;
-  const double fwd_exposed = std::max(0.0, ag - attn_fwd_s);
-  c.comms.push_back({"cp", "forward", g, CollectiveOp::kAllGather, gathered, n, n * fwd_exposed});
-  c.fwd.exposed_comm_s += n * fwd_exposed;
+  const double block = w_.tokens * 2 * kv_local * p_.act_bytes;
+  // The slowest neighbour pair of the ring sets the pace.
+  const std::vector<DeviceId> ring = pick(groups_.cp);
+  std::vector<DeviceId> pair;
+  double send_fwd_s = 0, send_bwd_s = 0;
+  for (size_t i = 0; i < ring.size(); ++i) {
+    std::vector<DeviceId> p{ring[i], ring[(i + 1) % ring.size()]};
+    const double t = time(p, CollectiveOp::kSendRecv, block).time_s;
+    if (t > send_fwd_s || pair.empty()) {
+      send_fwd_s = t;
+      send_bwd_s = time(p, CollectiveOp::kSendRecv, 2 * block).time_s;
+      pair = p;
+    }
+  }
+  const CpRing r = cp_ring_exposure(l_.cp, send_fwd_s, send_bwd_s, attn_fwd_s, attn_bwd_s);
+  c.comms.push_back({"cp", "forward", pair, CollectiveOp::kSendRecv, block, n * (l_.cp - 1),
+                     n * r.forward_exposed_s});
+  c.fwd.exposed_comm_s += n * r.forward_exposed_s;
   if (train()) {
-    const double rs = time(g, CollectiveOp::kReduceScatter, gathered).time_s;
-    const double bwd_exposed = std::max(0.0, ag + rs - attn_bwd_s);
-    c.comms.push_back({"cp", "backward", g, CollectiveOp::kAllGather, gathered, n,
-                       n * bwd_exposed * ag / (ag + rs)});
-    c.comms.push_back({"cp", "backward", g, CollectiveOp::kReduceScatter, gathered, n,
-                       n * bwd_exposed * rs / (ag + rs)});
-    c.bwd.exposed_comm_s += n * bwd_exposed;
+    c.comms.push_back({"cp", "backward", pair, CollectiveOp::kSendRecv, 2 * block, n * (l_.cp - 1),
+                       n * r.backward_exposed_s});
+    c.bwd.exposed_comm_s += n * r.backward_exposed_s;
   }
 }
 
