@@ -12,7 +12,12 @@ StepBuilder::StepBuilder(const PlanRequest& r, const Precision& precision, const
                          const std::vector<DeviceId>& selected, CommTimer& timer)
     : r_(r), m_(r.model), l_(l), selected_(selected), timer_(timer),
       gpu_(timer.topology().gpu_model(selected.front())), p_(precision), fw_(framework_traits(r)),
-      rates_(gpu_rates(gpu_, r, precision, fw_)), w_(work_shape(l, r.mode)), groups_(rank_groups(l)) {}
+      rates_(gpu_rates(gpu_, r, precision, fw_)), w_(work_shape(l, r.mode)), groups_(rank_groups(l)) {
+  // A step waits for its slowest GPU: the lowest clock among them sets the compute rate.
+  double clock = 1;
+  for (DeviceId gpu : selected) clock = std::min(clock, timer.topology().device(gpu).clock_fraction);
+  rates_.peak_flops *= clock;
+}
 
 std::vector<DeviceId> StepBuilder::pick(const std::vector<int>& ranks) const {
   std::vector<DeviceId> out;
