@@ -121,3 +121,7 @@ for f, t, w, tol in summary:
     print(f"| {f} | {t} | {w:.1%} | {tol:.0%} |")
 print()
 print("\n".join(details))
+
+# The LLM planner's section, from its own script (scripts/llm_validation_table.py).
+print(subprocess.run([sys.executable, os.path.join(root, "scripts", "llm_validation_table.py")],
+                     check=True, capture_output=True, text=True).stdout)

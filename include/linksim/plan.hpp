@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "linksim/collectives.hpp"
@@ -15,6 +16,14 @@
 #include "linksim/topology.hpp"
 
 namespace linksim {
+
+/// The training stack a step runs on (docs/planner.md#frameworks): what it fuses, how it
+/// shards, reduces and overlaps, and which optimizer kernel it runs.
+enum class TrainFramework { kMegatron, kNemo, kTorchtitan, kFsdp, kDeepspeed, kLlmFoundry };
+/// "megatron", "nemo", "torchtitan", "fsdp", "deepspeed", "llm-foundry"
+std::string_view to_string(TrainFramework framework);
+/// The framework named `name`; nullopt for anything else.
+std::optional<TrainFramework> parse_train_framework(std::string_view name);
 
 /// What the user asked for. Degrees left unset are filled as documented: dp fills the GPUs
 /// left, the others default to 1.
@@ -37,6 +46,13 @@ struct PlanRequest {
   std::optional<std::string> weight_dtype;  ///< stored weights: int4 | int8 | fp8 | bf16 | fp16
   Recompute recompute = Recompute::kSelective;
   bool tp_overlap_async = false;    ///< --tp-overlap async: TP traffic hidden behind the GEMMs it feeds
+  TrainFramework framework = TrainFramework::kMegatron;  ///< --framework (training)
+  std::optional<bool> compile;      ///< --compile on|off: torch.compile; default: the framework's
+  /// --zero hsdp: parameters sharded over groups of this many data-parallel ranks and
+  /// replicated across them (HSDP); requires zero = 3. 0 = sharded over every DP x CP rank;
+  /// kShardGroupPerServer = the DP x CP ranks of one server.
+  int shard_group = 0;
+  static constexpr int kShardGroupPerServer = -1;
   GpuSelection gpus;                ///< as `coll`: -g, --gpus, --per-node; empty = by the degrees
   std::optional<double> gemm_efficiency;  ///< override: achieved fraction of dense tensor peak
   std::optional<double> hbm_efficiency;   ///< override: achieved fraction of HBM bandwidth
@@ -105,6 +121,7 @@ struct PlanResult {
   Recompute recompute = Recompute::kSelective;
   std::string dtype, weight_dtype;
   bool tp_overlap_async = false;
+  std::string framework;       ///< training: the stack modelled, "torchtitan (FSDP2)"
   double step_time_s = 0;      ///< train: one optimizer step; prefill: TTFT; decode: TPOT
   double tokens_per_s = 0;
   double tokens_per_s_per_gpu = 0;

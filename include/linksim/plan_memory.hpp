@@ -19,6 +19,9 @@ struct ParallelLayout {
   int tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, etp = 1;
   bool sp = false;            ///< sequence parallel (Megatron), with tp > 1
   int zero = 0;               ///< 0..3: optimizer (1), gradients (2), parameters (3) sharded over dp
+  /// zero 3 as HSDP: sharded over groups of this many DP x CP ranks, replicated across the
+  /// groups; 0 = sharded over all of them.
+  int shard_group = 0;
   int vpp = 1;                ///< virtual pipeline stages per GPU (interleaved 1F1B)
   int micro_batch = 1;        ///< sequences per micro-batch (train)
   int global_batch = 1;       ///< sequences per optimizer step (train)

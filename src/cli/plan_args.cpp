@@ -81,10 +81,7 @@ PlanRequest to_request(const PlanArgs& a) {
   r.etp = positive(a.etp, "--etp");
   r.vpp = positive(a.vpp, "--vpp");
   r.sp = a.sp;
-  if (a.zero && (*a.zero < 0 || *a.zero > 3)) {
-    throw ConfigError(fmt::format("--zero: expected 0, 1, 2 or 3, got {}", *a.zero));
-  }
-  r.zero = a.zero;
+  apply_stack_args(a.stack, a.zero, r);
   r.micro_batch = positive_or(a.micro_batch, "--micro-batch", r.micro_batch);
   r.global_batch = positive(a.global_batch, "--global-batch");
   r.seq = positive_or(a.seq, "--seq", r.seq);
@@ -139,7 +136,10 @@ void add_layout_options(CLI::App& c, PlanArgs& a) {
   c.add_option("--ep", a.ep, "Expert-parallel degree (default 1)");
   c.add_option("--etp", a.etp, "Expert tensor-parallel degree (default 1)");
   c.add_flag("--sp", a.sp, "Sequence parallelism with TP (Megatron)");
-  c.add_option("--zero", a.zero, "ZeRO stage 0..3 (default 1 when dp > 1, else 0)");
+  c.add_option("--zero", a.zero,
+               "ZeRO stage 0..3, fsdp (= 3) or hsdp (3 inside --shard-group ranks; default 1 "
+               "when dp > 1, else 0)");
+  add_stack_options(c, a.stack);
   c.add_option("--vpp", a.vpp, "Virtual pipeline stages per GPU: interleaved 1F1B (default 1)");
   c.add_option("--micro-batch", a.micro_batch, "Sequences per micro-batch (train; default 1)");
   c.add_option("--global-batch", a.global_batch,

@@ -10,6 +10,7 @@
 #include "linksim/gpu_selection.hpp"
 #include "linksim/plan.hpp"
 #include "linksim/topology.hpp"
+#include "cli/plan_stack_args.hpp"
 
 namespace CLI {
 class App;
@@ -21,7 +22,8 @@ namespace linksim::cli {
 /// turned into a PlanRequest by to_request().
 struct PlanArgs : MachineFlags, CommFlags {
   std::optional<std::string> model, arch, mode;
-  std::optional<int> tp, pp, dp, cp, ep, etp, vpp, zero;
+  std::optional<int> tp, pp, dp, cp, ep, etp, vpp;
+  std::optional<std::string> zero;  ///< 0..3, fsdp or hsdp
   bool sp = false;
   std::optional<int> micro_batch, global_batch, seq, batch, kv_len, prefill_chunk;
   std::string dtype = "bf16";
@@ -31,6 +33,7 @@ struct PlanArgs : MachineFlags, CommFlags {
   std::optional<int> baseline;
   bool search = false, sensitivity = false, json = false, nccl_debug = false;
   std::string sim = "analytic";
+  StackArgs stack;           ///< --framework, --compile, --shard-group
 };
 
 /// Every flag of `plan`: the machine group (one --topo), the layout flags, the NCCL-switch

@@ -25,6 +25,10 @@ constexpr GenerationDefaults kGenerations[] = {
     {"volta", 0.80, 0, 0.30, 0.30},
     {"turing", 0.80, 0, 0.30, 0.30},
 };
+// FlashAttention-2 (PyTorch SDPA's flash backend, flash-attn 2) on H100, head dim 128, long
+// sequences: Shah et al. 2024, "FlashAttention-3", figures 4 and 6 (FA2 bars).
+constexpr double kFa2HopperFwd = 0.35;
+constexpr double kFa2HopperBwd = 0.30;
 constexpr double kHbmEfficiency = 0.85;
 constexpr double kLaunchFloorEager_s = 4e-6;   // training: kernels launched one by one
 constexpr double kLaunchFloorGraphs_s = 2e-6;  // serving: CUDA graphs replay the step
@@ -59,18 +63,23 @@ LayerCost LayerCost::scaled(double f) const {
   return {gemm_s * f, attention_s * f, memory_s * f, overhead_s * f, flops * f, memory_bytes * f};
 }
 
-GpuRates gpu_rates(const GpuModel& gpu, const PlanRequest& r) {
+GpuRates gpu_rates(const GpuModel& gpu, const PlanRequest& r, const Precision& precision,
+                   const FrameworkTraits& framework) {
   const GenerationDefaults& g = defaults_for(gpu.arch);
   GpuRates rates;
-  const bool fp8 = r.dtype == "fp8" && gpu.fp8_flops > 0;
+  const bool fp8 = precision.fp8_compute() && gpu.fp8_flops > 0;
   rates.peak_flops = (fp8 ? gpu.fp8_flops : gpu.bf16_flops) * r.flops_scale;
   rates.fp8_casts = fp8;
   const double default_gemm = fp8 ? g.gemm_fp8 : g.gemm;
   rates.gemm_efficiency = r.gemm_efficiency.value_or(default_gemm);
   // A user's GEMM efficiency scales attention alike (same tensor cores, same clocks).
   const double attention_scale = rates.gemm_efficiency / default_gemm;
-  rates.attention_fwd_efficiency = g.attention_fwd * attention_scale;
-  rates.attention_bwd_efficiency = g.attention_bwd * attention_scale;
+  const bool fa2_on_hopper = framework.attention == AttentionKernel::kFlashAttention2 &&
+                            (gpu.arch == "hopper" || gpu.arch == "blackwell");
+  rates.attention_fwd_efficiency = (fa2_on_hopper ? kFa2HopperFwd : g.attention_fwd) * attention_scale;
+  rates.attention_bwd_efficiency = (fa2_on_hopper ? kFa2HopperBwd : g.attention_bwd) * attention_scale;
+  rates.fused_elementwise = framework.fused_elementwise || framework.compiled;
+  rates.optimizer = framework.optimizer;
   rates.hbm_Bps = gpu.memory_bw_Bps * r.hbm_scale;
   rates.hbm_efficiency = r.hbm_efficiency.value_or(kHbmEfficiency);
   rates.multiprocessors = std::max(1, gpu.multiprocessors);
@@ -220,20 +229,45 @@ LayerCost ffn_block(const ModelSpec& m, const ParallelLayout& l, const WorkShape
   return c;
 }
 
-/// Norms, residual adds and the activation function: element-wise kernels. Without sequence
-/// parallelism every TP rank repeats the norms and residuals on the whole sequence.
+/// Norms, residual adds, the activation function and (eager) rotary: element-wise kernels.
+/// Without sequence parallelism every TP rank repeats the norms and residuals on the whole
+/// sequence. Fused (Transformer Engine, Megatron, torch.compile): one kernel per norm, add and
+/// activation. Eager PyTorch runs each op of the module's forward as its own kernel
+/// (docs/planner.md#frameworks): RMSNorm as square, mean and reciprocal root, normalise and
+/// scale (4 passes over h); SwiGLU as SiLU then multiply (5 f instead of 3 f); rotary on Q and
+/// K as cast, complex multiply and cast back (3 passes).
 LayerCost elementwise(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w, bool moe,
                       const Precision& p, const GpuRates& r) {
   const double split = l.sp ? l.tp : 1;
-  const double norm_and_residual = 2 * (2.0 * m.hidden) + 2 * (3.0 * m.hidden);  // 2 norms, 2 adds
   const double ffn_local = moe ? double(m.moe_ffn) / l.etp * m.topk * l.etp / l.tp
                                : double(m.ffn) / l.tp;
   const double act = activation_elements(m.ffn_type, ffn_local);
   LayerCost c;
-  for (int kernel = 0; kernel < 4; ++kernel) {
-    c.add_memory_kernel(w.tokens * norm_and_residual / 4 / split * p.act_bytes, r);
+  if (r.fused_elementwise) {
+    const double norm_and_residual = 2 * (2.0 * m.hidden) + 2 * (3.0 * m.hidden);  // 2 norms, 2 adds
+    for (int kernel = 0; kernel < 4; ++kernel) {
+      c.add_memory_kernel(w.tokens * norm_and_residual / 4 / split * p.act_bytes, r);
+    }
+    c.add_memory_kernel(w.tokens * act * p.act_bytes, r);
+    return c;
   }
-  c.add_memory_kernel(w.tokens * act * p.act_bytes, r);
+  const double h_local = w.tokens * m.hidden / split * p.act_bytes;
+  for (int norm = 0; norm < 2; ++norm) {
+    for (int pass = 0; pass < 4; ++pass) c.add_memory_kernel(2 * h_local, r);
+  }
+  for (int add = 0; add < 2; ++add) c.add_memory_kernel(3 * h_local, r);
+  if (m.ffn_type == FfnType::kSwiGlu) {
+    c.add_memory_kernel(w.tokens * 2 * ffn_local * p.act_bytes, r);  // SiLU
+    c.add_memory_kernel(w.tokens * 3 * ffn_local * p.act_bytes, r);  // multiply
+  } else {
+    c.add_memory_kernel(w.tokens * act * p.act_bytes, r);
+  }
+  if (m.learned_positions == 0) {
+    const AttentionShape a = attention_shape(m, l);
+    for (int pass = 0; pass < 3; ++pass) {
+      c.add_memory_kernel(w.tokens * 2 * (a.q_dim + a.kv_dim) * p.act_bytes, r);
+    }
+  }
   return c;
 }
 
@@ -288,10 +322,22 @@ LayerCost embedding_forward(const ModelSpec& m, const WorkShape& w, const Precis
   return c;
 }
 
-double optimizer_time_s(double params, const GpuRates& r) {
-  // Adam with fp32 master weights: read and write master, momentum and variance (24 B), read
-  // the 2-byte gradient, write the 2-byte working copy: 28 B per parameter.
-  return params > 0 ? std::max(memory_time_s(28.0 * params, r), r.launch_floor_s) : 0;
+double optimizer_time_s(double params, double tensors, const GpuRates& r) {
+  if (params <= 0) return 0;
+  // Fused Adam with fp32 master weights: read and write master, momentum and variance (24 B),
+  // read the 2-byte gradient, write the 2-byte working copy: 28 B per parameter, one pass.
+  if (r.optimizer == OptimizerKernel::kFused) {
+    return std::max(memory_time_s(28.0 * params, r), r.launch_floor_s);
+  }
+  // torch.optim.AdamW's multi-tensor path (_multi_tensor_adamw): weight decay, lerp of the
+  // momentum, scale and addcmul of the variance, square root, bias-correction divide, epsilon
+  // add and the addcdiv of the update, each a pass reading and writing fp32 state: 80 B per
+  // parameter (docs/planner.md#frameworks).
+  constexpr double kForeachBytes = 80, kOpsPerStep = 8;
+  const double busy_s = memory_time_s(kForeachBytes * params, r);
+  if (r.optimizer == OptimizerKernel::kForeach) return std::max(busy_s, kOpsPerStep * r.launch_floor_s);
+  // A loop over parameters launches every op for every tensor.
+  return std::max(busy_s, kOpsPerStep * std::max(1.0, tensors) * r.launch_floor_s);
 }
 
 }  // namespace linksim::plan_detail

@@ -6,6 +6,8 @@
 
 #include "linksim/catalog.hpp"
 #include "linksim/plan.hpp"
+#include "plan/framework.hpp"
+#include "plan/precision.hpp"
 
 namespace linksim::plan_detail {
 
@@ -20,10 +22,14 @@ struct GpuRates {
   double hbm_efficiency = 0;    ///< fraction of hbm_Bps a streaming kernel reaches
   int multiprocessors = 1;
   double launch_floor_s = 0;    ///< shortest time one kernel occupies the GPU
+  bool fused_elementwise = true;///< the stack fuses norms, activation and rotary (else one kernel per op)
+  OptimizerKernel optimizer = OptimizerKernel::kFused;
 };
 
-/// Sourced defaults for the GPU's generation, with the request's overrides applied.
-GpuRates gpu_rates(const GpuModel& gpu, const PlanRequest& request);
+/// Sourced defaults for the GPU's generation and the compute format, with the request's
+/// overrides applied.
+GpuRates gpu_rates(const GpuModel& gpu, const PlanRequest& request, const Precision& precision,
+                   const FrameworkTraits& framework);
 
 /// Busy time of one GEMM of (m x k) x (k x n) with the given element sizes, seconds (the
 /// launch floor is applied by LayerCost::add_kernel).
@@ -61,12 +67,6 @@ struct WorkShape {
 };
 WorkShape work_shape(const ParallelLayout& layout, PlanMode mode);
 
-struct Precision {
-  double act_bytes = 2;
-  double kv_bytes = 2;     ///< KV-cache element: 1 when serving in fp8 (the KV cache is quantized too)
-  double weight_bytes = 2;
-};
-
 /// Forward of one layer; `moe` selects the expert FFN (false: the dense FFN).
 LayerCost layer_forward(const ModelSpec& model, const ParallelLayout& layout, const WorkShape& w,
                         bool moe, const Precision& p, const GpuRates& rates);
@@ -84,7 +84,8 @@ LayerCost logits_forward(const ModelSpec& model, const ParallelLayout& layout, c
 /// The embedding lookup (first stage).
 LayerCost embedding_forward(const ModelSpec& model, const WorkShape& w, const Precision& p,
                             const GpuRates& rates);
-/// The optimizer step over `params` local parameters (Adam, fp32 master weights).
-double optimizer_time_s(double params, const GpuRates& rates);
+/// The optimizer step over `params` local parameters held in `tensors` tensors (Adam, fp32
+/// master weights), as the stack's optimizer kernel runs it.
+double optimizer_time_s(double params, double tensors, const GpuRates& rates);
 
 }  // namespace linksim::plan_detail

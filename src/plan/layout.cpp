@@ -67,6 +67,15 @@ std::string layout_problem(const ModelSpec& model, PlanMode mode, const Parallel
                        l.batch, l.dp);
   }
   if (l.zero < 0 || l.zero > 3) return fmt::format("--zero: expected 0, 1, 2 or 3, got {}", l.zero);
+  if (l.shard_group != 0) {
+    if (l.zero != 3) {
+      return fmt::format("--shard-group {} applies to --zero hsdp (or 3), got zero {}", l.shard_group, l.zero);
+    }
+    if (l.shard_group < 1 || (l.dp * l.cp) % l.shard_group != 0) {
+      return fmt::format("--shard-group {} does not divide DP x CP = {} x {} = {}", l.shard_group,
+                         l.dp, l.cp, l.dp * l.cp);
+    }
+  }
   return {};
 }
 
@@ -120,6 +129,7 @@ ParallelLayout resolve_layout(const PlanRequest& r, int gpus_selected,
                                         : "zero=0: one data-parallel replica, nothing to shard");
     }
   }
+  l.shard_group = r.shard_group;
   if (r.global_batch) {
     l.global_batch = *r.global_batch;
   } else {

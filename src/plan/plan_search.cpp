@@ -52,12 +52,17 @@ std::string describe_layout(const ParallelLayout& l) {
 }
 
 std::vector<SearchCandidate> search_on(const Topology& topology, const PlanRequest& r,
+                                       const Precision& precision,
                                        const std::vector<DeviceId>& gpus, bool best_only) {
   const ModelSpec& model = r.model;
   const int n = int(gpus.size());
   const bool train = r.mode == PlanMode::kTrain;
   const GpuModel& gpu = topology.gpu_model(gpus.front());
   CommTimer timer(topology, r.comm, r.sim_mode);
+  int per_server_ranks = 0;  // for HSDP's one-server shard group
+  for (DeviceId d : gpus) {
+    per_server_ranks += topology.device(d).host == topology.device(gpus.front()).host ? 1 : 0;
+  }
   const std::vector<int> micro_batches = train ? std::vector<int>{1, 2, 4, 8} : std::vector<int>{1};
   const int global_batch = r.global_batch.value_or(r.micro_batch * n);
 
@@ -86,6 +91,9 @@ std::vector<SearchCandidate> search_on(const Topology& topology, const PlanReque
             l.ep = ep;
             l.sp = r.sp && tp > 1;
             l.zero = r.zero.value_or(train && dp > 1 ? 1 : 0);
+            l.shard_group = r.shard_group == PlanRequest::kShardGroupPerServer
+                                ? std::max(1, std::min(per_server_ranks / tp, dp * cp))
+                                : r.shard_group;
             l.micro_batch = mb;
             l.global_batch = global_batch;
             l.seq = r.seq;
@@ -94,10 +102,8 @@ std::vector<SearchCandidate> search_on(const Topology& topology, const PlanReque
             if (!layout_problem(model, r.mode, l, n).empty()) continue;
             SearchCandidate c;
             c.layout = l;
-            PrecisionChoice precision;
-            precision.weight_bytes = train ? 2 : dtype_bytes(r.weight_dtype.value_or("bf16"), "--weight-dtype");
             const MemoryBreakdown mem =
-                estimate_memory(model, l, r.mode, r.recompute, precision, gpu.memory_bytes);
+                estimate_memory(model, l, r.mode, r.recompute, precision.memory(), gpu.memory_bytes);
             c.memory_bytes = mem.total;
             c.fits = mem.fits;
             if (!c.fits) {
@@ -108,7 +114,7 @@ std::vector<SearchCandidate> search_on(const Topology& topology, const PlanReque
             }
             PlanRequest req = r;
             req.micro_batch = mb;
-            const PlanResult p = evaluate_layout(req, l, gpus, timer);
+            const PlanResult p = evaluate_layout(req, precision, l, gpus, timer);
             c.tokens_per_s = p.tokens_per_s;
             c.step_time_s = p.step_time_s;
             c.breakdown = p.breakdown;
@@ -134,7 +140,8 @@ std::vector<SearchCandidate> search_on(const Topology& topology, const PlanReque
 std::vector<SearchCandidate> search_layouts(const Topology& topology, const PlanRequest& request) {
   using namespace plan_detail;
   validate_model(request.model, "--arch");
-  return search_on(topology, request, selected_gpus(topology, request), false);
+  return search_on(topology, request, resolve_precision(request),
+                   selected_gpus(topology, request), false);
 }
 
 }  // namespace linksim

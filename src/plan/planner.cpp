@@ -29,20 +29,6 @@ std::vector<DeviceId> selected_gpus(const Topology& topology, const PlanRequest&
 }
 
 void check_request(const PlanRequest& r) {
-  dtype_bytes(r.dtype, "--dtype");
-  if (r.dtype == "int8" || r.dtype == "int4") {
-    throw ConfigError(fmt::format("--dtype: expected bf16, fp16 or fp8 for computation, got \"{}\" "
-                                  "(quantized weights: --weight-dtype)",
-                                  r.dtype));
-  }
-  if (r.weight_dtype) {
-    dtype_bytes(*r.weight_dtype, "--weight-dtype");
-    if (r.mode == PlanMode::kTrain && *r.weight_dtype != "bf16" && *r.weight_dtype != "fp16") {
-      throw ConfigError(fmt::format("--weight-dtype {} applies to inference; training keeps bf16 "
-                                    "weights",
-                                    *r.weight_dtype));
-    }
-  }
   auto fraction = [](const std::optional<double>& v, const char* flag) {
     if (v && !(*v > 0 && *v <= 1)) {
       throw ConfigError(fmt::format("{}: expected a fraction in (0, 1], got {}", flag, *v));
@@ -55,12 +41,29 @@ void check_request(const PlanRequest& r) {
   }
 }
 
-std::string smallest_fitting(const Topology& topology, const PlanRequest& r, const PlanResult& p) {
+/// HSDP's shard group "one server" made a number: the DP x CP ranks of the first server (a
+/// TP group lives inside a server; the DP x CP ranks of rank 0 are TP apart).
+PlanRequest with_shard_group(const Topology& topology, const PlanRequest& r,
+                             const std::vector<DeviceId>& selected,
+                             std::vector<std::string>& assumptions) {
+  if (r.shard_group != PlanRequest::kShardGroupPerServer) return r;
+  const std::optional<int> host = topology.device(selected.front()).host;
+  int per_server = 0;
+  for (DeviceId d : selected) per_server += topology.device(d).host == host ? 1 : 0;
+  PlanRequest out = r;
+  out.shard_group = std::max(1, per_server / r.tp.value_or(1));
+  if (r.dp) out.shard_group = std::min(out.shard_group, *r.dp * r.cp.value_or(1));
+  assumptions.push_back(fmt::format("zero=hsdp: parameters sharded over the {} data-parallel ranks "
+                                    "of one server, replicated across servers",
+                                    out.shard_group));
+  return out;
+}
+
+std::string smallest_fitting(const Topology& topology, const PlanRequest& r,
+                             const Precision& precision, const PlanResult& p) {
   // TP x PP in increasing order, DP and CP as planned, within the topology's GPUs.
   const int available = int(topology.gpus().size());
   const GpuModel& gpu = topology.gpu_model(topology.gpus().front());
-  PrecisionChoice precision;
-  precision.weight_bytes = r.mode == PlanMode::kTrain ? 2 : dtype_bytes(r.weight_dtype.value_or("bf16"), "--weight-dtype");
   for (int product = 1; product * p.layout.dp * p.layout.cp <= available; ++product) {
     for (int tp = 1; tp <= product; ++tp) {
       if (product % tp != 0) continue;
@@ -69,7 +72,7 @@ std::string smallest_fitting(const Topology& topology, const PlanRequest& r, con
       l.pp = product / tp;
       l.vpp = 1;
       if (!layout_problem(r.model, r.mode, l, l.gpus()).empty()) continue;
-      const MemoryBreakdown mem = estimate_memory(r.model, l, r.mode, r.recompute, precision, gpu.memory_bytes);
+      const MemoryBreakdown mem = estimate_memory(r.model, l, r.mode, r.recompute, precision.memory(), gpu.memory_bytes);
       if (mem.fits) {
         return fmt::format("tp={} pp={} ({} GPUs, {} per GPU)", l.tp, l.pp, l.gpus(), format_size(mem.total));
       }
@@ -89,7 +92,7 @@ void set_baseline(PlanResult& out, int gpus, const std::string& layout, double t
 /// there, else the same layout with the smallest data-parallel degree that fits (the scaling a
 /// user means when adding replicas), else the plan itself. `--baseline N` instead takes the best
 /// layout the search finds on N GPUs.
-void fill_baseline(const Topology& topology, const PlanRequest& r,
+void fill_baseline(const Topology& topology, const PlanRequest& r, const Precision& precision,
                    const std::vector<DeviceId>& selected, PlanResult& out) {
   PlanRequest base = r;
   base.compute_baseline = false;
@@ -97,7 +100,7 @@ void fill_baseline(const Topology& topology, const PlanRequest& r,
   base.global_batch = out.layout.global_batch;
   auto best_on = [&](int n) -> std::optional<SearchCandidate> {
     std::vector<DeviceId> subset(selected.begin(), selected.begin() + n);
-    const std::vector<SearchCandidate> ranked = search_on(topology, base, subset, /*best_only=*/true);
+    const std::vector<SearchCandidate> ranked = search_on(topology, base, precision, subset, /*best_only=*/true);
     if (ranked.empty() || !ranked.front().fits) return std::nullopt;
     return ranked.front();
   };
@@ -128,7 +131,7 @@ void fill_baseline(const Topology& topology, const PlanRequest& r,
       return;
     }
     std::vector<DeviceId> subset(selected.begin(), selected.begin() + smaller.gpus());
-    const PlanResult p = evaluate_layout(base, smaller, subset, timer);
+    const PlanResult p = evaluate_layout(base, precision, smaller, subset, timer);
     if (p.memory.fits) {
       set_baseline(out, smaller.gpus(), describe_layout(smaller), p.tokens_per_s);
       return;
@@ -141,17 +144,19 @@ void fill_baseline(const Topology& topology, const PlanRequest& r,
 PlanResult plan(const Topology& topology, const PlanRequest& request) {
   using namespace plan_detail;
   validate_model(request.model, "--arch");
+  const Precision precision = resolve_precision(request);
   check_request(request);
   const std::vector<DeviceId> selected = selected_gpus(topology, request);
   std::vector<std::string> assumptions;
-  const ParallelLayout layout = resolve_layout(request, int(selected.size()), assumptions);
+  const PlanRequest resolved = with_shard_group(topology, request, selected, assumptions);
+  const ParallelLayout layout = resolve_layout(resolved, int(selected.size()), assumptions);
   CommTimer timer(topology, request.comm, request.sim_mode);
-  PlanResult out = evaluate_layout(request, layout, selected, timer);
+  PlanResult out = evaluate_layout(resolved, precision, layout, selected, timer);
   out.assumptions.insert(out.assumptions.begin(), assumptions.begin(), assumptions.end());
   out.assumptions.push_back(fmt::format("collectives as NCCL {} runs them (--nccl-version)",
                                         to_string(request.comm.nccl_version)));
-  if (!out.memory.fits) out.smallest_fitting = smallest_fitting(topology, request, out);
-  if (request.compute_baseline) fill_baseline(topology, request, selected, out);
+  if (!out.memory.fits) out.smallest_fitting = smallest_fitting(topology, resolved, precision, out);
+  if (resolved.compute_baseline) fill_baseline(topology, resolved, precision, selected, out);
   return out;
 }
 

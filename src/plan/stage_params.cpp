@@ -57,7 +57,9 @@ HeldParams stage_params(const ModelSpec& model, const ParallelLayout& layout,
   return held;
 }
 
-double dense_shards(const ParallelLayout& layout) { return double(layout.dp) * layout.cp; }
+double dense_shards(const ParallelLayout& layout) {
+  return layout.shard_group > 0 ? layout.shard_group : double(layout.dp) * layout.cp;
+}
 
 double expert_shards(const ParallelLayout& layout) {
   const double group = double(layout.tp) * layout.cp * layout.dp / (layout.ep * layout.etp);

@@ -105,6 +105,7 @@ std::string render_plan_json(const PlanResult& r) {
       {"weight_dtype", r.weight_dtype},
       {"recompute", std::string(to_string(r.recompute))},
       {"tp_overlap", r.tp_overlap_async ? "async" : "none"},
+      {"framework", r.framework.empty() ? Json(nullptr) : Json(r.framework)},
       {"step_time_s", rounded(r.step_time_s)},
       {"tokens_per_s", rounded(r.tokens_per_s)},
       {"tokens_per_s_per_gpu", rounded(r.tokens_per_s_per_gpu)},

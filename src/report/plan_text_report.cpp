@@ -49,10 +49,11 @@ void append_configuration(std::string& out, const PlanResult& r) {
   t.add_row({"precision", fmt::format("compute {}, weights {}, recompute {}, tp-overlap {}",
                                       r.dtype, r.weight_dtype, to_string(r.recompute),
                                       r.tp_overlap_async ? "async" : "none")});
+  if (!r.framework.empty()) t.add_row({"framework", r.framework});
   t.add_row({"GPU", fmt::format("{}: {} dense, HBM {}", r.gpu_model, tflops_text(c.peak_flops),
                                 format_bandwidth(c.hbm_Bps))});
   t.add_row({"efficiency",
-             fmt::format("GEMM {:.2f} of peak (achieved {:.2f}), HBM {:.2f} of bandwidth",
+             fmt::format("GEMM {:.2f} of peak (achieved {:.2g}), HBM {:.2f} of bandwidth",
                          c.gemm_efficiency, c.achieved_gemm_efficiency, c.hbm_efficiency)});
   if (r.layers_on_slowest_stage > 0) {
     t.add_row({"pipeline", fmt::format("{} layers on the slowest stage", r.layers_on_slowest_stage)});

@@ -48,7 +48,7 @@ expect 2 'linksim: error: --recompute: expected one of none, selective, full, go
   "${h100[@]}" "${m70b[@]}" --mode train --recompute some
 expect 2 'linksim: error: --tp-overlap: expected one of none, async, got "sync"' \
   "${h100[@]}" "${m70b[@]}" --mode train --tp-overlap sync
-expect 2 'linksim: error: --zero: expected 0, 1, 2 or 3, got 4' \
+expect 2 'linksim: error: --zero: expected 0, 1, 2, 3, fsdp or hsdp, got 4' \
   "${h100[@]}" "${m70b[@]}" --mode train --zero 4
 expect 2 'linksim: error: --gemm-efficiency: expected a fraction in (0, 1], got 1.5' \
   "${h100[@]}" "${m70b[@]}" --mode train --gemm-efficiency 1.5

@@ -210,12 +210,19 @@ TEST_CASE("cases become planner requests") {
     CHECK(c.sets.at("nodes") == "8");
     CHECK(c.topology_file == kTopologies + "/dgx-a100-ib.yaml");
   }
-  SUBCASE("FSDP is ZeRO-3; HSDP too, recorded as an approximation") {
-    CHECK(*find_case("09-llama31-8b-8-fsdp-bf16").request.zero == 3);
-    CHECK(find_case("09-llama31-8b-8-fsdp-bf16").approximations.empty());
+  SUBCASE("FSDP is ZeRO-3; HSDP ZeRO-3 sharded inside one server; the stack as named") {
+    const LlmCase& fsdp = find_case("09-llama31-8b-8-fsdp-bf16");
+    CHECK(*fsdp.request.zero == 3);
+    CHECK(fsdp.request.shard_group == 0);
+    CHECK(fsdp.request.framework == TrainFramework::kTorchtitan);
+    CHECK(fsdp.request.compile == true);
+    CHECK(fsdp.approximations.empty());
     const LlmCase& hsdp = find_case("31-llama2-7b-128-hsdp");
     CHECK(*hsdp.request.zero == 3);
-    CHECK(hsdp.approximations.size() == 1);
+    CHECK(hsdp.request.shard_group == PlanRequest::kShardGroupPerServer);
+    CHECK(hsdp.request.framework == TrainFramework::kFsdp);
+    CHECK_FALSE(hsdp.request.compile.has_value());
+    CHECK(find_case("01-gpt39b-512").request.framework == TrainFramework::kMegatron);
   }
   SUBCASE("servers with fewer GPUs in use") {
     const LlmCase& c = find_case("29-13b-tp4-8");

@@ -104,8 +104,7 @@ Recompute case_recompute(const CaseReader& r) {
          fmt::format("case {}: recompute: expected none, selective or full, got \"{}\"", r.id(), text));
 }
 
-// zero: 0..3, fsdp (= 3), or hsdp (FSDP inside a server, replicas across): the planner shards
-// over every data-parallel rank, so hsdp is read as 3 and recorded as an approximation.
+// zero: 0..3, fsdp (= 3), or hsdp (FSDP inside a server, replicas across).
 void read_zero(const CaseReader& r, LlmCase& c) {
   if (!r.has("zero")) return;
   const std::string text = r.get<std::string>("zero");
@@ -113,8 +112,7 @@ void read_zero(const CaseReader& r, LlmCase& c) {
     c.request.zero = 3;
   } else if (text == "hsdp") {
     c.request.zero = 3;
-    c.approximations.push_back(
-        "zero=hsdp read as 3: parameters sharded over all data-parallel ranks, not one server");
+    c.request.shard_group = PlanRequest::kShardGroupPerServer;
   } else if (text.size() == 1 && text[0] >= '0' && text[0] <= '3') {
     c.request.zero = text[0] - '0';
   } else {
@@ -158,6 +156,18 @@ void read_layout(const CaseReader& r, LlmCase& c) {
   q.cp = r.get<int>("cp");
   q.sp = r.optional<bool>("sp").value_or(false);
   read_zero(r, c);
+  if (r.has("framework")) {
+    const std::string name = r.get<std::string>("framework");
+    const std::optional<TrainFramework> framework = parse_train_framework(name);
+    if (!framework) {
+      r.fail(r.node()["framework"],
+             fmt::format("case {}: framework: expected megatron, nemo, torchtitan, fsdp, deepspeed "
+                         "or llm-foundry, got \"{}\"",
+                         r.id(), name));
+    }
+    q.framework = *framework;
+  }
+  if (r.has("compile")) q.compile = r.get<bool>("compile");
   const std::string schedule = r.optional<std::string>("pp_schedule").value_or("1f1b");
   if (schedule != "1f1b" && schedule != "interleaved-1f1b") {
     r.fail(r.node()["pp_schedule"],

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+// What a training framework does differently with the same model and machine, from each
+// stack's own defaults (docs/planner.md#frameworks lists every value and its source).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "linksim/plan.hpp"
+
+namespace linksim::plan_detail {
+
+/// How the optimizer step is launched (docs/planner.md#frameworks).
+enum class OptimizerKernel {
+  kFused,         ///< one multi-tensor kernel reading and writing each state once (Apex/TE FusedAdam, torch fused=True)
+  kForeach,       ///< torch's _foreach ops: one pass over all tensors per arithmetic op
+  kPerParameter,  ///< a Python loop over parameters, each op its own kernel
+};
+
+/// How the attention core is computed on Hopper and later.
+enum class AttentionKernel {
+  kCudnnFused,     ///< Transformer Engine's cuDNN fused attention (FlashAttention-3 class)
+  kFlashAttention2,///< PyTorch SDPA's flash backend or flash-attn 2
+};
+
+struct FrameworkTraits {
+  TrainFramework framework = TrainFramework::kMegatron;
+  std::string_view description;      ///< "torchtitan (FSDP2)"
+  bool fused_elementwise = true;     ///< norms, activation, rotary fused (TE / Megatron kernels)
+  bool compiled = false;             ///< torch.compile fuses the element-wise work
+  OptimizerKernel optimizer = OptimizerKernel::kFused;
+  AttentionKernel attention = AttentionKernel::kCudnnFused;
+  double grad_reduce_bytes = 4;      ///< gradient reduction element: fp32 4, bf16 2
+  // ZeRO-1/2 (distributed optimizer): the gradient reduce-scatter overlaps the backward and the
+  // parameter all-gather the next forward, bucket by bucket.
+  bool overlap_grad_reduce = true;
+  bool overlap_param_gather = true;
+  /// Gradient reduction bucket, elements (DeepSpeed reduce_bucket_size); 0 = per layer.
+  double bucket_elements = 0;
+  // ZeRO-3 / FSDP: parameters gathered block by block.
+  int prefetch_depth = 1;            ///< gathers issued ahead of the block computing
+  bool reshard_after_forward = true; ///< backward gathers every block again
+  bool keep_last_block = false;      ///< the last block stays gathered for backward (torchtitan)
+};
+
+/// The framework's defaults with the request's overrides (--compile).
+FrameworkTraits framework_traits(const PlanRequest& request);
+
+/// One line for the plan's assumptions: what the framework does that changes the step.
+std::string describe_framework(const FrameworkTraits& traits, int zero);
+
+}  // namespace linksim::plan_detail

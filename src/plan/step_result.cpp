@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0
+// The result tables of a plan once its step is composed: the compute detail, the
+// communications merged by kind, phase, collective and size, and throughput and FLOPs
+// (docs/planner.md#flop-convention).
+#include <algorithm>
+
+#include "linksim/collective_rows.hpp"
+#include "plan/step_builder.hpp"
+
+namespace linksim::plan_detail {
+
+void StepBuilder::fill_compute(const StagesCost& stages, double optimizer_s, PlanResult& out) const {
+  // The whole step on the slowest stage for training; every stage for inference.
+  const StageCost& cost = stages.slowest_cost();
+  const double m = micro_batches();
+  LayerCost step_compute = train() ? LayerCost(cost.fwd.compute).scaled(m) : stages.sum_fwd.compute;
+  if (train()) step_compute += cost.bwd.compute.scaled(m);
+  PlanCompute& c = out.compute;
+  c.gemm_s = step_compute.gemm_s;
+  c.attention_s = step_compute.attention_s;
+  c.memory_bound_s = step_compute.memory_s;
+  c.overhead_s = step_compute.overhead_s;
+  c.optimizer_s = optimizer_s;
+  c.total_s = out.breakdown.compute_s;
+  c.gemm_efficiency = rates_.gemm_efficiency;
+  c.achieved_gemm_efficiency =
+      step_compute.gemm_s + step_compute.attention_s > 0
+          ? step_compute.flops / (rates_.peak_flops * (step_compute.gemm_s + step_compute.attention_s))
+          : 0;
+  c.hbm_efficiency = rates_.hbm_efficiency;
+  c.peak_flops = rates_.peak_flops;
+  c.hbm_Bps = rates_.hbm_Bps;
+  c.flops = step_compute.flops;
+  c.memory_bytes = step_compute.memory_bytes;
+}
+
+void StepBuilder::fill_comm_table(const std::vector<CommItem>& items, PlanResult& out) {
+  for (const CommItem& i : items) {
+    const TimedCollective t = time(i.group, i.op, i.bytes);
+    auto same = std::find_if(out.comms.begin(), out.comms.end(), [&](const PlanComm& c) {
+      return c.kind == i.kind && c.phase == i.phase && c.collective == i.op && c.bytes == i.bytes &&
+             c.group_size == int(i.group.size());
+    });
+    if (same == out.comms.end()) {
+      PlanComm c;
+      c.kind = i.kind;
+      c.phase = i.phase;
+      c.group_size = int(i.group.size());
+      c.collective = i.op;
+      c.bytes = i.bytes;
+      c.algorithm = t.algorithm;
+      c.protocol = t.protocol;
+      c.bottleneck = describe_bottleneck(t.bottleneck, timer_.topology());
+      c.gpus = describe_gpus(timer_.topology(), i.group);
+      c.group = i.group;
+      out.comms.push_back(c);
+      same = out.comms.end() - 1;
+    }
+    same->count += i.count;
+    same->time_s += i.count * t.time_s;
+    same->exposed_s += i.exposed_s;
+  }
+  for (const PlanComm& c : out.comms) out.comm_time_s += c.time_s;
+}
+
+void StepBuilder::fill_throughput(PlanResult& out) const {
+  // PaLM's 6N + 12 l h s per training token; the forward third for prefill and decode.
+  const ParamCounts params = count_params(m_);
+  const double attn_dim = double(m_.heads) * m_.head_dim;
+  double tokens = 0;
+  switch (r_.mode) {
+    case PlanMode::kTrain:
+      tokens = double(l_.global_batch) * l_.seq;
+      out.model_flops = tokens * (6 * params.active_non_embedding + 12.0 * m_.layers * attn_dim * l_.seq);
+      break;
+    case PlanMode::kPrefill:
+      tokens = double(l_.batch) * l_.seq;
+      out.model_flops = tokens * (2 * params.active_non_embedding + 4.0 * m_.layers * attn_dim * l_.seq);
+      out.ttft_s = out.step_time_s;
+      break;
+    case PlanMode::kDecode:
+      tokens = l_.batch;
+      out.model_flops = tokens * (2 * params.active_non_embedding + 4.0 * m_.layers * attn_dim * (l_.kv_len + 1));
+      out.tpot_s = out.step_time_s;
+      break;
+  }
+  out.tokens_per_s = tokens / out.step_time_s;
+  out.tokens_per_s_per_gpu = out.tokens_per_s / out.gpus;
+  out.model_tflops_per_gpu = out.model_flops / out.step_time_s / out.gpus / 1e12;
+  out.mfu = out.model_flops / (out.step_time_s * out.gpus * rates_.peak_flops);
+  out.comm_compute_ratio = out.breakdown.compute_s > 0 ? out.comm_time_s / out.breakdown.compute_s : 0;
+}
+
+}  // namespace linksim::plan_detail

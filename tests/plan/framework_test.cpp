@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: Apache-2.0
+// Training frameworks and block-by-block parameter sharding (docs/planner.md#frameworks,
+// #fsdp): the closed-form exposure of per-block gathers and reduce-scatters, their volumes in
+// a two-block model's plan, HSDP's groups, and what the presets change.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "linksim/error.hpp"
+#include "linksim/model.hpp"
+#include "linksim/plan.hpp"
+#include "linksim/topology_yaml.hpp"
+#include "plan/step_builder.hpp"
+#include "support/test_topologies.hpp"
+
+namespace linksim {
+namespace {
+
+using plan_detail::ShardedBlockTimes;
+using plan_detail::ShardedPass;
+using plan_detail::sharded_pass_exposure;
+
+// Two Llama-3-8B layers: 4096 hidden, 32 heads of 128, 8 KV heads, SwiGLU 14336.
+constexpr const char* kTwoBlocks =
+    "layers=2,hidden=4096,heads=32,kv_heads=8,ffn=14336,ffn_type=swiglu,vocab=128256";
+
+PlanRequest two_block_train(TrainFramework framework) {
+  PlanRequest r;
+  r.model = parse_arch(kTwoBlocks, "--arch");
+  r.mode = PlanMode::kTrain;
+  r.dp = 8;
+  r.zero = 3;
+  r.seq = 4096;
+  r.micro_batch = 1;
+  r.global_batch = 16;  // two micro-batches per replica
+  r.framework = framework;
+  r.compute_baseline = false;
+  return r;
+}
+
+const PlanComm* find(const PlanResult& p, const std::string& kind, const std::string& phase,
+                     CollectiveOp op, double bytes) {
+  for (const PlanComm& c : p.comms) {
+    if (c.kind == kind && c.phase == phase && c.collective == op && c.bytes == bytes) return &c;
+  }
+  return nullptr;
+}
+
+std::string error_of(const Topology& t, const PlanRequest& r) {
+  try {
+    plan(t, r);
+  } catch (const ConfigError& e) {
+    return e.message();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("fsdp: two blocks, the first gather and the last reduce-scatter exposed") {
+  // g = 3, rs = 4 per block; forward 2 and backward 5 per block.
+  ShardedBlockTimes t;
+  t.gather_s = 3;
+  t.reduce_scatter_s = 4;
+  t.forward_block_s = 2;
+  t.backward_block_s = 5;
+  t.regather_blocks = 2;
+  ShardedPass p = sharded_pass_exposure(t, 2, 1);
+  CHECK(p.forward_s == doctest::Approx(6));
+  // First gather 3, the second's 3 under the first block's 2: 1 more.
+  CHECK(p.forward_exposed_s == doctest::Approx(4));
+  CHECK(p.backward_s == doctest::Approx(14));  // 2 regathers + 2 reduce-scatters
+  // First block of backward waits for its gather (3), last reduce-scatter (4); the middle 7
+  // against one block's backward of 5: 2 more.
+  CHECK(p.backward_exposed_s == doctest::Approx(9));
+
+  SUBCASE("the last block kept for backward (torchtitan's default)") {
+    t.regather_blocks = 1;
+    p = sharded_pass_exposure(t, 2, 1);
+    CHECK(p.backward_s == doctest::Approx(11));
+    CHECK(p.backward_exposed_s == doctest::Approx(4 + 2));  // last 4, then 11 - 4 - 5
+  }
+  SUBCASE("no prefetch: nothing hides") {
+    p = sharded_pass_exposure(t, 2, 0);
+    CHECK(p.forward_exposed_s == doctest::Approx(6));
+    CHECK(p.backward_exposed_s == doctest::Approx(14));
+  }
+  SUBCASE("the root unit gathered first and reduce-scattered last") {
+    t.root_gather_s = 1;
+    t.root_reduce_scatter_s = 2;
+    p = sharded_pass_exposure(t, 2, 1);
+    CHECK(p.forward_exposed_s == doctest::Approx(1 + 4));
+    CHECK(p.backward_exposed_s == doctest::Approx(3 + 4 + 2 + 2));
+  }
+}
+
+TEST_CASE("fsdp: a two-block plan gathers one block at a time") {
+  const Topology t = testing::library_topology("dgx-h100.yaml");
+  const ModelSpec m = parse_arch(kTwoBlocks, "--arch");
+  const double block = attention_params_per_layer(m) + ffn_params(m, m.ffn);
+  const double micro_batches = 2;
+
+  const PlanResult titan = plan(t, two_block_train(TrainFramework::kTorchtitan));
+  const PlanComm* fwd = find(titan, "dp", "forward", CollectiveOp::kAllGather, 2 * block);
+  const PlanComm* regather = find(titan, "dp", "backward", CollectiveOp::kAllGather, 2 * block);
+  const PlanComm* rs = find(titan, "dp", "backward", CollectiveOp::kReduceScatter, 4 * block);
+  REQUIRE(fwd != nullptr);
+  REQUIRE(regather != nullptr);
+  REQUIRE(rs != nullptr);  // fp32 gradients: 4 B per parameter
+  CHECK(fwd->group_size == 8);
+  CHECK(fwd->count == doctest::Approx(2 * micro_batches));
+  CHECK(regather->count == doctest::Approx(1 * micro_batches));  // the last block is kept
+  CHECK(rs->count == doctest::Approx(2 * micro_batches));
+  // 4096 tokens a block keep the GPU far longer than one block's gather over NVLink: only the
+  // first gather (and the root's) and the last reduce-scatter (and the root's) are exposed.
+  const double g = fwd->time_s / fwd->count, r = rs->time_s / rs->count;
+  CHECK(fwd->exposed_s == doctest::Approx(micro_batches * g).epsilon(1e-6));
+  CHECK(regather->exposed_s == doctest::Approx(0).epsilon(1e-9));
+  CHECK(rs->exposed_s == doctest::Approx(micro_batches * r).epsilon(1e-6));
+  CHECK(titan.framework == "torchtitan");
+
+  const PlanResult fsdp = plan(t, two_block_train(TrainFramework::kFsdp));
+  const PlanComm* fsdp_regather = find(fsdp, "dp", "backward", CollectiveOp::kAllGather, 2 * block);
+  REQUIRE(fsdp_regather != nullptr);
+  CHECK(fsdp_regather->count == doctest::Approx(2 * micro_batches));  // every block again
+  CHECK(find(fsdp, "dp", "backward", CollectiveOp::kReduceScatter, 2 * block) != nullptr);  // bf16
+}
+
+TEST_CASE("frameworks: the same model and machine, different sourced step times") {
+  const Topology t = testing::library_topology("dgx-h100.yaml");
+  PlanRequest r;
+  r.model = ModelCatalog::builtin().get("llama3.1-8b");
+  r.mode = PlanMode::kTrain;
+  r.dp = 8;
+  r.zero = 3;
+  r.seq = 4096;
+  r.global_batch = 16;
+  r.compute_baseline = false;
+  r.framework = TrainFramework::kMegatron;
+  const PlanResult megatron = plan(t, r);
+  r.framework = TrainFramework::kTorchtitan;
+  const PlanResult titan = plan(t, r);
+  r.compile = true;
+  const PlanResult compiled = plan(t, r);
+  // Eager element-wise kernels and FlashAttention-2 cost torchtitan time; torch.compile gives
+  // the element-wise part back, not the attention.
+  CHECK(titan.compute.memory_bound_s > 2 * megatron.compute.memory_bound_s);
+  // Attention forward twice (selective recompute) and backward 2.5x: FlashAttention-2 at 35 % /
+  // 30 % against cuDNN's 45 % / 35 %.
+  const double ratio = (2 / 0.35 + 2.5 / 0.30) / (2 / 0.45 + 2.5 / 0.35);
+  CHECK(titan.compute.attention_s == doctest::Approx(megatron.compute.attention_s * ratio).epsilon(0.01));
+  CHECK(compiled.compute.memory_bound_s == doctest::Approx(megatron.compute.memory_bound_s));
+  CHECK(titan.step_time_s > compiled.step_time_s);
+  CHECK(compiled.step_time_s > megatron.step_time_s);
+  bool said = false;
+  for (const std::string& a : titan.assumptions) said |= a.find("torchtitan (FSDP2)") != std::string::npos;
+  CHECK(said);
+}
+
+TEST_CASE("frameworks: foreach and per-parameter Adam move more bytes than fused") {
+  const Topology t = testing::library_topology("dgx-h100.yaml");
+  PlanRequest r = two_block_train(TrainFramework::kTorchtitan);
+  const double fused = plan(t, r).compute.optimizer_s;
+  r.framework = TrainFramework::kFsdp;
+  const double foreach_s = plan(t, r).compute.optimizer_s;
+  CHECK(foreach_s == doctest::Approx(fused * 80 / 28).epsilon(1e-6));
+  r.framework = TrainFramework::kLlmFoundry;
+  CHECK(plan(t, r).compute.optimizer_s >= foreach_s);
+}
+
+TEST_CASE("hsdp: sharded inside a server, gradient shards all-reduced across servers") {
+  const Topology t = testing::library_topology("dgx-h100-ib.yaml", {{"nodes", "2"}});
+  PlanRequest r = two_block_train(TrainFramework::kFsdp);
+  r.dp = 16;
+  r.global_batch = 32;
+  r.shard_group = PlanRequest::kShardGroupPerServer;
+  const PlanResult p = plan(t, r);
+  const ModelSpec m = parse_arch(kTwoBlocks, "--arch");
+  const double block = attention_params_per_layer(m) + ffn_params(m, m.ffn);
+  const PlanComm* gather = find(p, "dp", "forward", CollectiveOp::kAllGather, 2 * block);
+  const PlanComm* replicas = find(p, "hsdp", "backward", CollectiveOp::kAllReduce, 2 * block / 8);
+  REQUIRE(gather != nullptr);
+  REQUIRE(replicas != nullptr);
+  CHECK(gather->group_size == 8);
+  CHECK(replicas->group_size == 2);
+  CHECK(p.layout.shard_group == 8);
+
+  r.shard_group = 0;
+  const PlanResult full = plan(t, r);
+  CHECK(p.memory.optimizer == doctest::Approx(2 * full.memory.optimizer));  // 8 shards, not 16
+}
+
+TEST_CASE("hsdp: errors name the flag and the numbers") {
+  const Topology t = testing::library_topology("dgx-h100.yaml");
+  PlanRequest r = two_block_train(TrainFramework::kFsdp);
+  r.shard_group = 3;
+  CHECK(error_of(t, r) == "--shard-group 3 does not divide DP x CP = 8 x 1 = 8");
+  r.shard_group = 4;
+  r.zero = 1;
+  CHECK(error_of(t, r) == "--shard-group 4 applies to --zero hsdp (or 3), got zero 1");
+}
+
+TEST_CASE("frameworks: names round-trip") {
+  for (TrainFramework f : {TrainFramework::kMegatron, TrainFramework::kNemo,
+                           TrainFramework::kTorchtitan, TrainFramework::kFsdp,
+                           TrainFramework::kDeepspeed, TrainFramework::kLlmFoundry}) {
+    CHECK(parse_train_framework(to_string(f)) == f);
+  }
+  CHECK_FALSE(parse_train_framework("jax").has_value());
+}
+
+}  // namespace linksim
+
+namespace linksim {
+
+TEST_CASE("cp: ring attention hides each exchange behind one step's attention") {
+  // 4 ranks: 3 exchanges. Forward: 2 s a block against 4/4 = 1 s of attention a step: 1 s
+  // exposed each. Backward: 4 s against 20/4 = 5 s: hidden.
+  const plan_detail::CpRing r = plan_detail::cp_ring_exposure(4, 2, 4, 4, 20);
+  CHECK(r.steps == 4);
+  CHECK(r.forward_s == doctest::Approx(6));
+  CHECK(r.forward_exposed_s == doctest::Approx(3));
+  CHECK(r.backward_s == doctest::Approx(12));
+  CHECK(r.backward_exposed_s == doctest::Approx(0));
+}
+
+TEST_CASE("cp: a plan's K/V blocks, hidden at 64k tokens, exposed over the network at 4k") {
+  PlanRequest r;
+  r.model = ModelCatalog::builtin().get("llama3.1-8b");
+  r.mode = PlanMode::kTrain;
+  r.cp = 2;
+  r.dp = 4;
+  r.seq = 65536;
+  r.global_batch = 4;
+  r.compute_baseline = false;
+  const PlanResult p = plan(testing::library_topology("dgx-h100.yaml"), r);
+  // 32768 local tokens x K and V x 8 KV heads x 128 x 2 B.
+  const double block = 32768.0 * 2 * 8 * 128 * 2;
+  const PlanComm* fwd = find(p, "cp", "forward", CollectiveOp::kSendRecv, block);
+  const PlanComm* bwd = find(p, "cp", "backward", CollectiveOp::kSendRecv, 2 * block);
+  REQUIRE(fwd != nullptr);
+  REQUIRE(bwd != nullptr);
+  CHECK(fwd->count == doctest::Approx(32 * 1));  // (cp - 1) per layer, one micro-batch
+  CHECK(fwd->exposed_s == 0);
+  CHECK(bwd->exposed_s == 0);
+
+  // CP 8 over two servers' network at 4096 tokens: 512 tokens a rank, too little attention.
+  r.cp = 16;
+  r.dp = 1;
+  r.seq = 4096;
+  r.global_batch = 1;
+  const PlanResult wide = plan(testing::library_topology("dgx-h100-ib.yaml", {{"nodes", "2"}}), r);
+  double exposed = 0;
+  for (const PlanComm& c : wide.comms) exposed += c.kind == "cp" ? c.exposed_s : 0;
+  CHECK(exposed > 0);
+}
+
+}  // namespace linksim
