@@ -178,7 +178,12 @@ Diagnosis diagnose(const NcclLog& log, const DiagnoseRequest& request) {
     router_options.nccl_version = options.nccl_version.major * 10000 + options.nccl_version.minor * 100;
     machine.emplace(Machine{*request.topology, gpus, options, Router(*request.topology, router_options),
                             comm.nccl_debug({}), false});
-    machine->nvls_possible = nvls_offered(machine->predicted);
+    // Whether the machine offers NVLS at all: at linksim's default release, since the log's
+    // may predate NVLS (version-old says so).
+    CommOptions newest;
+    newest.nccl_version = std::max(options.nccl_version, kDefaultNcclVersion);
+    machine->nvls_possible =
+        nvls_offered(Communicator(*request.topology, gpus, newest).nccl_debug({}));
     d.predicted_channels = static_cast<int>(machine->predicted.channels.size());
   }
   const diagnose_detail::RuleContext ctx{log, machine ? &*machine : nullptr};

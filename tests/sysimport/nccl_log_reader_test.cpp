@@ -8,6 +8,7 @@
 
 #include "linksim/error.hpp"
 #include "linksim/nccl_log.hpp"
+#include "linksim/routing.hpp"
 #include "linksim/topology_yaml.hpp"
 #include "support/validation_data.hpp"
 
@@ -77,7 +78,7 @@ TEST_CASE("nccl log: each release's connection line, with its transport and devi
 TEST_CASE("nccl log: launcher prefixes are removed before NCCL's header") {
   const NcclLog log = parse(
       "[1,0]<stdout>:a:10:11 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n"
-      "[3]<stderr>:a:10:12 [1] NCCL INFO Channel 00/0 : 1[1] -> 2[2] via P2P/IPC\n"
+      "[3]<stderr>:a:10:12 [1] NCCL INFO Channel 00/0 : 1[1] -> 2[0] [send] via NET/IB/1\n"
       "2: b:20:21 [0] NCCL INFO Channel 00/0 : 2[0] -> 3[1] via P2P/IPC\n"
       "[rank3]: b:20:22 [1] NCCL INFO Channel 00/0 : 3[1] -> 0[0] [send] via NET/IB/0\n"
       "[default0]:NCCL version 2.21.5+cuda12.4\n"
@@ -181,18 +182,18 @@ TEST_CASE("nccl log: what is not a log is refused at the first line that shows i
         "test.log:2:1: error: expected the text of an NCCL_DEBUG=INFO log, got byte 0x7f (a "
         "binary file?)");
   CHECK(error_of("h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via \nnext\n") ==
-        "test.log:1:51: error: expected a transport after 'via', got the end of the line");
+        "test.log:1:53: error: expected a transport after 'via', got the end of the line");
   CHECK(error_of("h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via PCI/x\n") ==
-        "test.log:1:51: error: expected a transport after 'via' (P2P/..., SHM/..., NET/...), got "
+        "test.log:1:53: error: expected a transport after 'via' (P2P/..., SHM/..., NET/...), got "
         "'PCI/x'");
   CHECK(error_of("h:1:2 [0] NCCL INFO Using network IB\nh:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1") ==
-        "test.log:2:42: error: the log ends in a cut line: expected the rest of 'Channel 00/0 : "
+        "test.log:2:45: error: the log ends in a cut line: expected the rest of 'Channel 00/0 : "
         "0[0] -> 1'");
   CHECK(error_of("h:1:2 [0] NCCL INFO Using network IB\nh:1:2 [") ==
         "test.log:2:1: error: the log ends in a cut line: expected 'NCCL INFO' after the "
         "host:pid:tid header");
   CHECK(error_of("h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via NET/IB/x\n") ==
-        "test.log:1:59: error: expected a NIC index after 'NET/IB/', got 'x'");
+        "test.log:1:60: error: expected a NIC index after 'NET/IB/', got 'x'");
 }
 
 TEST_CASE("nccl log: the skeleton topology of a log loads, with P2P pairs under one switch") {
