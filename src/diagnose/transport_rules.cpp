@@ -42,11 +42,59 @@ std::optional<DeviceId> nic_gpu(const RuleContext& ctx, const NcclLogHop& h) {
   return ctx.gpu(h.proxy_rank.value_or(h.from_rank));
 }
 
+// NCCL_P2P_DISABLE=1, or NCCL_P2P_LEVEL=LOC (NCCL 2.11 reports the former as the latter).
+const NcclLogEnv* p2p_off_env(const NcclLog& log) {
+  const NcclLogEnv* disable = log.env_var("NCCL_P2P_DISABLE");
+  if (disable && disable->value == "1") return disable;
+  const NcclLogEnv* level = log.env_var("NCCL_P2P_LEVEL");
+  if (level && parse_p2p_level(level->value) == PathClass::kSelf) return level;
+  return nullptr;
+}
+
+// The log turns P2P off but shows no connection: the ranks' GPU pairs of one server that
+// would have P2P on the machine.
+size_t p2p_pairs(const RuleContext& ctx, std::string* example) {
+  size_t pairs = 0;
+  const auto& gpus = ctx.machine->gpus;
+  for (size_t a = 0; a < gpus.size(); ++a) {
+    for (size_t b = a + 1; b < gpus.size(); ++b) {
+      const Topology& t = ctx.machine->topology;
+      if (t.device(gpus[a]).host != t.device(gpus[b]).host) continue;
+      const Route r = ctx.machine->router.route(gpus[a], gpus[b]);
+      if (r.transport != Transport::kP2p) continue;
+      if (pairs++ == 0) *example = fmt::format("ranks {} and {} are {}", a, b, r.label());
+    }
+  }
+  return pairs;
+}
+
 std::optional<RuledFinding> p2p_disabled(const RuleContext& ctx) {
   const auto shm = hops_where(ctx.log, [](const NcclLogHop& h) {
     return h.transport == NcclLogTransport::kShm && h.to_rank.has_value();
   });
-  if (shm.empty()) return std::nullopt;
+  const NcclLogEnv* off = p2p_off_env(ctx.log);
+  if (shm.empty() && off == nullptr) return std::nullopt;
+  if (shm.empty()) {
+    RuledFinding out;
+    Finding& f = out.finding;
+    f.key = std::string(kFindingP2pDisabled);
+    f.evidence.push_back(off->source);
+    std::string example;
+    const size_t pairs = ctx.machine ? p2p_pairs(ctx, &example) : 0;
+    f.severity = ctx.machine == nullptr ? FindingSeverity::kInfo
+                 : pairs > 0            ? FindingSeverity::kFault
+                                        : FindingSeverity::kExpected;
+    f.message = fmt::format("{}={} turns GPU peer to peer off: every pair goes through host memory",
+                            off->name, off->value);
+    if (f.severity == FindingSeverity::kFault) {
+      f.message += fmt::format(" although {} GPU pairs have P2P on this machine ({})", pairs, example);
+      CostSetting s{.words = off->name + "=" + off->value, .logged = ctx.machine->options,
+                    .best = ctx.machine->options, .bound_note = {}};
+      s.logged.p2p_disable = true;
+      out.cost = s;
+    }
+    return out;
+  }
   RuledFinding out;
   Finding& f = out.finding;
   f.key = std::string(kFindingP2pDisabled);

@@ -125,6 +125,24 @@ TEST_CASE("diagnose: p2p-disabled is a fault on NVLink GPUs, with evidence and t
   }
 }
 
+TEST_CASE("diagnose: P2P turned off by the environment, with no connection line, is judged too") {
+  // NCCL 2.11 reports NCCL_P2P_DISABLE=1 as NCCL_P2P_LEVEL=LOC (nccl#606).
+  const std::string log = one_server("2.11.4+cuda11.1",
+                                     "dgx:100:200 [0] NCCL INFO NCCL_P2P_LEVEL set by environment to LOC\n");
+  const linksim::Topology a100 = machine("dgx-a100.yaml");
+  const Diagnosis d = run(log, &a100);
+  const linksim::Finding* f = find(d, linksim::kFindingP2pDisabled);
+  REQUIRE(f != nullptr);
+  CHECK(f->severity == FindingSeverity::kFault);
+  REQUIRE(f->evidence.size() == 1);
+  CHECK(f->evidence[0].text == "dgx:100:200 [0] NCCL INFO NCCL_P2P_LEVEL set by environment to LOC");
+  REQUIRE(f->cost.has_value());
+  CHECK(f->cost->setting == "NCCL_P2P_LEVEL=LOC");
+  CHECK(f->cost->points.back().logged_busbw_Bps < f->cost->points.back().best_busbw_Bps);
+  const Diagnosis alone = run(log, nullptr);
+  CHECK(find(alone, linksim::kFindingP2pDisabled)->severity == FindingSeverity::kInfo);
+}
+
 TEST_CASE("diagnose: SHM between GeForce cards without P2P is expected, without a cost") {
   const linksim::Topology t = machine("dual-4090.yaml");
   const Diagnosis d = run(

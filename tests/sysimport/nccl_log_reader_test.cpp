@@ -174,6 +174,18 @@ TEST_CASE("nccl log: 22 (Horovod blog) - NCCL 2.16.2, one GPU per node over IB w
   CHECK(log.rank(0)->bus_id == "3b000");
 }
 
+TEST_CASE("nccl log: 24 (nccl#606) - NCCL 2.11.4, P2P disabled, sockets") {
+  const NcclLog log = shipped("24-rtxa6000x2-p2pdisable-socket-nccl606.log");
+  CHECK(log.version == "2.11.4+cuda11.1");
+  CHECK(log.env_var("NCCL_P2P_LEVEL")->value == "LOC");
+  CHECK(log.network_name == "Socket");
+  CHECK(log.no_ib_device.size() == 1);
+  CHECK(log.ring_channels->value == 4);
+  CHECK(log.rank_count() == 2);
+  CHECK(log.trees.size() == 4);
+  CHECK(log.rank(1)->host == "nccl-tests");
+}
+
 TEST_CASE("nccl log: what is not a log is refused at the first line that shows it") {
   CHECK(error_of("GPU0\tX\tNV12\nGPU1\tNV12\tX\n") ==
         "test.log:1:1: error: expected an NCCL_DEBUG=INFO log (lines with 'NCCL INFO'), got no "
