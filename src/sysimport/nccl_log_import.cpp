@@ -103,10 +103,12 @@ std::string nccl_log_topology(const NcclLog& log, const std::string& name) {
   }
   sketch.devices.push_back(device("cpu0", "cpu"));
   std::map<int, std::string> switch_of_root;
-  for (const auto& [dev, unused] : parent) {
+  std::vector<int> devs;
+  for (const auto& entry : parent) devs.push_back(entry.first);
+  for (const int dev : devs) {
     const int root = find_root(parent, dev);
-    const bool shared = std::any_of(parent.begin(), parent.end(), [&](const auto& e) {
-      return e.first != dev && find_root(parent, e.first) == root;
+    const bool shared = std::any_of(devs.begin(), devs.end(), [&](int other) {
+      return other != dev && find_root(parent, other) == root;
     });
     SketchDevice gpu = device(fmt::format("gpu{}", dev), "gpu");
     gpu.model = defaults.gpu_model;

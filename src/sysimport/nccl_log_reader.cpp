@@ -59,6 +59,10 @@ class Cursor {
 
 enum class Parsed { kParsed, kUnknown, kCut };
 
+// The largest rank count a log may state (docs/diagnose.md#bounds): above the largest NCCL
+// jobs published (tens of thousands of GPUs), low enough that a rank's table stays small.
+constexpr int kMaxLogRanks = 1 << 20;
+
 struct LineContext {
   int number = 0;
   std::string_view line;
@@ -77,6 +81,12 @@ class Reader {
 
  private:
   NcclLogRank& rank_entry(int rank);
+  /// Refuses a rank (or rank count) above kMaxLogRanks, at the message's start.
+  void check_rank(const LineContext& ctx, int value) const {
+    if (value <= kMaxLogRanks) return;
+    fail(ctx, ctx.parts->message_offset,
+         fmt::format("expected ranks of at most {}, got {}", kMaxLogRanks, value));
+  }
   void note_host(int rank, const LogLineParts& parts);
   void note_dev(int rank, std::string_view bracket);
   Parsed channel(const LineContext& ctx, Cursor& c);
@@ -195,6 +205,8 @@ Parsed Reader::hop(const LineContext& ctx, Cursor& c, int channel) {
   const size_t column0 = ctx.parts->message_offset + c.pos();
   const std::string_view via = c.rest();
   if (via.empty()) fail(ctx, column0, "expected a transport after 'via', got the end of the line");
+  check_rank(ctx, from);
+  check_rank(ctx, to);
   hop.from_rank = from;
   hop.to_rank = to;
   transport(ctx, hop, via, column0);
@@ -227,6 +239,7 @@ Parsed Reader::channel(const LineContext& ctx, Cursor& c) {
     if (c.done()) break;
     const std::optional<int> r = c.integer();
     if (!r || *r < 0) return Parsed::kUnknown;
+    check_rank(ctx, *r);
     ring.ranks.push_back(*r);
   }
   if (second) log_.ring_channels = NcclLogCount{*second, ctx.source()};
@@ -243,6 +256,7 @@ Parsed Reader::collnet(const LineContext& ctx, Cursor& c) {
   NcclLogHop hop;
   hop.channel = *id;
   hop.from_rank = *c.integer();
+  check_rank(ctx, hop.from_rank);
   hop.source = ctx.source();
   c.spaces();
   if (c.lit("[receive]")) hop.receive = true;
@@ -276,6 +290,9 @@ Parsed Reader::trees(const LineContext& ctx, Cursor& c) {
     if (!me || !c.lit("->")) return Parsed::kUnknown;
     const std::optional<int> up = c.integer();
     if (!up) return Parsed::kUnknown;
+    check_rank(ctx, *me);
+    check_rank(ctx, *up);
+    for (int d : node.down) check_rank(ctx, d);
     node.rank = *me;
     node.up = *up;
     nodes.push_back(std::move(node));
@@ -339,14 +356,17 @@ Parsed Reader::comm(const LineContext& ctx, std::string_view message) {
     else if (key == "cudaDev") cuda_dev = v;
     else if (key == "nvmlDev") nvml_dev = v;
   }
-  if (!rank || *rank < 0 || !nranks) return Parsed::kUnknown;
+  if (!rank || *rank < 0 || !nranks || *nranks <= 0) return Parsed::kUnknown;
+  check_rank(ctx, *rank);
+  check_rank(ctx, *nranks);
+  if (nnodes) check_rank(ctx, *nnodes);
   NcclLogRank& r = rank_entry(*rank);
   if (cuda_dev) r.cuda_dev = cuda_dev;
   if (nvml_dev) r.nvml_dev = nvml_dev;
   if (!bus.empty()) r.bus_id = std::string(bus);
   note_host(*rank, *ctx.parts);
   if (!log_.ranks || *nranks > log_.ranks->value) log_.ranks = NcclLogCount{*nranks, ctx.source()};
-  if (nnodes && (!log_.nodes || *nnodes > log_.nodes->value)) {
+  if (nnodes && *nnodes > 0 && (!log_.nodes || *nnodes > log_.nodes->value)) {
     log_.nodes = NcclLogCount{*nnodes, ctx.source()};
   }
   return Parsed::kParsed;

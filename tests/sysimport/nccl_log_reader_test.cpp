@@ -204,6 +204,8 @@ TEST_CASE("nccl log: what is not a log is refused at the first line that shows i
   CHECK(error_of("h:1:2 [0] NCCL INFO Using network IB\nh:1:2 [") ==
         "test.log:2:1: error: the log ends in a cut line: expected 'NCCL INFO' after the "
         "host:pid:tid header");
+  CHECK(error_of("h:1:2 [0] NCCL INFO comm 0x1 rank 0 nRanks 2000000000 nNodes 1\n") ==
+        "test.log:1:21: error: expected ranks of at most 1048576, got 2000000000");
   CHECK(error_of("h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via NET/IB/x\n") ==
         "test.log:1:60: error: expected a NIC index after 'NET/IB/', got 'x'");
 }
