@@ -5,7 +5,8 @@
 #  2. the analytic engine in bulk: a layout search of a 405B model on 16,384 GPUs and the
 #     1,000-case scenario sweep;
 #  3. the collective engine's Google Benchmark table (analytic estimates/s, flow-mode sweeps);
-#  4. the flow simulator's own figures (step-synchronous rings, held at once and as step programs).
+#  4. topo contingency (N-1) against a 70B plan on dgx-h100-ib and pcie-8gpu;
+#  5. the flow simulator's own figures (step-synchronous rings, held at once and as step programs).
 # On a shared machine wall time includes waiting for the core; CPU time (user + sys) does not.
 # Usage: scripts/bench.sh [build-dir]   (default: build)
 set -euo pipefail
@@ -28,6 +29,14 @@ printf 'plan --search, llama3.1-405b on 16384 GPUs (2048 servers): %s\n' "$(medi
 printf 'run scenarios/sweep-1000.yaml (1000 cases, one job): %s\n' "$(median_run taskset -c 0 \
   "$build/linksim" run scenarios/sweep-1000.yaml --jobs 1 --format csv --out "$out/sweep")"
 rm -rf "$out"
+echo
+echo "== topo contingency: every single fault against a 70B plan"
+printf 'dgx-h100-ib (32 GPUs), llama3.1-70b train tp8 pp2: %s\n' "$(median_run taskset -c 0 \
+  "$build/linksim" topo contingency --topo topologies/dgx-h100-ib.yaml plan --model llama3.1-70b \
+  --mode train --tp 8 --pp 2)"
+printf 'pcie-8gpu, llama3.1-70b decode tp8: %s\n' "$(median_run taskset -c 0 \
+  "$build/linksim" topo contingency --topo topologies/pcie-8gpu.yaml plan --model llama3.1-70b \
+  --mode decode --tp 8)"
 echo
 echo "== collective engine"
 taskset -c 0 "$build/bench/collectives_perftest" --benchmark_counters_tabular=true \

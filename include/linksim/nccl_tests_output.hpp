@@ -43,11 +43,19 @@ struct NcclTestsTable {
   std::string file;                           ///< as given to the parser, for messages
   std::map<std::string, std::string> header;  ///< key (text before any "(" or ":") -> value
   /// Canonical name (see canonical_collective_name): from the "collective" header, else
-  /// from the first "<name>_perf" in the text.
+  /// from the first "<name>_perf" in the text, else NcclTestsReadOptions::collective, else
+  /// from the rows themselves (busbw/algbw with the redop and root columns).
   std::string collective;
+  /// Where `collective` came from: "the header", "the binary name", "the caller",
+  /// "busbw/algbw and redop".
+  std::string collective_source;
   /// gpus_per_node * nodes from the header; without them, the number of "#  Rank N" device
-  /// lines nccl-tests prints.
+  /// lines nccl-tests prints; without those, what busbw/algbw implies (AllReduce
+  /// 2(n-1)/n; AllGather, ReduceScatter, AllToAll (n-1)/n).
   int ranks = 0;
+  /// Where `ranks` came from: "the header", "the device lines", "the device list" (JSON),
+  /// "busbw/algbw".
+  std::string ranks_source;
   /// NAME=value words of the "env" header (NCCL_P2P_DISABLE=1 ...); other words are ignored.
   std::map<std::string, std::string> env;
   std::vector<NcclTestsRow> rows;  ///< in file order; may be empty for a header-only table
@@ -60,26 +68,41 @@ struct NcclTestsTable {
   int nccl_version_code = 0;
 };
 
+/// What the caller knows about an output that its text may not say.
+struct NcclTestsReadOptions {
+  /// The collective of tables whose text names none (any spelling parse_collective()
+  /// accepts); empty = work it out from the rows. A table whose text names another
+  /// collective is refused.
+  std::string collective;
+};
+
 /// Parses nccl-tests output text; `filename` names it in error messages.
-/// Throws ConfigError at file:line:col for: no column-header line ("expected an nccl-tests
-/// table ..."), a data row with a different number of fields than the column header, a
+/// Throws ConfigError at file:line:col for: binary data ("expected text ..."), no table (at
+/// the first line when nothing in the text is nccl-tests', else at the last line), a data row with a different number of fields than the column header, a
 /// field that is not a number where one is expected, an unknown collective, a non-integer
-/// gpus_per_node/nodes, or no way to tell the collective or the number of ranks.
-NcclTestsTable parse_nccl_tests_output(std::string_view text, const std::string& filename);
+/// gpus_per_node/nodes, or no way to tell the collective (or several collectives fit the
+/// rows: the message names them) or the number of ranks.
+NcclTestsTable parse_nccl_tests_output(std::string_view text, const std::string& filename,
+                                       const NcclTestsReadOptions& options = {});
 
 /// Reads and parses a file. Throws ConfigError when it cannot be read or does not parse.
-NcclTestsTable load_nccl_tests_output(const std::string& path);
+NcclTestsTable load_nccl_tests_output(const std::string& path,
+                                      const NcclTestsReadOptions& options = {});
 
 /// Every table of an output as people paste it: text with or without launcher prefixes
 /// ("[1,0]<stdout>:" from mpirun --tag-output, "0: " from srun --label), several runs one
 /// after another (each table takes its collective, ranks and nGpus from the text since the
-/// previous table, else from the table before it), or nccl-tests' JSON output (-J FILE:
+/// previous table, else from the table before it), data rows without any column header
+/// (their layout told by their fields: size count type redop [root] and one or two groups of
+/// time algbw busbw #wrong), or nccl-tests' JSON output (-J FILE:
 /// collective from args[0], ranks from devices, env from env). Throws ConfigError as
 /// parse_nccl_tests_output does; JSON errors at the offending line and column.
 std::vector<NcclTestsTable> parse_nccl_tests_outputs(std::string_view text,
-                                                     const std::string& filename);
+                                                     const std::string& filename,
+                                                     const NcclTestsReadOptions& options = {});
 /// Reads and parses every table of a file.
-std::vector<NcclTestsTable> load_nccl_tests_outputs(const std::string& path);
+std::vector<NcclTestsTable> load_nccl_tests_outputs(const std::string& path,
+                                                    const NcclTestsReadOptions& options = {});
 
 /// The measured out-of-place rows as a CollectiveReport (times in seconds, bandwidths in
 /// bytes/s, algorithm "measured"), so measurements can be rendered or shown side by side

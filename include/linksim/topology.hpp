@@ -48,6 +48,9 @@ struct Device {
   /// CPU: catalog key of its host platform ("intel-sapphire-rapids"); empty = the default.
   std::string model;
   bool p2p = true;         ///< GPU: the driver allows PCIe peer-to-peer (false on GeForce cards)
+  /// GPU: the fraction of its catalog clock it runs at: 1 nominal, lower after a clock fault
+  /// (include/linksim/faults.hpp); its tensor FLOP/s scale with it.
+  double clock_fraction = 1;
   bool reduction = false;  ///< NVSwitch / network switch: in-switch reduction (NVLS / SHARP)
   int numa = -1;           ///< CPU: NUMA node id as nvidia-smi prints it
   std::string cpu_affinity;///< CPU: cores as nvidia-smi prints them ("0-35,72-107"), may be empty

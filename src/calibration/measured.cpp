@@ -57,9 +57,9 @@ MeasuredSetup measured_setup(const NcclTestsTable& table) {
   if (!op) fail(table, fmt::format("expected a collective linksim models, got '{}'", table.collective));
   s.op = *op;
   s.ranks = table.ranks;
-  s.inferred.push_back(fmt::format("{} over {} ranks (from {})", table.collective, table.ranks,
-                                   table.header.count("gpus_per_node") ? "the header"
-                                                                       : "the device lines"));
+  s.inferred.push_back(fmt::format("{} over {} ranks (collective from {}, ranks from {})",
+                                   table.collective, table.ranks, table.collective_source,
+                                   table.ranks_source));
   if (auto implied = ranks_from_ratio(s.op, table); implied && *implied != table.ranks) {
     s.inferred.push_back(fmt::format("note: busbw/algbw implies {} ranks, the output says {}",
                                      *implied, table.ranks));

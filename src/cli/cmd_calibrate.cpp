@@ -10,6 +10,7 @@
 
 #include "cli/coll_args.hpp"
 #include "cli/command_table.hpp"
+#include "cli/results_args.hpp"
 #include "linksim/calibrate.hpp"
 #include "linksim/error.hpp"
 #include "linksim/measured_report.hpp"
@@ -20,6 +21,7 @@ namespace {
 struct CalibrateArgs {
   std::vector<std::string> results;
   std::string out;
+  std::string collective;  ///< --collective: for tables whose text names none
   CollArgs coll;
 };
 
@@ -33,7 +35,7 @@ void run(const CalibrateArgs& a) {
   const Topology topology = load_coll_topology(a.coll, a.coll.topos.front());
   std::vector<FitCase> cases;
   for (const std::string& file : a.results) {
-    for (NcclTestsTable& table : load_nccl_tests_outputs(file)) {
+    for (NcclTestsTable& table : load_nccl_tests_outputs(file, read_options(a.collective))) {
       FitCase c;
       c.setup = measured_setup(table);
       c.ranks = measured_ranks(topology, c.setup, a.coll.gpus, table.file);
@@ -70,6 +72,7 @@ const CommandRegistrar kCalibrate{"", "calibrate", [](CLI::App& app) {
       ->required();
   c->add_option("--out", args->out, "Profile to write (YAML, docs/calibration.md)")->required();
   add_machine_options(*c, args->coll);
+  add_collective_option(*c, args->collective);
   // One value per --topo, so the positional RESULTS may follow it.
   c->get_option("--topo")->expected(1)->allow_extra_args(false);
   c->callback([args] { run(*args); });

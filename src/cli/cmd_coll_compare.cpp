@@ -7,6 +7,7 @@
 
 #include "cli/coll_args.hpp"
 #include "cli/command_table.hpp"
+#include "cli/results_args.hpp"
 #include "linksim/error.hpp"
 #include "linksim/measured.hpp"
 #include "linksim/measured_report.hpp"
@@ -17,6 +18,7 @@ namespace {
 struct CompareArgs {
   std::string results;
   bool json = false;
+  std::string collective;  ///< --collective: for tables whose text names none
   CollArgs coll;
 };
 
@@ -25,7 +27,7 @@ void run(const CompareArgs& a) {
     throw ConfigError(fmt::format("--topo: expected one topology, got {}", a.coll.topos.size()));
   }
   const Topology topology = load_coll_topology(a.coll, a.coll.topos.front());
-  const std::vector<NcclTestsTable> tables = load_nccl_tests_outputs(a.results);
+  const std::vector<NcclTestsTable> tables = load_nccl_tests_outputs(a.results, read_options(a.collective));
   std::vector<Comparison> comparisons;
   for (const NcclTestsTable& table : tables) {
     const MeasuredSetup setup = measured_setup(table);
@@ -49,6 +51,7 @@ const CommandRegistrar kCompare{"coll", "compare", [](CLI::App& coll) {
                                           "without mpirun/srun prefixes) or its JSON (-J)")
       ->required();
   add_machine_options(*c, args->coll);
+  add_collective_option(*c, args->collective);
   // One value per --topo, so the positional RESULTS may follow it.
   c->get_option("--topo")->expected(1)->allow_extra_args(false);
   c->add_flag("--json", args->json, "Print one JSON object");

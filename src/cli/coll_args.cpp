@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/cli_common.hpp"
+#include "cli/degrade_arg.hpp"
 #include "linksim/error.hpp"
 #include "linksim/units.hpp"
 
@@ -57,6 +58,7 @@ void add_machine_options(CLI::App& c, CollArgs& a) {
   c.add_option("--set", a.sets, "Override a topology parameter, k=v (repeatable; last wins)")
       ->take_all();
   add_calibration_option(c, a.calibration);
+  add_degrade_option(c, a.degrade);
   c.add_option("-g", a.gpus.first_n, "Use the first N GPUs (server by server)");
   c.add_option("--gpus", a.gpus.list, "GPUs by nvidia-smi index: 0,3 or 4-7 or host1:gpu3");
   c.add_option("--per-node", a.gpus.per_node, "Use the first K GPUs of every server");
@@ -161,7 +163,7 @@ SweepRequest sweep_request(CollectiveOp op, const CollArgs& a) {
 Topology load_coll_topology(const CollArgs& a, const std::string& topo_file) {
   Topology topology = load_topology_arg({topo_file, a.sets});
   attach_calibration(topology, a.calibration);
-  return topology;
+  return apply_degrade(std::move(topology), a.degrade);
 }
 
 }  // namespace linksim::cli

@@ -21,6 +21,7 @@ namespace linksim::cli {
 struct CollArgs {
   std::vector<std::string> topos;
   std::vector<std::string> sets;
+  std::vector<std::string> degrade;  ///< --degrade SPEC (docs/cli.md#degrade)
   std::string calibration;  ///< --calibration PROFILE (docs/calibration.md)
   GpuSelection gpus;
   std::string min_size, max_size, size;

@@ -8,6 +8,7 @@
 
 #include "cli/cli_common.hpp"
 #include "cli/coll_args.hpp"
+#include "cli/degrade_arg.hpp"
 #include "linksim/error.hpp"
 #include "linksim/model.hpp"
 #include "linksim/topology_yaml.hpp"
@@ -122,7 +123,7 @@ Topology topology_arg(const PlanArgs& a) {
   }
   Topology topology = load_topology(a.topo, overrides);
   attach_calibration(topology, a.calibration);
-  return topology;
+  return apply_degrade(std::move(topology), a.degrade);
 }
 
 void add_plan_options(CLI::App& c, PlanArgs& a) {
@@ -130,6 +131,7 @@ void add_plan_options(CLI::App& c, PlanArgs& a) {
   c.add_option("--set", a.sets, "Override a topology parameter, k=v (repeatable; last wins)")
       ->take_all();
   add_calibration_option(c, a.calibration);
+  add_degrade_option(c, a.degrade);
   c.add_option("--model", a.model, "Catalog model, e.g. llama3.1-70b (case-insensitive)");
   c.add_option("--arch", a.arch,
                "Inline architecture: layers=80,hidden=8192,heads=64,kv_heads=8,ffn=28672,"

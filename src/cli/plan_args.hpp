@@ -20,6 +20,7 @@ namespace linksim::cli {
 struct PlanArgs {
   std::string topo;
   std::vector<std::string> sets;
+  std::vector<std::string> degrade;  ///< --degrade SPEC (docs/cli.md#degrade)
   std::string calibration;  ///< --calibration PROFILE (docs/calibration.md)
   std::optional<std::string> model, arch, mode;
   std::optional<int> tp, pp, dp, cp, ep, etp, vpp, zero;

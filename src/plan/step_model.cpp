@@ -61,6 +61,10 @@ class StepBuilder {
       : r_(r), m_(r.model), l_(l), selected_(selected), timer_(timer),
         gpu_(timer.topology().gpu_model(selected.front())), rates_(gpu_rates(gpu_, r)),
         w_(work_shape(l, r.mode)), groups_(rank_groups(l)) {
+    // A step waits for its slowest GPU: the lowest clock among them sets the compute rate.
+    double clock = 1;
+    for (DeviceId gpu : selected) clock = std::min(clock, timer.topology().device(gpu).clock_fraction);
+    rates_.peak_flops *= clock;
     p_.act_bytes = 2;
     p_.weight_bytes = dtype_bytes(r.weight_dtype.value_or(r.dtype == "fp8" && r.mode != PlanMode::kTrain ? "fp8" : "bf16"),
                                   "--weight-dtype");

@@ -4,6 +4,7 @@
 // algbw, busbw only; sizes such as "33_554_432" or "32M").
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -12,7 +13,8 @@
 
 #include "linksim/error.hpp"
 #include "linksim/input_file.hpp"
-#include "report/nccl_tests_text.hpp"
+#include "linksim/nccl_tests.hpp"
+#include "sysimport/nccl_tests_text.hpp"
 
 namespace linksim::nccl_tests {
 namespace {
@@ -24,7 +26,8 @@ struct TimingColumns {
 };
 struct ColumnLayout {
   size_t field_count = 0;
-  int header_line = 0;
+  int header_line = 0;      // the column header's line, or the first row's without one
+  bool from_header = true;  // false: told by the first data row's fields
   size_t size = 0;
   std::optional<size_t> count, type, redop, root;
   std::vector<TimingColumns> timings;  // 1 or 2 groups
@@ -146,8 +149,10 @@ NcclTestsRow parse_row(const SourceLine& line, const ColumnLayout& layout,
   const std::vector<Token> fields = tokenize(line);
   if (fields.size() != layout.field_count) {
     throw ConfigError({file, line.number, fields.front().column},
-                      fmt::format("expected {} fields as in the column header on line {}, got {}",
-                                  layout.field_count, layout.header_line, fields.size()));
+                      fmt::format("expected {} fields as in the {} on line {}, got {}",
+                                  layout.field_count,
+                                  layout.from_header ? "column header" : "first data row",
+                                  layout.header_line, fields.size()));
   }
   NcclTestsRow row;
   row.line = line.number;
@@ -166,11 +171,86 @@ NcclTestsRow parse_row(const SourceLine& line, const ColumnLayout& layout,
   return row;
 }
 
+// Words that mark text as nccl-tests' (or a calibration header's): a file without any and
+// without a table is some other program's output.
+bool looks_like_nccl_tests(std::span<const SourceLine> lines) {
+  for (const SourceLine& line : lines) {
+    const std::string_view t = line.text;
+    if (t.find("_perf") != std::string_view::npos || t.find("nThread") != std::string_view::npos ||
+        t.find("Using devices") != std::string_view::npos || t.starts_with("# collective:") ||
+        t.starts_with("# ----")) {
+      return true;
+    }
+  }
+  return false;
+}
+
 [[noreturn]] void throw_no_table(const std::vector<SourceLine>& lines, const std::string& file) {
+  if (!looks_like_nccl_tests(lines)) {
+    for (const SourceLine& line : lines) {
+      const std::vector<Token> tokens = tokenize(line);
+      if (tokens.empty()) continue;
+      constexpr size_t kShown = 40;
+      const std::string_view text = line.text.substr(tokens.front().column - 1 - line.prefix_length);
+      throw ConfigError({file, line.number, tokens.front().column},
+                        fmt::format("expected nccl-tests output (a column header naming size, "
+                                    "time, algbw and busbw, or its data rows), got '{}{}'",
+                                    text.substr(0, kShown), text.size() > kShown ? "..." : ""));
+    }
+  }
   const int last_line = lines.empty() ? 1 : lines.back().number;
   throw ConfigError({file, last_line, 1},
                     "expected an nccl-tests table (a column header naming size, time, algbw "
-                    "and busbw), got none");
+                    "and busbw, or its data rows), got none");
+}
+
+// Text, not binary data: the first control byte other than tab, CR, LF, form feed and ESC
+// (terminal colours) is refused at its line and column.
+void check_text(std::string_view text, const std::string& file) {
+  int line = 1, column = 1;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      ++line;
+      column = 1;
+      continue;
+    }
+    if ((byte < 0x20 && c != '\t' && c != '\r' && c != '\f' && byte != 0x1b) || byte == 0x7f) {
+      throw ConfigError({file, line, column},
+                        fmt::format("expected nccl-tests output as text, got the binary byte "
+                                    "0x{:02x}",
+                                    byte));
+    }
+    ++column;
+  }
+}
+
+// The layout of a data row without its column header: size count type redop, a root when
+// the rest is one field more than a multiple of 4, then one or two groups of
+// "time algbw busbw #wrong" (nccl-tests src/common.cu; 2019 releases print no root and an
+// "error" column in place of #wrong).
+std::optional<ColumnLayout> match_bare_row(const SourceLine& line) {
+  const std::vector<Token> fields = tokenize(line);
+  if (fields.size() < 8 || !parse_data_type(fields[2].text)) return std::nullopt;
+  static constexpr std::string_view kRedops[] = {"sum", "prod", "max", "min", "avg", "none",
+                                                 "mulsum", "premulsum"};
+  if (std::find(std::begin(kRedops), std::end(kRedops), fields[3].text) == std::end(kRedops)) {
+    return std::nullopt;
+  }
+  const size_t rest = fields.size() - 4;
+  const size_t groups = rest / 4;
+  if (rest % 4 > 1 || groups < 1 || groups > 2) return std::nullopt;
+  ColumnLayout layout;
+  layout.field_count = fields.size();
+  layout.header_line = line.number;
+  layout.from_header = false;
+  layout.count = 1;
+  layout.type = 2;
+  layout.redop = 3;
+  size_t at = 4;
+  if (rest % 4 == 1) layout.root = at++;
+  for (size_t g = 0; g < groups; ++g, at += 4) layout.timings.push_back({at, at + 1, at + 2});
+  return layout;
 }
 
 // The index of the next column-header line at or after `index`, or lines.size().
@@ -179,19 +259,35 @@ size_t find_column_header(const std::vector<SourceLine>& lines, size_t index) {
   return index;
 }
 
-// Reads the table whose column header is lines[header]: unit lines, then data rows up to the
-// first line that is not one. Returns the rows and sets `end` to the line after them.
-std::vector<NcclTestsRow> read_table(const std::vector<SourceLine>& lines, size_t header,
-                                     const std::string& file, size_t& end) {
-  const ColumnLayout layout = *match_column_header(lines[header]);
-  size_t index = header + 1;
+// Reads the table at lines[start] (a column header, or a first data row when `bare`):
+// unit lines, then data rows up to the first line that is not one. Returns the rows and sets
+// `end` to the line after them.
+std::vector<NcclTestsRow> read_table(const std::vector<SourceLine>& lines, size_t start,
+                                     bool bare, const std::string& file, size_t& end) {
+  std::optional<ColumnLayout> layout =
+      bare ? match_bare_row(lines[start]) : match_column_header(lines[start]);
+  if (!layout) {
+    const std::vector<Token> tokens = tokenize(lines[start]);
+    throw ConfigError({file, lines[start].number, tokens.front().column},
+                      fmt::format("expected a column header naming size, time, algbw and busbw, "
+                                  "or an nccl-tests data row (size count type redop [root], then "
+                                  "time algbw busbw #wrong once or twice), got {} fields",
+                                  tokens.size()));
+  }
+  size_t index = bare ? start : start + 1;
   while (index < lines.size() && is_units_line(lines[index])) ++index;
   std::vector<NcclTestsRow> rows;
   for (; index < lines.size() && is_data_line(lines[index]); ++index) {
-    rows.push_back(parse_row(lines[index], layout, file));
+    rows.push_back(parse_row(lines[index], *layout, file));
   }
   end = index;
   return rows;
+}
+
+// The index of the first data row at or after `index`, or lines.size().
+size_t find_data_line(const std::vector<SourceLine>& lines, size_t index) {
+  while (index < lines.size() && !is_data_line(lines[index])) ++index;
+  return index;
 }
 
 // nccl-tests' preamble "# nThread 1 nGpus 8 minBytes ...": the GPUs of one process.
@@ -237,7 +333,9 @@ std::optional<int> gpus_per_thread_from_command(const std::string& command) {
   return std::nullopt;
 }
 
-std::vector<NcclTestsTable> parse_text_tables(std::string_view text, const std::string& filename) {
+std::vector<NcclTestsTable> parse_text_tables(std::string_view text, const std::string& filename,
+                                              const NcclTestsReadOptions& options) {
+  check_text(text, filename);
   NcclTestsTable base;
   base.file = filename;
   const std::vector<SourceLine> lines = split_lines(text);
@@ -246,21 +344,27 @@ std::vector<NcclTestsTable> parse_text_tables(std::string_view text, const std::
   if (command != base.header.end()) {
     base.gpus_per_thread = gpus_per_thread_from_command(command->second).value_or(0);
   }
-  const bool header_names_collective = base.header.count("collective") > 0;
+  // Without any column header, the rows alone: their fields tell the layout.
+  const bool bare = find_column_header(lines, raw_begin) == lines.size();
+  const auto next_table = [&](size_t from) {
+    return bare ? find_data_line(lines, from) : find_column_header(lines, from);
+  };
   std::vector<NcclTestsTable> tables;
   size_t region_begin = raw_begin;
-  for (size_t header = find_column_header(lines, raw_begin); header < lines.size();
-       header = find_column_header(lines, region_begin)) {
-    const std::span<const SourceLine> region(lines.data() + region_begin, header - region_begin);
+  for (size_t start = next_table(raw_begin); start < lines.size();
+       start = next_table(region_begin)) {
+    const std::span<const SourceLine> region(lines.data() + region_begin, start - region_begin);
     NcclTestsTable table = tables.empty() ? base : tables.back();
-    if (!tables.empty() || !header_names_collective) {
-      if (auto name = collective_from_text(region)) table.collective = *name;
-    }
-    if (auto ranks = ranks_from_device_lines(region)) table.ranks = *ranks;
+    table.collective = base.collective;
+    table.collective_source = base.collective_source;
+    table.ranks = base.ranks;
+    table.ranks_source = base.ranks_source;
     if (auto gpus = gpus_per_thread_from(region)) table.gpus_per_thread = *gpus;
     if (auto code = nccl_version_code_from(region)) table.nccl_version_code = *code;
-    size_t end = header;
-    table.rows = read_table(lines, header, filename, end);
+    size_t end = start;
+    table.rows = read_table(lines, start, bare, filename, end);
+    const TableContext context{region, lines, &options, tables.empty() ? nullptr : &tables.back()};
+    complete_table(table, context);
     tables.push_back(std::move(table));
     region_begin = end;
   }
@@ -338,25 +442,29 @@ std::vector<Token> tokenize(const SourceLine& line) {
 
 namespace linksim {
 
-NcclTestsTable parse_nccl_tests_output(std::string_view text, const std::string& filename) {
-  return parse_nccl_tests_outputs(text, filename).front();
+NcclTestsTable parse_nccl_tests_output(std::string_view text, const std::string& filename,
+                                       const NcclTestsReadOptions& options) {
+  return parse_nccl_tests_outputs(text, filename, options).front();
 }
 
-NcclTestsTable load_nccl_tests_output(const std::string& path) {
-  return parse_nccl_tests_output(read_input_file(path), path);
+NcclTestsTable load_nccl_tests_output(const std::string& path,
+                                      const NcclTestsReadOptions& options) {
+  return parse_nccl_tests_output(read_input_file(path), path, options);
 }
 
 std::vector<NcclTestsTable> parse_nccl_tests_outputs(std::string_view text,
-                                                     const std::string& filename) {
+                                                     const std::string& filename,
+                                                     const NcclTestsReadOptions& options) {
   const size_t first = text.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && text[first] == '{') {
     return {nccl_tests::parse_json_output(text, filename)};
   }
-  return nccl_tests::parse_text_tables(text, filename);
+  return nccl_tests::parse_text_tables(text, filename, options);
 }
 
-std::vector<NcclTestsTable> load_nccl_tests_outputs(const std::string& path) {
-  return parse_nccl_tests_outputs(read_input_file(path), path);
+std::vector<NcclTestsTable> load_nccl_tests_outputs(const std::string& path,
+                                                    const NcclTestsReadOptions& options) {
+  return parse_nccl_tests_outputs(read_input_file(path), path, options);
 }
 
 }  // namespace linksim

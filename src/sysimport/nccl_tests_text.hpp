@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Internal pieces of the nccl-tests output parser: source lines, whitespace tokens with their
-// columns, and the header reader (nccl_tests_header.cpp) used by nccl_tests_parser.cpp.
+// Internal pieces of the nccl-tests output reader: source lines, whitespace tokens with their
+// columns, the header reader (nccl_tests_header.cpp), the collective and rank count worked
+// out from a table itself (nccl_tests_infer.cpp), used by nccl_tests_parser.cpp.
 #pragma once
 
 #include <optional>
@@ -32,6 +33,10 @@ std::vector<Token> tokenize(std::string_view line);
 /// The tokens of a source line, columns counted in the line as written (prefix included).
 std::vector<Token> tokenize(const SourceLine& line);
 
+/// The canonical name of a collective spelled any way parse_collective() accepts
+/// ("all_reduce_perf" -> "allreduce"); nullopt for other words.
+std::optional<std::string> collective_key(std::string_view name);
+
 /// The first "<name>_perf" naming a collective in `lines`, canonical (all_reduce_perf ->
 /// "allreduce"); nullopt when none does.
 std::optional<std::string> collective_from_text(std::span<const SourceLine> lines);
@@ -39,10 +44,27 @@ std::optional<std::string> collective_from_text(std::span<const SourceLine> line
 std::optional<int> ranks_from_device_lines(std::span<const SourceLine> lines);
 
 /// Reads the "# key: value" header into table.header and table.env, and sets
-/// table.collective and table.ranks (from the header, else from the raw text).
+/// table.collective and table.ranks when the header states them (else "" and 0).
 /// Returns the index in `lines` of the first line after the header.
-/// Throws ConfigError as documented on parse_nccl_tests_output().
+/// Throws ConfigError for an unknown collective or a non-integer gpus_per_node / nodes.
 size_t read_header(const std::vector<SourceLine>& lines, NcclTestsTable& table);
+
+/// Where a table's collective and rank count may be read when its header does not say: the
+/// text before the table (since the previous table), the whole file, the caller's choice.
+struct TableContext {
+  std::span<const SourceLine> region;
+  std::span<const SourceLine> file_lines;
+  const NcclTestsReadOptions* options = nullptr;
+  const NcclTestsTable* previous = nullptr;  ///< the table before it in the file, if any
+};
+
+/// Completes table.collective and table.ranks (and their sources), each from the first that
+/// says: the header (already read), the binary name or "#  Rank N" lines before the table, the
+/// previous table, anywhere in the file, options.collective, and the table's own rows
+/// (busbw/algbw with the redop and root columns; docs/calibration.md#pasted-tables).
+/// Throws ConfigError at the row it read (or the file's last line) when the collective is
+/// ambiguous (naming the choices) or cannot be told, or the rank count cannot be told.
+void complete_table(NcclTestsTable& table, const TableContext& context);
 
 /// nccl-tests' JSON output (-J FILE; nccl-tests src/util.cu) as one table. Throws
 /// ConfigError at the line and column of a syntax error or of the document for a missing key.

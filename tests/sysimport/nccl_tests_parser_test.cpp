@@ -86,7 +86,7 @@ void check_row(const NcclTestsRow& row, const RowValues& expected) {
 
 }  // namespace
 
-TEST_SUITE("report") {
+TEST_SUITE("sysimport") {
   TEST_CASE("nccl_tests: every calibration file parses with its row count, first and last row") {
     for (const CalibrationCase& c : kCases) {
       CAPTURE(c.file);
@@ -190,8 +190,8 @@ TEST_SUITE("report") {
     };
     const BadCase cases[] = {
         {"no_table.txt", 7, 1,
-         "expected an nccl-tests table (a column header naming size, time, algbw and busbw), "
-         "got none"},
+         "expected an nccl-tests table (a column header naming size, time, algbw and busbw, "
+         "or its data rows), got none"},
         {"ragged_row.txt", 9, 11, "expected 13 fields as in the column header on line 6, got 12"},
         {"bad_number.txt", 9, 57, "expected a number, got '1O.01'"},
         {"unknown_collective.txt", 4, 15,
@@ -199,8 +199,9 @@ TEST_SUITE("report") {
         {"bad_gpus_per_node.txt", 2, 18,
          "expected a positive integer for 'gpus_per_node', got 'eight'"},
         {"no_ranks.txt", 5, 1,
-         "expected '# gpus_per_node:' and '# nodes:' headers or nccl-tests '#  Rank N' device "
-         "lines to tell the number of ranks, got neither"},
+         "expected '# gpus_per_node:' and '# nodes:' headers, nccl-tests '#  Rank N' device "
+         "lines or a busbw/algbw that depends on the rank count to tell the number of ranks, "
+         "got none"},
         {"bad_size.txt", 6, 13, "expected a size in bytes such as 33554432 or 32M, got '32Q'"},
     };
     for (const BadCase& c : cases) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The "# key: value" header of a calibration file, and the collective and rank count that
-// it (or, failing that, nccl-tests' own output) states.
+// The "# key: value" header of a calibration file and the collective and rank count it
+// states; nccl-tests' own words for them (the binary name, the "#  Rank N" device lines).
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -9,8 +9,9 @@
 #include <map>
 #include <optional>
 
+#include "linksim/collectives.hpp"
 #include "linksim/error.hpp"
-#include "report/nccl_tests_text.hpp"
+#include "sysimport/nccl_tests_text.hpp"
 
 namespace linksim::nccl_tests {
 namespace {
@@ -76,37 +77,33 @@ int parse_count_field(const HeaderField& field, std::string_view key, const std:
   return value;
 }
 
-std::string find_collective(const std::map<std::string_view, HeaderField>& fields,
-                            const std::vector<SourceLine>& lines, const std::string& file) {
-  if (const auto it = fields.find("collective"); it != fields.end()) {
-    if (auto name = canonical_collective_name(it->second.value)) return *name;
-    throw ConfigError({file, it->second.line, it->second.column},
-                      fmt::format("expected a collective such as all_reduce or alltoall, got '{}'",
-                                  it->second.value));
-  }
-  if (auto name = collective_from_text(lines)) return *name;
-  const int last_line = lines.empty() ? 1 : lines.back().number;
-  throw ConfigError({file, last_line, 1},
-                    "expected a '# collective:' header or an nccl-tests binary name such as "
-                    "all_reduce_perf, got neither");
+// The collective the header names; empty when it names none.
+std::string header_collective(const std::map<std::string_view, HeaderField>& fields,
+                              const std::string& file) {
+  const auto it = fields.find("collective");
+  if (it == fields.end()) return "";
+  if (auto name = collective_key(it->second.value)) return *name;
+  throw ConfigError({file, it->second.line, it->second.column},
+                    fmt::format("expected a collective such as all_reduce or alltoall, got '{}'",
+                                it->second.value));
 }
 
-int find_ranks(const std::map<std::string_view, HeaderField>& fields,
-               const std::vector<SourceLine>& lines, const std::string& file) {
+// gpus_per_node x nodes from the header; 0 when it does not give both.
+int header_ranks(const std::map<std::string_view, HeaderField>& fields, const std::string& file) {
   const auto per_node = fields.find("gpus_per_node");
   const auto nodes = fields.find("nodes");
-  if (per_node != fields.end() && nodes != fields.end()) {
-    return parse_count_field(per_node->second, "gpus_per_node", file) *
-           parse_count_field(nodes->second, "nodes", file);
-  }
-  if (auto ranks = ranks_from_device_lines(lines)) return *ranks;
-  const int last_line = lines.empty() ? 1 : lines.back().number;
-  throw ConfigError({file, last_line, 1},
-                    "expected '# gpus_per_node:' and '# nodes:' headers or nccl-tests "
-                    "'#  Rank N' device lines to tell the number of ranks, got neither");
+  if (per_node == fields.end() || nodes == fields.end()) return 0;
+  return parse_count_field(per_node->second, "gpus_per_node", file) *
+         parse_count_field(nodes->second, "nodes", file);
 }
 
 }  // namespace
+
+std::optional<std::string> collective_key(std::string_view name) {
+  const std::optional<CollectiveOp> op = parse_collective(name);
+  if (!op) return std::nullopt;
+  return std::string(to_string(*op));
+}
 
 // The first "<name>_perf" in the text naming a collective, e.g. "./build/all_reduce_perf".
 std::optional<std::string> collective_from_text(std::span<const SourceLine> lines) {
@@ -119,7 +116,7 @@ std::optional<std::string> collective_from_text(std::span<const SourceLine> line
                            line.text[begin - 1] == '_')) {
         --begin;
       }
-      if (auto name = canonical_collective_name(line.text.substr(begin, at - begin))) return name;
+      if (auto name = collective_key(line.text.substr(begin, at - begin))) return name;
     }
   }
   return std::nullopt;
@@ -159,8 +156,10 @@ size_t read_header(const std::vector<SourceLine>& lines, NcclTestsTable& table) 
   if (const auto env = fields.find("env"); env != fields.end()) {
     table.env = parse_env(env->second.value);
   }
-  table.collective = find_collective(fields, lines, table.file);
-  table.ranks = find_ranks(fields, lines, table.file);
+  table.collective = header_collective(fields, table.file);
+  if (!table.collective.empty()) table.collective_source = "the header";
+  table.ranks = header_ranks(fields, table.file);
+  if (table.ranks > 0) table.ranks_source = "the header";
   return index;
 }
 

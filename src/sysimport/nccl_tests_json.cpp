@@ -7,8 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "linksim/error.hpp"
-#include "linksim/report.hpp"
-#include "report/nccl_tests_text.hpp"
+#include "sysimport/nccl_tests_text.hpp"
 
 namespace linksim::nccl_tests {
 namespace {
@@ -63,7 +62,7 @@ std::string collective_of(const nlohmann::json& args, const std::string& file) {
   binary = binary.substr(binary.find_last_of('/') + 1);
   const size_t suffix = binary.rfind("_perf");
   if (suffix != std::string::npos) binary.resize(suffix);
-  if (auto name = canonical_collective_name(binary)) return *name;
+  if (auto name = collective_key(binary)) return *name;
   fail(file, fmt::format("expected a collective test binary such as all_reduce_perf in "
                          "\"args\", got '{}'", args[0].get<std::string>()));
 }
@@ -81,12 +80,14 @@ NcclTestsTable parse_json_output(std::string_view text, const std::string& filen
   NcclTestsTable table;
   table.file = filename;
   table.collective = collective_of(member(document, "args", "the document", filename), filename);
+  table.collective_source = "the binary name";
   const nlohmann::json& config = member(document, "config", "the document", filename);
   const nlohmann::json& devices = member(config, "devices", "config", filename);
   if (!devices.is_array() || devices.empty()) {
     fail(filename, "expected nccl-tests JSON listing its devices in config.devices, got none");
   }
   table.ranks = static_cast<int>(devices.size());
+  table.ranks_source = "the device list";
   if (config.contains("ngpus") && config["ngpus"].is_number_integer()) {
     table.gpus_per_thread = config["ngpus"].get<int>();
   }
