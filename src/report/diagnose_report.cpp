@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+// Text and JSON renderings of a Diagnosis.
+#include "linksim/diagnose_report.hpp"
+
+#include <fmt/core.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "linksim/units.hpp"
+#include "report/json_numbers.hpp"
+
+namespace linksim {
+namespace {
+
+using nlohmann::ordered_json;
+
+ordered_json cost_json(const std::optional<FindingCost>& cost) {
+  if (!cost) return nullptr;
+  ordered_json sizes = ordered_json::array();
+  for (const CostPoint& p : cost->points) {
+    sizes.push_back({{"size_bytes", report_json::count_value(p.size_bytes)},
+                     {"logged_busbw_GBps", report_json::rounded(p.logged_busbw_Bps / kGB)},
+                     {"best_busbw_GBps", report_json::rounded(p.best_busbw_Bps / kGB)}});
+  }
+  return {{"collective", std::string(to_string(cost->op))},
+          {"setting", cost->setting},
+          {"note", cost->bound_note.empty() ? ordered_json(nullptr) : ordered_json(cost->bound_note)},
+          {"sizes", std::move(sizes)}};
+}
+
+template <typename T>
+ordered_json optional_json(const std::optional<T>& value) {
+  return value ? ordered_json(*value) : ordered_json(nullptr);
+}
+
+std::string size_words(double bytes) {
+  if (bytes >= (1 << 30)) return fmt::format("{:g} GiB", bytes / (1 << 30));
+  if (bytes >= (1 << 20)) return fmt::format("{:g} MiB", bytes / (1 << 20));
+  return fmt::format("{:g} KiB", bytes / (1 << 10));
+}
+
+std::string facts_line(const Diagnosis& d) {
+  std::string line = fmt::format("{}: NCCL {}, {} ranks on {} node{}", d.log_file,
+                                 d.nccl_version.value_or("(release not in the log)"), d.ranks,
+                                 d.nodes, d.nodes == 1 ? "" : "s");
+  line += d.channels ? fmt::format(", {} channels", *d.channels) : ", channels not in the log";
+  if (d.predicted_channels) {
+    line += fmt::format(" (linksim predicts {} on '{}')", *d.predicted_channels, d.topology_name);
+  }
+  return line + "\n";
+}
+
+}  // namespace
+
+std::string render_diagnosis_text(const Diagnosis& d) {
+  std::string out = facts_line(d);
+  std::map<std::string, int> by_transport;
+  for (const DiagnosisHop& h : d.hops) {
+    ++by_transport[std::string(to_string(h.transport)) + (h.gdr ? "/GDRDMA" : "")];
+  }
+  if (!by_transport.empty()) {
+    out += "connections:";
+    for (const auto& [name, count] : by_transport) out += fmt::format(" {} {},", name, count);
+    out.back() = '\n';
+  }
+  if (!d.env.empty()) {
+    out += "environment:";
+    for (const std::string& e : d.env) out += " " + e;
+    out += "\n";
+  }
+  if (d.topology_name.empty()) out += "machine: not given (--topo): findings are what the log alone shows\n";
+  int faults = 0;
+  for (const Finding& f : d.findings) {
+    faults += f.severity == FindingSeverity::kFault ? 1 : 0;
+    out += fmt::format("\n{:<8} {}: {}\n", to_string(f.severity), f.key, f.message);
+    if (f.cost) {
+      out += fmt::format("  cost ({}, {}):", to_string(f.cost->op), f.cost->setting);
+      for (const CostPoint& p : f.cost->points) {
+        out += fmt::format(" {} {:.1f} GB/s against {:.1f};", size_words(p.size_bytes),
+                           p.logged_busbw_Bps / kGB, p.best_busbw_Bps / kGB);
+      }
+      out.back() = '\n';
+      if (!f.cost->bound_note.empty()) out += "  note: " + f.cost->bound_note + "\n";
+    }
+    for (const NcclLogLine& e : f.evidence) out += fmt::format("  line {}: {}\n", e.line, e.text);
+  }
+  out += faults == 0 ? "\nno fault found\n" : fmt::format("\n{} fault{} found\n", faults, faults == 1 ? "" : "s");
+  return out;
+}
+
+std::string render_diagnosis_json(const Diagnosis& d) {
+  ordered_json hops = ordered_json::array();
+  for (const DiagnosisHop& h : d.hops) {
+    hops.push_back({{"from_rank", h.from_rank},
+                    {"to_rank", optional_json(h.to_rank)},
+                    {"channel", h.channel},
+                    {"transport", std::string(to_string(h.transport))},
+                    {"gdr", h.gdr}});
+  }
+  ordered_json findings = ordered_json::array();
+  for (const Finding& f : d.findings) {
+    ordered_json evidence = ordered_json::array();
+    for (const NcclLogLine& e : f.evidence) evidence.push_back(e.text);
+    findings.push_back({{"key", f.key},
+                        {"severity", std::string(to_string(f.severity))},
+                        {"evidence", std::move(evidence)},
+                        {"cost", cost_json(f.cost)}});
+  }
+  const ordered_json document = {{"nccl_version", optional_json(d.nccl_version)},
+                                 {"ranks", d.ranks},
+                                 {"nodes", d.nodes},
+                                 {"channels", optional_json(d.channels)},
+                                 {"hops", std::move(hops)},
+                                 {"findings", std::move(findings)}};
+  return document.dump(2) + "\n";
+}
+
+}  // namespace linksim

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: Apache-2.0
+// diagnose: one synthetic log per finding on a shipped machine, the shipped real logs with the
+// conclusions their threads reached, and the cost as the engine's own run with the logged
+// setting (the oracle is a Communicator built with that setting).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "linksim/diagnose.hpp"
+#include "linksim/diagnose_report.hpp"
+#include "linksim/error.hpp"
+#include "linksim/gpu_selection.hpp"
+#include "linksim/nccl_log.hpp"
+#include "linksim/topology_yaml.hpp"
+#include "support/validation_data.hpp"
+
+namespace {
+
+using linksim::Diagnosis;
+using linksim::FindingSeverity;
+
+const std::string kTopologies = LINKSIM_SOURCE_DIR "/topologies/";
+
+linksim::Topology machine(const std::string& file, const linksim::ParamOverrides& set = {}) {
+  return linksim::load_topology(kTopologies + file, set);
+}
+
+Diagnosis run(const std::string& text, const linksim::Topology* topology) {
+  const linksim::NcclLog log = linksim::parse_nccl_log(text, "test.log");
+  linksim::DiagnoseRequest request;
+  request.topology = topology;
+  return linksim::diagnose(log, request);
+}
+
+const linksim::Finding* find(const Diagnosis& d, std::string_view key) {
+  for (const linksim::Finding& f : d.findings) {
+    if (f.key == key) return &f;
+  }
+  return nullptr;
+}
+
+bool evidence_has(const linksim::Finding& f, std::string_view part) {
+  return std::any_of(f.evidence.begin(), f.evidence.end(), [&](const linksim::NcclLogLine& l) {
+    return l.text.find(part) != std::string::npos;
+  });
+}
+
+// Eight ranks of one server, ring 0..7, with `body` lines after the version line.
+std::string one_server(const std::string& version, const std::string& body) {
+  std::string log = "dgx:100:200 [0] NCCL INFO NCCL version " + version + "\n";
+  for (int r = 0; r < 8; ++r) {
+    log += "dgx:100:20" + std::to_string(r) + " [" + std::to_string(r) + "] NCCL INFO comm 0x1 rank " +
+           std::to_string(r) + " nranks 8 cudaDev " + std::to_string(r) + " nvmlDev " +
+           std::to_string(r) + " busId " + std::to_string(r + 1) + "8000 commId 0x2 - Init COMPLETE\n";
+  }
+  return log + body;
+}
+
+// Two ranks, GPU 0 of servers a and b, joined by `transport` on channel 0 both ways.
+std::string two_servers(const std::string& prefix_lines, const std::string& send_via) {
+  return prefix_lines +
+         "a:1:2 [0] NCCL INFO comm 0x1 rank 0 nRanks 2 nNodes 2 localRanks 1 localRank 0 MNNVL 0\n"
+         "b:3:4 [0] NCCL INFO comm 0x1 rank 1 nRanks 2 nNodes 2 localRanks 1 localRank 0 MNNVL 0\n"
+         "a:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via " + send_via + "\n"
+         "b:3:4 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [send] via " + send_via + "\n";
+}
+
+// The engine's busbw for AllReduce of `size` on `gpus` with `options`.
+double busbw(const linksim::Topology& t, const std::vector<linksim::DeviceId>& gpus,
+             const linksim::CommOptions& options, double size) {
+  const linksim::Communicator comm(t, gpus, options);
+  linksim::CollectiveQuery q;
+  q.size_bytes = size;
+  return comm.run(q).busbw_Bps;
+}
+
+}  // namespace
+
+TEST_SUITE("diagnose") {
+
+TEST_CASE("diagnose: a healthy DGX H100 log yields no fault") {
+  const linksim::Topology t = machine("dgx-h100.yaml");
+  std::string body;
+  for (int r = 0; r < 8; ++r) {
+    body += "dgx:100:20" + std::to_string(r) + " [" + std::to_string(r) + "] NCCL INFO Channel 00/0 : " +
+            std::to_string(r) + "[" + std::to_string(r) + "] -> " + std::to_string((r + 1) % 8) + "[" +
+            std::to_string((r + 1) % 8) + "] via P2P/CUMEM/read\n";
+  }
+  body += "dgx:100:200 [0] NCCL INFO 24 coll channels, 24 collnet channels, 16 nvls channels, 32 "
+          "p2p channels, 32 p2p channels per peer\n";
+  const Diagnosis d = run(one_server("2.29.2+cuda12.9", body), &t);
+  CHECK_FALSE(d.has_fault());
+  CHECK(d.ranks == 8);
+  CHECK(d.nodes == 1);
+  CHECK(d.channels == 24);
+  CHECK(d.hops.size() == 8);
+}
+
+TEST_CASE("diagnose: p2p-disabled is a fault on NVLink GPUs, with evidence and the engine's cost") {
+  // DGX A100: NVSwitch gen 2 without NVLS, so every size's AllReduce runs over P2P or SHM.
+  const linksim::Topology t = machine("dgx-a100.yaml");
+  const std::string body =
+      "dgx:100:200 [0] NCCL INFO NCCL_P2P_DISABLE set by environment to 1.\n"
+      "dgx:100:200 [0] NCCL INFO Channel 00 : 0[0] -> 1[1] via SHM/direct/direct\n"
+      "dgx:100:201 [1] NCCL INFO Channel 00 : 1[1] -> 2[2] via SHM/direct/direct\n";
+  const Diagnosis d = run(one_server("2.21.5+cuda12.4", body), &t);
+  const linksim::Finding* f = find(d, linksim::kFindingP2pDisabled);
+  REQUIRE(f != nullptr);
+  CHECK(f->severity == FindingSeverity::kFault);
+  CHECK(evidence_has(*f, "NCCL_P2P_DISABLE set by environment to 1."));
+  CHECK(evidence_has(*f, "0[0] -> 1[1] via SHM/direct/direct"));
+  REQUIRE(f->cost.has_value());
+  CHECK(f->cost->setting == "NCCL_P2P_DISABLE=1");
+  REQUIRE(f->cost->points.size() == 3);
+  linksim::CommOptions best;
+  best.nccl_version = {2, 21};
+  linksim::CommOptions logged = best;
+  logged.p2p_disable = true;
+  const auto gpus = linksim::select_gpus(t, {});
+  for (const linksim::CostPoint& p : f->cost->points) {
+    CHECK(p.logged_busbw_Bps == doctest::Approx(busbw(t, gpus, logged, p.size_bytes)));
+    CHECK(p.best_busbw_Bps == doctest::Approx(busbw(t, gpus, best, p.size_bytes)));
+    CHECK(p.logged_busbw_Bps < p.best_busbw_Bps);
+  }
+}
+
+TEST_CASE("diagnose: P2P turned off by the environment, with no connection line, is judged too") {
+  // NCCL 2.11 reports NCCL_P2P_DISABLE=1 as NCCL_P2P_LEVEL=LOC (nccl#606).
+  const std::string log = one_server("2.11.4+cuda11.1",
+                                     "dgx:100:200 [0] NCCL INFO NCCL_P2P_LEVEL set by environment to LOC\n");
+  const linksim::Topology a100 = machine("dgx-a100.yaml");
+  const Diagnosis d = run(log, &a100);
+  const linksim::Finding* f = find(d, linksim::kFindingP2pDisabled);
+  REQUIRE(f != nullptr);
+  CHECK(f->severity == FindingSeverity::kFault);
+  REQUIRE(f->evidence.size() == 1);
+  CHECK(f->evidence[0].text == "dgx:100:200 [0] NCCL INFO NCCL_P2P_LEVEL set by environment to LOC");
+  REQUIRE(f->cost.has_value());
+  CHECK(f->cost->setting == "NCCL_P2P_LEVEL=LOC");
+  CHECK(f->cost->points.back().logged_busbw_Bps < f->cost->points.back().best_busbw_Bps);
+  const Diagnosis alone = run(log, nullptr);
+  CHECK(find(alone, linksim::kFindingP2pDisabled)->severity == FindingSeverity::kInfo);
+}
+
+TEST_CASE("diagnose: SHM between GeForce cards without P2P is expected, without a cost") {
+  const linksim::Topology t = machine("dual-4090.yaml");
+  const Diagnosis d = run(
+      "pc:1:2 [0] NCCL INFO Channel 00 : 0[0] -> 1[1] via SHM/direct/direct\n"
+      "pc:1:3 [1] NCCL INFO Channel 00 : 1[1] -> 0[0] via SHM/direct/direct\n", &t);
+  const linksim::Finding* f = find(d, linksim::kFindingP2pDisabled);
+  REQUIRE(f != nullptr);
+  CHECK(f->severity == FindingSeverity::kExpected);
+  CHECK_FALSE(f->cost.has_value());
+  CHECK_FALSE(d.has_fault());
+}
+
+TEST_CASE("diagnose: sockets where the machine has InfiniBand; info without a machine") {
+  const linksim::Topology t = machine("dgx-h100-ib.yaml", {{"nodes", "2"}});
+  const std::string log = two_servers("a:1:2 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.\n",
+                                      "NET/Socket/0");
+  const Diagnosis d = run(log, &t);
+  const linksim::Finding* f = find(d, linksim::kFindingSocketInsteadOfIb);
+  REQUIRE(f != nullptr);
+  CHECK(f->severity == FindingSeverity::kFault);
+  CHECK(evidence_has(*f, "NCCL_IB_DISABLE"));
+  CHECK(f->message.find("ib_ndr NICs (mlx5_0)") != std::string::npos);
+  const Diagnosis alone = run(log, nullptr);
+  CHECK(find(alone, linksim::kFindingSocketInsteadOfIb)->severity == FindingSeverity::kInfo);
+  CHECK_FALSE(alone.has_fault());
+}
+
+TEST_CASE("diagnose: gdr-off where the GPU shares a PCIe switch with its NIC") {
+  const linksim::Topology t = machine("dgx-h100-ib.yaml", {{"nodes", "2"}});
+  const Diagnosis d = run(two_servers("", "NET/IB/0"), &t);
+  const linksim::Finding* f = find(d, linksim::kFindingGdrOff);
+  REQUIRE(f != nullptr);
+  CHECK(f->severity == FindingSeverity::kFault);
+  CHECK(find(run(two_servers("", "NET/IB/0/GDRDMA"), &t), linksim::kFindingGdrOff) == nullptr);
+}
+
+TEST_CASE("diagnose: wrong-nic names the NIC from NCCL's own device list, and costs it") {
+  const linksim::Topology t = machine("dgx-h100-ib.yaml", {{"nodes", "2"}});
+  const std::string nics = "a:1:2 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_3:1/IB ; OOB "
+                           "ib0:10.0.0.1<0>\n";
+  const Diagnosis d = run(two_servers(nics, "NET/IB/1/GDRDMA"), &t);
+  const linksim::Finding* f = find(d, linksim::kFindingWrongNic);
+  REQUIRE(f != nullptr);
+  CHECK(f->severity == FindingSeverity::kFault);
+  CHECK(f->message.find("host0:gpu0 uses mlx5_3 where its nearest NIC is mlx5_0") != std::string::npos);
+  REQUIRE(f->cost.has_value());
+  CHECK(f->cost->setting == "NCCL_IB_HCA==mlx5_3");
+  // NIC 0 is mlx5_0: the GPU's own.
+  CHECK(find(run(two_servers(nics, "NET/IB/0/GDRDMA"), &t), linksim::kFindingWrongNic) == nullptr);
+  // Without NCCL's device list the index names no NIC: nothing is judged.
+  CHECK(find(run(two_servers("", "NET/IB/1/GDRDMA"), &t), linksim::kFindingWrongNic) == nullptr);
+}
+
+TEST_CASE("diagnose: fewer-channels is a fault when the environment caps them, else info") {
+  const linksim::Topology t = machine("dgx-a100.yaml");
+  const std::string counts = "dgx:100:200 [0] NCCL INFO 2 coll channels, 0 collnet channels, 16 nvls "
+                             "channels, 32 p2p channels, 32 p2p channels per peer\n";
+  const Diagnosis capped = run(
+      one_server("2.21.5+cuda12.4",
+                 "dgx:100:200 [0] NCCL INFO NCCL_MAX_NCHANNELS set by environment to 2.\n" + counts), &t);
+  const linksim::Finding* f = find(capped, linksim::kFindingFewerChannels);
+  REQUIRE(f != nullptr);
+  CHECK(f->severity == FindingSeverity::kFault);
+  REQUIRE(f->cost.has_value());
+  CHECK(f->cost->setting == "2 channels");
+  linksim::CommOptions logged;
+  logged.nccl_version = {2, 21};
+  logged.channels = 2;
+  const auto gpus = linksim::select_gpus(t, {});
+  for (const linksim::CostPoint& p : f->cost->points) {
+    CHECK(p.logged_busbw_Bps == doctest::Approx(busbw(t, gpus, logged, p.size_bytes)));
+  }
+  const Diagnosis uncapped = run(one_server("2.21.5+cuda12.4", counts), &t);
+  CHECK(find(uncapped, linksim::kFindingFewerChannels)->severity == FindingSeverity::kInfo);
+}
+
+TEST_CASE("diagnose: a ring crossing the sockets more often than NCCL's is a fault") {
+  const linksim::Topology t = machine("pcie-8gpu.yaml");
+  const Diagnosis zigzag = run(one_server("2.21.5+cuda12.4",
+                                          "dgx:100:200 [0] NCCL INFO Channel 00/02 : 0 4 1 5 2 6 3 7\n"), &t);
+  const linksim::Finding* f = find(zigzag, linksim::kFindingRingCrossesSocket);
+  REQUIRE(f != nullptr);
+  CHECK(f->severity == FindingSeverity::kFault);
+  CHECK(f->message.find("up to 8 times where NCCL's rings on this machine cross 2 times") !=
+        std::string::npos);
+  const Diagnosis straight = run(one_server("2.21.5+cuda12.4",
+                                            "dgx:100:200 [0] NCCL INFO Channel 00/02 : 0 1 2 3 4 5 6 7\n"), &t);
+  CHECK(find(straight, linksim::kFindingRingCrossesSocket)->severity == FindingSeverity::kExpected);
+}
+
+TEST_CASE("diagnose: nvls-off on NVSwitch gen-3 GPUs is a fault costed with NVLS disabled") {
+  const linksim::Topology t = machine("dgx-h100.yaml");
+  const Diagnosis d = run(
+      one_server("2.21.5+cuda12.4",
+                 "dgx:100:200 [0] NCCL INFO NCCL_NVLS_ENABLE set by environment to 0.\n"
+                 "dgx:100:200 [0] NCCL INFO 24 coll channels, 24 collnet channels, 0 nvls channels, "
+                 "32 p2p channels, 32 p2p channels per peer\n"), &t);
+  const linksim::Finding* f = find(d, linksim::kFindingNvlsOff);
+  REQUIRE(f != nullptr);
+  CHECK(f->severity == FindingSeverity::kFault);
+  REQUIRE(f->cost.has_value());
+  CHECK(f->cost->points.back().logged_busbw_Bps < f->cost->points.back().best_busbw_Bps);
+  // On PCIe GPUs there is no NVLS to lose.
+  const linksim::Topology pcie = machine("pcie-8gpu.yaml");
+  CHECK(find(run(one_server("2.21.5+cuda12.4",
+                            "dgx:100:200 [0] NCCL INFO 2 coll channels, 0 collnet channels, 0 nvls "
+                            "channels, 2 p2p channels, 2 p2p channels per peer\n"), &pcie),
+             linksim::kFindingNvlsOff) == nullptr);
+}
+
+TEST_CASE("diagnose: pxn disabled where NCCL's rings use it; PXN in use is info") {
+  const linksim::Topology t = machine("dgx-h100-ib.yaml", {{"nodes", "2"}});
+  const Diagnosis off = run(two_servers("a:1:2 [0] NCCL INFO NCCL_PXN_DISABLE set by environment to 1.\n",
+                                        "NET/IB/0/GDRDMA"), &t);
+  const linksim::Finding* f = find(off, linksim::kFindingPxn);
+  REQUIRE(f != nullptr);
+  // Two ranks on GPU 0 of each server: their own NICs are the rail; no ring needs PXN.
+  CHECK(f->severity == FindingSeverity::kInfo);
+  const Diagnosis used = run(two_servers("", "NET/IB/0(1)/GDRDMA"), nullptr);
+  REQUIRE(find(used, linksim::kFindingPxn) != nullptr);
+  CHECK(find(used, linksim::kFindingPxn)->severity == FindingSeverity::kInfo);
+}
+
+TEST_CASE("diagnose: version-old is a fault before NVLS on an NVLS machine, info elsewhere") {
+  const linksim::Topology h100 = machine("dgx-h100.yaml");
+  const Diagnosis old_release = run(one_server("2.16.5+cuda11.8", ""), &h100);
+  const linksim::Finding* f = find(old_release, linksim::kFindingVersionOld);
+  REQUIRE(f != nullptr);
+  CHECK(f->severity == FindingSeverity::kFault);
+  REQUIRE(f->cost.has_value());
+  CHECK(f->cost->setting == "NCCL 2.16");
+  const linksim::Topology pcie = machine("pcie-8gpu.yaml");
+  const Diagnosis on_pcie = run(one_server("2.16.5+cuda11.8", ""), &pcie);
+  CHECK(find(on_pcie, linksim::kFindingVersionOld)->severity == FindingSeverity::kInfo);
+}
+
+TEST_CASE("diagnose: a log naming GPUs the machine lacks is refused") {
+  const linksim::Topology t = machine("dual-4090.yaml");
+  CHECK_THROWS_WITH_AS(run(one_server("2.21.5+cuda12.4", ""), &t),
+                       "linksim: error: the log puts rank 2 on GPU 2 of node 0; the topology "
+                       "'dual-4090' has no such GPU",
+                       linksim::ConfigError);
+}
+
+TEST_CASE("diagnose: 03 (nccl-tests#166) names p2p-disabled with evidence and cost") {
+  // Two 8-GPU NVLink servers; the thread's diagnosis: NCCL_P2P_LEVEL disabled P2P (SHM inside
+  // each server) and the servers talk over sockets.
+  const linksim::Topology t = machine("dgx-a100-ib.yaml");
+  const linksim::NcclLog log = linksim::read_nccl_log(
+      linksim::testing::validation_file("nccl-logs/03-sxm8x2-2node-p2plevel-shm-socket-nccltests166.log"));
+  linksim::DiagnoseRequest request;
+  request.topology = &t;
+  const Diagnosis d = linksim::diagnose(log, request);
+  const linksim::Finding* p2p = find(d, linksim::kFindingP2pDisabled);
+  REQUIRE(p2p != nullptr);
+  CHECK(p2p->severity == FindingSeverity::kFault);
+  CHECK(evidence_has(*p2p, "6[6] -> 7[7] via SHM/direct/direct"));
+  REQUIRE(p2p->cost.has_value());
+  CHECK(p2p->cost->points.back().logged_busbw_Bps < p2p->cost->points.back().best_busbw_Bps / 4);
+  CHECK(find(d, linksim::kFindingSocketInsteadOfIb)->severity == FindingSeverity::kFault);
+  const std::string json = linksim::render_diagnosis_json(d);
+  CHECK(json.find("\"key\": \"p2p-disabled\"") != std::string::npos);
+}
+
+TEST_CASE("diagnose: the shipped healthy logs yield no fault from the log alone") {
+  for (const std::string& path : linksim::testing::validation_files("nccl-logs")) {
+    CAPTURE(path);
+    const Diagnosis d = linksim::diagnose(linksim::read_nccl_log(path), {});
+    CHECK_FALSE(d.has_fault());
+  }
+}
+
+}  // TEST_SUITE
