@@ -25,7 +25,6 @@ struct MachineFlags {
   std::vector<std::string> sets;   ///< --set name=value, the last of a name wins
   std::vector<std::string> degrade;  ///< --degrade SPEC (docs/cli.md#degrade)
   std::string calibration;         ///< --calibration PROFILE (docs/calibration.md)
-  std::vector<std::string> degrade;  ///< --degrade SPEC, applied in order (docs/cli.md#degrade)
   GpuSelection gpus;               ///< -g, --gpus, --per-node
 };
 
