@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "cli/cli_common.hpp"
 #include "cli/coll_args.hpp"
 #include "cli/command_table.hpp"
 #include "cli/results_args.hpp"
