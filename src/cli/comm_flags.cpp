@@ -47,9 +47,9 @@ void add_machine_flags(CLI::App& c, MachineFlags& flags, TopoCount count) {
       count == TopoCount::kSeveral
           ? "Topology file (topologies/*.yaml); repeat to compare machines side by side"
           : "Topology file (topologies/*.yaml)");
-  topo->required()->expected(1)->allow_extra_args(false);
+  // One value per occurrence (main.cpp: one_value_per_occurrence), however many --topo.
+  topo->required()->allow_extra_args(false);
   c.add_option("--set", flags.sets, "Override a topology parameter, k=v (repeatable; last wins)")
-      ->expected(1)
       ->allow_extra_args(false);
   add_calibration_option(c, flags.calibration);
   add_degrade_option(c, flags.degrade);

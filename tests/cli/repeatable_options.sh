@@ -34,7 +34,7 @@ expect_ok "allreduce over 16 ranks" coll compare --topo "$topo/dgx-h100-ib.yaml"
   "$measured"
 expect_ok "servers: 2" topo show --set nodes=2 "$topo/dgx-h100-ib.yaml"
 expect_ok "GPU0" topo matrix --set nodes=2 "$topo/dgx-h100-ib.yaml"
-expect_ok "digraph" topo dot --set nodes=2 "$topo/dgx-h100-ib.yaml"
+expect_ok "graph G" topo dot --set nodes=2 "$topo/dgx-h100-ib.yaml"
 expect_ok "allreduce-busbw/dgx-h100" run --format json "$src/scenarios/seed-selection.yaml" --list
 
 exit $((failures > 0))
