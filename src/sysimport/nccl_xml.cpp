@@ -137,7 +137,7 @@ class DepthProbe : public pugi::xml_tree_walker {
 // sized before any of them is filled, so the pointers on the stack stay valid.
 // Attribute values are the text the importer keeps (element and attribute names are only
 // compared with ASCII ones): each must be UTF-8, refused at its first bad byte otherwise.
-XmlElement convert(pugi::xml_node root, size_t base, const detail::LineIndex& lines,
+XmlElement to_elements(pugi::xml_node root, size_t base, const detail::LineIndex& lines,
                    const std::string& file) {
   // pugixml parses its copy of the input in place: names and values point into that buffer.
   const char* buffer = root.name() - root.offset_debug();
@@ -203,7 +203,7 @@ XmlElement parse_nccl_xml(std::string_view text, const std::string& filename) {
                       fmt::format("expected an NCCL topology (<system ...>), got <{}>",
                                   system.name()));
   }
-  return convert(system, start, lines, filename);
+  return to_elements(system, start, lines, filename);
 }
 
 std::optional<int> parse_xml_int(std::string_view text) {
