@@ -56,6 +56,7 @@ FrameworkTraits defaults(TrainFramework framework) {
       t.fused_elementwise = false;
       t.attention = AttentionKernel::kFlashAttention2;
       t.keep_last_block = true;
+      t.pipeline_gathers_once = true;
       break;
     case TrainFramework::kFsdp:
       t.description = "PyTorch FSDP";

@@ -41,6 +41,9 @@ struct FrameworkTraits {
   int prefetch_depth = 1;            ///< gathers issued ahead of the block computing
   bool reshard_after_forward = true; ///< backward gathers every block again
   bool keep_last_block = false;      ///< the last block stays gathered for backward (torchtitan)
+  /// With pipeline parallelism, parameters stay gathered across a step's micro-batches and
+  /// gradients reduce-scatter after the last one (torch.distributed.pipelining with FSDP2).
+  bool pipeline_gathers_once = false;
 };
 
 /// The framework's defaults with the request's overrides (--compile).

@@ -44,7 +44,10 @@ DataParallelCost StepBuilder::sharded_data_parallel(const StagesCost& stages) {
   DataParallelCost out;
   const Stage& stage = stages.slowest_stage();
   const StageCost& cost = stages.slowest_cost();
-  const double m = micro_batches();
+  // Pipelined FSDP2 (torchtitan) gathers once per step and reduce-scatters after the last
+  // micro-batch, keeping parameters between: one pass of collectives a step, none resharded.
+  const bool once = l_.pp > 1 && fw_.pipeline_gathers_once;
+  const double m = once ? 1 : micro_batches();
   const int blocks = std::max(1, stage.layers.layers);
   for (const Shard& sh : shards(stage)) {
     if (sh.ranks.size() < 2 || sh.params <= 0) continue;
@@ -86,7 +89,9 @@ DataParallelCost StepBuilder::sharded_data_parallel(const StagesCost& stages) {
       replicas = pick(replica_ranks);
       t.replica_reduce_s = time(replicas, CollectiveOp::kAllReduce, replica_bytes).time_s;
     }
-    t.regather_blocks = !fw_.reshard_after_forward ? 0 : fw_.keep_last_block ? blocks - 1 : blocks;
+    t.regather_blocks = !fw_.reshard_after_forward || once ? 0
+                        : fw_.keep_last_block                ? blocks - 1
+                                                             : blocks;
     t.forward_block_s = cost.fwd.compute.total() / blocks;
     t.backward_block_s = cost.bwd.compute.total() / blocks;
     const ShardedPass pass = sharded_pass_exposure(t, blocks, fw_.prefetch_depth);

@@ -126,6 +126,27 @@ TEST_CASE("fsdp: a two-block plan gathers one block at a time") {
   CHECK(find(fsdp, "dp", "backward", CollectiveOp::kReduceScatter, 2 * block) != nullptr);  // bf16
 }
 
+TEST_CASE("fsdp: with pipeline stages torchtitan gathers once a step, plain FSDP every micro-batch") {
+  const Topology t = testing::library_topology("dgx-h100.yaml");
+  PlanRequest r = two_block_train(TrainFramework::kTorchtitan);
+  r.model = parse_arch("layers=4,hidden=4096,heads=32,kv_heads=8,ffn=14336,ffn_type=swiglu,vocab=128256",
+                       "--arch");
+  r.pp = 2;
+  r.dp = 4;
+  r.global_batch = 16;  // 4 micro-batches per pipeline
+  const double block = attention_params_per_layer(r.model) + ffn_params(r.model, r.model.ffn);
+  const PlanResult titan = plan(t, r);
+  const PlanComm* gather = find(titan, "dp", "forward", CollectiveOp::kAllGather, 2 * block);
+  REQUIRE(gather != nullptr);
+  CHECK(gather->count == doctest::Approx(2));  // 2 blocks on the stage, once
+  CHECK(find(titan, "dp", "backward", CollectiveOp::kAllGather, 2 * block) == nullptr);
+  r.framework = TrainFramework::kFsdp;
+  const PlanComm* per_micro_batch =
+      find(plan(t, r), "dp", "forward", CollectiveOp::kAllGather, 2 * block);
+  REQUIRE(per_micro_batch != nullptr);
+  CHECK(per_micro_batch->count == doctest::Approx(2 * 4));
+}
+
 TEST_CASE("frameworks: the same model and machine, different sourced step times") {
   const Topology t = testing::library_topology("dgx-h100.yaml");
   PlanRequest r;

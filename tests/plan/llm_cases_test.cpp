@@ -130,7 +130,7 @@ TEST_CASE("FLOP conventions are named by the first word of the field") {
 
 TEST_CASE("every published case is read") {
   REQUIRE(std::filesystem::exists(kCasesFile));
-  REQUIRE(cases().size() == 30);
+  REQUIRE(cases().size() == 75);
   std::set<std::string> ids;
   for (const LlmCase& c : cases()) {
     CAPTURE(c.id);
