@@ -30,7 +30,7 @@ PUBLIC_HEADERS = {
     "collectives": "collectives", "nccl_version": "collectives", "nccl_tests": "collectives",
     "nccl_debug": "collectives", "explain": "collectives", "model_calibration": "collectives",
     "collective_rows": "collectives",
-    "sysimport": "sysimport", "nccl_tests_output": "sysimport",
+    "sysimport": "sysimport", "nccl_tests_output": "sysimport", "nccl_log": "sysimport",
     "calibration": "calibration", "calibrate": "calibration", "error_bands": "calibration",
     "measured": "calibration", "acceptance": "calibration",
     "model": "plan", "plan": "plan", "plan_memory": "plan", "plan_explain": "plan",
@@ -39,7 +39,7 @@ PUBLIC_HEADERS = {
     "scenario": "scenario",
     "report": "report", "plan_report": "report", "explain_report": "report",
     "nccl_debug_report": "report", "measured_report": "report", "scenario_report": "report",
-    "topo_matrix_report": "report", "fault_reports": "report",
+    "topo_matrix_report": "report", "fault_reports": "report", "diagnose_report": "report",
     "charts": "report",
     "runs": "runs",
 }

@@ -56,7 +56,7 @@ expect 2 'linksim: error: --p2p-level: expected one of LOC, NVL, PIX, PXB, PHB, 
   "${h100[@]}" "${m70b[@]}" --mode train --p2p-level ALL
 expect 2 'linksim: error: --ib-hca: expected NCCL_IB_HCA'"'"'s form [^][=]name[:port][,name[:port]]... (at least one NIC name), got "^="' \
   "${h100[@]}" "${m70b[@]}" --mode train --ib-hca ^=
-expect 2 'linksim: error: --sim: expected analytic or flow, got "exact"' \
+expect 2 'linksim: error: --sim: expected one of analytic, flow, got "exact"' \
   "${h100[@]}" "${m70b[@]}" --mode train --sim exact
 expect 2 'linksim: error: --model and --arch: expected one of them, got both' \
   "${h100[@]}" "${m70b[@]}" --arch layers=2,hidden=64,heads=4,kv_heads=4,ffn=256,ffn_type=gelu,vocab=100 --mode train

@@ -41,8 +41,8 @@ TEST_CASE("cli: topo matrix of a DGX H100 shows NV18, PIX to its own NIC, NODE a
   REQUIRE(r.status == 0);
   // GPU0's row: X, then NV18 to the 7 other GPUs; NIC0 (same PCIe switch) PIX; NIC1 on
   // another switch of socket 0 NODE; NIC4 on socket 1 SYS.
-  CHECK(r.out.find("GPU0  X     NV18  NV18  NV18  NV18  NV18  NV18  NV18  PIX   NODE  NODE  NODE  "
-                   "SYS   SYS   SYS   SYS   0-55,112-167") != std::string::npos);
+  CHECK(r.out.find("GPU0\t X \tNV18\tNV18\tNV18\tNV18\tNV18\tNV18\tNV18\tPIX\tNODE\tNODE\tNODE\t"
+                   "SYS\tSYS\tSYS\tSYS\t0-55,112-167") != std::string::npos);
   CHECK(r.out.find("NIC Legend:") != std::string::npos);
   CHECK(r.out.find("NIC1: mlx5_3") != std::string::npos);
   // 18 lanes x 25 GB/s over the four planes: 450 GB/s per direction.
