@@ -45,7 +45,7 @@ double pen_width(double bw_Bps) {
 }
 
 // A DOT double-quoted string; "\n" in `text` stays a DOT line break.
-std::string quoted(std::string_view text) {
+std::string dot_quoted(std::string_view text) {
   std::string out = "\"";
   for (size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '"') out += "\\\"";
@@ -183,8 +183,8 @@ std::string edge_line(const Topology& topology, const DotGraph& graph, uint32_t 
                   format_bandwidth(edge.bw_Bps),
                   edge.links == 1 ? "" : fmt::format(" over {} links", edge.links));
   return fmt::format("  {} -- {} [label={}, color=\"{}\", penwidth={:.1f}, tooltip={}];\n",
-                     graph.nodes[a].id, graph.nodes[b].id, quoted(label),
-                     family_colour(link.family), pen_width(edge.bw_Bps), quoted(tooltip));
+                     graph.nodes[a].id, graph.nodes[b].id, dot_quoted(label),
+                     family_colour(link.family), pen_width(edge.bw_Bps), dot_quoted(tooltip));
 }
 
 }  // namespace
@@ -196,22 +196,22 @@ std::string render_topology_dot(const Topology& topology, const DotOptions& opti
 
   std::string out = "graph G {\n";
   out += fmt::format("  label={};\n  labelloc=t;\n  node [fontsize=10];\n  edge [fontsize=8];\n",
-                     quoted(collapse ? topology.name() + " (collapsed: " +
+                     dot_quoted(collapse ? topology.name() + " (collapsed: " +
                                            std::to_string(topology.devices().size()) +
                                            " devices)"
                                      : topology.name()));
   for (size_t c = 0; c < graph.clusters.size(); ++c) {
     out += fmt::format("  subgraph cluster_{} {{\n    label={};\n    style=rounded;\n    color=\"#9aa5b1\";\n",
-                       graph.clusters[c], quoted(graph.clusters[c]));
+                       graph.clusters[c], dot_quoted(graph.clusters[c]));
     for (const DotNode& node : graph.nodes) {
       if (node.cluster != int(c)) continue;
-      out += fmt::format("    {} [label={}, shape={}];\n", node.id, quoted(node.label), node.shape);
+      out += fmt::format("    {} [label={}, shape={}];\n", node.id, dot_quoted(node.label), node.shape);
     }
     out += "  }\n";
   }
   for (const DotNode& node : graph.nodes) {
     if (node.cluster >= 0) continue;
-    out += fmt::format("  {} [label={}, shape={}];\n", node.id, quoted(node.label), node.shape);
+    out += fmt::format("  {} [label={}, shape={}];\n", node.id, dot_quoted(node.label), node.shape);
   }
   // Links in id order (a link and its reverse are 2k, 2k+1: one edge per even id); when
   // collapsed, links between the same two nodes merge and links inside one node are left out.
