@@ -47,7 +47,7 @@ std::string text_of(const Json& object, const char* key) {
 }
 
 // "dgx-h100", or "dgx-h100 g=8" when the case sweeps something.
-std::string case_label(const Json& doc) {
+std::string answer_case_label(const Json& doc) {
   const std::string id = text_of(doc, "id");
   const std::string prefix = text_of(doc, "study") + "/" + text_of(doc, "machine");
   std::string label = text_of(doc, "machine");
@@ -112,7 +112,7 @@ std::string main_comm_text(const Json& plan) {
 
 PlanPoint plan_point(const Json& doc, const std::string& metric) {
   PlanPoint p;
-  p.label = case_label(doc);
+  p.label = answer_case_label(doc);
   if (text_of(doc, "status") == "error") {
     p.phrase = fmt::format("{}: not answered ({})", p.label, text_of(doc, "error"));
     return p;
@@ -240,7 +240,7 @@ std::vector<std::string> answer_busbw(const std::vector<const Json*>& docs, doub
   };
   std::vector<Point> points;
   for (const Json* doc : docs) {
-    const std::string label = case_label(*doc);
+    const std::string label = answer_case_label(*doc);
     const Json collective = doc->value("collective", Json());
     const Json rows = collective.is_object() ? collective.value("rows", Json::array()) : Json::array();
     const Json* row = busbw_row(rows, size_bytes);
