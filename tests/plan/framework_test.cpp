@@ -141,8 +141,8 @@ TEST_CASE("fsdp: with pipeline stages torchtitan gathers once a step, plain FSDP
   CHECK(gather->count == doctest::Approx(2));  // 2 blocks on the stage, once
   CHECK(find(titan, "dp", "backward", CollectiveOp::kAllGather, 2 * block) == nullptr);
   r.framework = TrainFramework::kFsdp;
-  const PlanComm* per_micro_batch =
-      find(plan(t, r), "dp", "forward", CollectiveOp::kAllGather, 2 * block);
+  const PlanResult fsdp = plan(t, r);
+  const PlanComm* per_micro_batch = find(fsdp, "dp", "forward", CollectiveOp::kAllGather, 2 * block);
   REQUIRE(per_micro_batch != nullptr);
   CHECK(per_micro_batch->count == doctest::Approx(2 * 4));
 }
