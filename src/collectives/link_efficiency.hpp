@@ -32,12 +32,20 @@ struct HostStagingRate {
   double nccl_path_Bps = 0;       ///< NCCL's bandwidth for the path: its PCIe and socket links
   double rate_Bps = 0;            ///< min(platform_Bps, nccl_path_Bps)
 };
-/// REQUIRES: route.transport == Transport::kShm.
+/// A network route's GPU/NIC legs that are staged through host memory (GPUDirect RDMA off:
+/// beyond NCCL_NET_GDR_LEVEL, or NCCL's socket transport): those of its legs, before its first
+/// and after its last network link, that pass through a CPU (docs/model.md#gdr-off). Empty
+/// for any other route.
+std::vector<std::vector<LinkId>> staged_network_legs(const Topology& topology, const Route& route);
+
+/// REQUIRES: route.transport == Transport::kShm, or a kNet route with a staged leg
+/// (staged_network_legs): then the slowest of its staged legs.
 HostStagingRate host_staging_rate(const Topology& topology, const Route& route,
                                   const ModelCalibration& calibration);
 
-/// A bound on one route's rate beyond its links' capacities (host-staged copies), bytes/s;
-/// +infinity when none. `why`, when given, receives the mechanism (kHostStaging).
+/// A bound on one route's rate beyond its links' capacities (host-staged copies, and network
+/// legs staged without GPUDirect RDMA), bytes/s; +infinity when none. `why`, when given,
+/// receives the mechanism (kHostStaging).
 double route_rate_cap(const Topology& topology, const Route& route,
                       const ModelCalibration& calibration, Bottleneck* why = nullptr);
 
