@@ -102,6 +102,7 @@ void CommGraph::build() {
     min_sm_ = min_sm_ == 0 ? last_sm : std::min(min_sm_, last_sm);
   }
   group_nodes();
+  find_gdr_nics();
   plan_rings();
   find_nvls();
   measure_network();
@@ -281,6 +282,15 @@ void CommGraph::find_nvls() {
   nvls_.gpu_nvlink_Bps = min_bw;
   nvls_.lane_Bps = lane_Bps;
   nvls_.efficiency = nvlink_efficiency_;
+}
+
+void CommGraph::find_gdr_nics() {
+  if (nodes_.size() < 2) return;  // no network route
+  gdr_nics_.assign(topology_.devices().size(), false);
+  for (DeviceId gpu : ranks_) {
+    const auto nic = router_.nearest_nic(gpu);
+    if (nic && router_.route(gpu, *nic).transport == Transport::kP2p) gdr_nics_[nic->value] = true;
+  }
 }
 
 void CommGraph::measure_network() {

@@ -162,40 +162,57 @@ bool network_leg_bounds(const Topology& topology, const Route& route, size_t* fi
   return *first < links.size();
 }
 
-bool has_staged_network_leg(const Topology& topology, const Route& route) {
+// The leg's NIC: the device the send leg ends at, the one the receive leg starts from.
+DeviceId leg_nic(const Topology& topology, const std::vector<LinkId>& links, size_t begin,
+                 size_t end, bool send) {
+  return send ? topology.link(links[end - 1]).to : topology.link(links[begin]).from;
+}
+
+bool leg_capped(const Topology& topology, const std::vector<LinkId>& links, size_t begin,
+                size_t end, bool send, const GdrNics* gdr_nics) {
+  if (begin >= end || !leg_through_cpu(topology, links, begin, end)) return false;
+  if (gdr_nics == nullptr) return true;
+  const DeviceId nic = leg_nic(topology, links, begin, end, send);
+  return !(nic.value < gdr_nics->size() && (*gdr_nics)[nic.value]);
+}
+
+bool has_staged_network_leg(const Topology& topology, const Route& route, const GdrNics* gdr_nics) {
   size_t first = 0, last = 0;
   if (!network_leg_bounds(topology, route, &first, &last)) return false;
   const std::vector<LinkId>& links = route.paths.front().links;
-  return leg_through_cpu(topology, links, 0, first) ||
-         leg_through_cpu(topology, links, last + 1, links.size());
+  return leg_capped(topology, links, 0, first, true, gdr_nics) ||
+         leg_capped(topology, links, last + 1, links.size(), false, gdr_nics);
 }
 
 }  // namespace
 
-std::vector<std::vector<LinkId>> staged_network_legs(const Topology& topology, const Route& route) {
-  std::vector<std::vector<LinkId>> legs;
+std::vector<StagedLeg> staged_network_legs(const Topology& topology, const Route& route,
+                                           const GdrNics* gdr_nics) {
+  std::vector<StagedLeg> legs;
   size_t first = 0, last = 0;
   if (!network_leg_bounds(topology, route, &first, &last)) return legs;
   const std::vector<LinkId>& links = route.paths.front().links;
-  if (leg_through_cpu(topology, links, 0, first)) {
-    legs.emplace_back(links.begin(), links.begin() + static_cast<std::ptrdiff_t>(first));
+  if (leg_capped(topology, links, 0, first, true, gdr_nics)) {
+    legs.push_back({std::vector<LinkId>(links.begin(), links.begin() + static_cast<std::ptrdiff_t>(first)),
+                    leg_nic(topology, links, 0, first, true)});
   }
-  if (leg_through_cpu(topology, links, last + 1, links.size())) {
-    legs.emplace_back(links.begin() + static_cast<std::ptrdiff_t>(last) + 1, links.end());
+  if (leg_capped(topology, links, last + 1, links.size(), false, gdr_nics)) {
+    legs.push_back({std::vector<LinkId>(links.begin() + static_cast<std::ptrdiff_t>(last) + 1, links.end()),
+                    leg_nic(topology, links, last + 1, links.size(), false)});
   }
   return legs;
 }
 
 HostStagingRate host_staging_rate(const Topology& topology, const Route& route,
-                                  const ModelCalibration& calibration) {
+                                  const ModelCalibration& calibration, const GdrNics* gdr_nics) {
   if (route.transport == Transport::kNet) {
-    const std::vector<std::vector<LinkId>> legs = staged_network_legs(topology, route);
+    const std::vector<StagedLeg> legs = staged_network_legs(topology, route, gdr_nics);
     LINKSIM_CHECK(!legs.empty(), "a network route with a host-staged leg");
     // Each end stages its own copy (net.cc: the proxy's host buffer on each side): the
     // slower end bounds the route.
     std::optional<HostStagingRate> slowest;
-    for (const std::vector<LinkId>& leg : legs) {
-      HostStagingRate r = staging_over(topology, {leg}, calibration);
+    for (const StagedLeg& leg : legs) {
+      HostStagingRate r = staging_over(topology, {leg.links}, calibration);
       if (!slowest || r.rate_Bps < slowest->rate_Bps) slowest = r;
     }
     return *slowest;
@@ -207,11 +224,12 @@ HostStagingRate host_staging_rate(const Topology& topology, const Route& route,
 }
 
 double route_rate_cap(const Topology& topology, const Route& route,
-                      const ModelCalibration& calibration, Bottleneck* why) {
+                      const ModelCalibration& calibration, Bottleneck* why,
+                      const GdrNics* gdr_nics) {
   const bool staged =
-      route.transport == Transport::kShm || has_staged_network_leg(topology, route);
+      route.transport == Transport::kShm || has_staged_network_leg(topology, route, gdr_nics);
   if (!staged) return std::numeric_limits<double>::infinity();
-  const HostStagingRate staging = host_staging_rate(topology, route, calibration);
+  const HostStagingRate staging = host_staging_rate(topology, route, calibration, gdr_nics);
   if (why) {
     *why = Bottleneck{};
     why->kind = BottleneckKind::kHostStaging;

@@ -47,8 +47,19 @@ TEST_SUITE("collectives") {
     const auto legs = detail::staged_network_legs(t, staged);
     REQUIRE(legs.size() == 2);
     // gpu0 -> pciesw0 -> cpu0 -> pciesw0 -> nic0, and the same down on the far server.
-    CHECK(legs[0].size() == 4);
-    CHECK(legs[1].size() == 4);
+    CHECK(legs[0].links.size() == 4);
+    CHECK(legs[1].links.size() == 4);
+    CHECK(t.display_name(legs[0].nic) == "host0:nic0");
+    CHECK(t.display_name(legs[1].nic) == "host1:nic0");
+    // A NIC some GPU of the communicator reaches with GPUDirect RDMA: NCCL's search and PXN
+    // route through that GPU, so its staged legs are left uncapped.
+    std::vector<bool> gdr(t.devices().size(), false);
+    gdr[legs[0].nic.value] = true;
+    gdr[legs[1].nic.value] = true;
+    CHECK(std::isinf(detail::route_rate_cap(t, staged, {}, nullptr, &gdr)));
+    gdr[legs[1].nic.value] = false;
+    CHECK(detail::staged_network_legs(t, staged, &gdr).size() == 1);
+    CHECK(detail::route_rate_cap(t, staged, {}, nullptr, &gdr) == doctest::Approx(4.0e9));
     Bottleneck why;
     // Sapphire Rapids has no staged rate of its own: the generic platform's 4.0 GB/s, below
     // NCCL's PCIe Gen5 x16 figure (63 x 12/15.75 = 48 GB/s).
