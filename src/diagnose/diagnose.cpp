@@ -102,17 +102,25 @@ PlanCost run_plan_cost(const Machine& m, const CostSetting& s, const PlanRequest
 FindingCost run_cost(const Machine& m, const CostSetting& s, const DiagnoseRequest& request,
                      const std::optional<PlanResult>& best_plan) {
   const Communicator best(m.topology, m.gpus, s.best);
-  const Communicator logged(m.topology, m.gpus, s.logged);
   FindingCost cost;
   cost.op = request.op;
   cost.setting = s.words;
   cost.bound_note = s.bound_note;
   cost.logged_options = s.logged;
+  std::optional<Communicator> logged;
+  try {
+    logged.emplace(m.topology, m.gpus, s.logged);
+  } catch (const ConfigError& e) {
+    // The setting leaves two GPUs no way to each other (P2P off on a rack whose CPUs are not
+    // linked): the log's run could not have used it as the engine models it.
+    cost.bound_note = "the engine cannot run the logged setting on this machine: " + e.message();
+  }
   for (double size : request.cost_sizes_bytes) {
+    if (!logged) break;
     CollectiveQuery q;
     q.op = request.op;
     q.size_bytes = size;
-    cost.points.push_back({size, logged.run(q).busbw_Bps, best.run(q).busbw_Bps});
+    cost.points.push_back({size, logged->run(q).busbw_Bps, best.run(q).busbw_Bps});
   }
   if (request.plan && best_plan) cost.plan = run_plan_cost(m, s, *request.plan, *best_plan);
   return cost;

@@ -114,6 +114,7 @@ std::string render_diagnosis_text(const Diagnosis& d) {
         out += fmt::format(" {} {:.1f} GB/s against {:.1f};", size_words(p.size_bytes),
                            p.logged_busbw_Bps / kGB, p.best_busbw_Bps / kGB);
       }
+      if (f.cost->points.empty()) out += " none computed;";
       out.back() = '\n';
       if (f.cost->plan) out += diagnose_plan_cost_text(*f.cost->plan);
       if (!f.cost->bound_note.empty()) out += "  note: " + f.cost->bound_note + "\n";

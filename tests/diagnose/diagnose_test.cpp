@@ -284,6 +284,23 @@ TEST_CASE("diagnose: with a plan, each costed fault gives its step time against 
   CHECK_THROWS_AS(linksim::diagnose(log, request), linksim::ConfigError);
 }
 
+TEST_CASE("diagnose: a logged setting the machine cannot run is a fault without busbw, not an error") {
+  // GB200 NVL72: the trays' Grace CPUs are not linked, so with P2P off two GPUs of different
+  // trays have no way to each other (docs/model.md#p2p-disable).
+  const linksim::Topology t = machine("gb200-nvl72.yaml");
+  const Diagnosis d = run(one_server("2.21.5+cuda12.4",
+                                     "dgx:100:200 [0] NCCL INFO NCCL_P2P_DISABLE set by environment to 1.\n"),
+                          &t);
+  const linksim::Finding* f = find(d, linksim::kFindingP2pDisabled);
+  REQUIRE(f != nullptr);
+  CHECK(f->severity == FindingSeverity::kFault);
+  REQUIRE(f->cost.has_value());
+  CHECK(f->cost->points.empty());
+  CHECK(f->cost->bound_note.rfind("the engine cannot run the logged setting on this machine: no path from ", 0) == 0);
+  CHECK(linksim::render_diagnosis_text(d).find("cost (allreduce, NCCL_P2P_DISABLE=1): none computed") !=
+        std::string::npos);
+}
+
 TEST_CASE("diagnose: its faults are what accept --log weighs a shortfall against") {
   const linksim::Topology t = machine("dgx-a100-ib.yaml", {{"nodes", "2"}});
   linksim::DiagnoseRequest request;
