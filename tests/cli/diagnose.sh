@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # linksim diagnose through the real binary: exit statuses 0 (no fault), 1 (a fault) and 2 (not
-# a log, bad flags), the JSON contract's fields, and the topology skeleton loading.
+# a log, bad flags), the JSON contract's fields, the costs on a plan, the topology skeleton
+# loading, and accept --check --log naming the faults diagnose finds in the run's log.
 # Usage: bash diagnose.sh <linksim-binary> <source-dir>
 set -u
 linksim=$1
