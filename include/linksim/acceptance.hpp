@@ -5,6 +5,7 @@
 // (`linksim accept`, docs/cli.md#accept).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,10 +57,23 @@ AcceptanceSheet acceptance_sheet(const Topology& topology, const std::vector<Dev
 /// A mechanism that would explain a shortfall, with what linksim predicts under it.
 struct Explanation {
   /// "p2p-disabled", "nvls-off", "fewer-channels", "nic-speed", "pcie-width",
-  /// "nvlink-lane", or "unexplained" when none comes closer than the nominal prediction.
+  /// "nvlink-lane", or "unexplained" when none comes closer than the nominal prediction; with
+  /// a log, a diagnose finding key ("socket-instead-of-ib", ...).
   std::string key;
   std::string words;  ///< one line: what it is and what to look at
-  double predicted_busbw_Bps = 0;
+  /// linksim's busbw under it; nullopt for a logged fault the engine does not model.
+  std::optional<double> predicted_busbw_Bps;
+  bool from_log = false;  ///< a fault the run's NCCL log shows (diagnose's finding)
+};
+
+/// A fault a real NCCL log of the run shows (`accept --check --log`, from diagnose's findings:
+/// logged_suspects in linksim/diagnose.hpp).
+struct LoggedSuspect {
+  std::string key;    ///< the finding's key: "p2p-disabled"
+  std::string words;  ///< the finding's message and the log line that shows it
+  /// The set-up the log shows (NCCL's defaults at the log's release but for the fault), when
+  /// the engine models it; nullopt = named without a prediction.
+  std::optional<CommOptions> options;
 };
 
 /// One measured row judged against its threshold.
@@ -87,8 +101,12 @@ struct AcceptanceCheck {
 /// environment is what a shortfall may be explained by, not an excuse). `selection` picks the
 /// GPUs as `coll compare` does; `calibration` corrects the model as `--calibration` does.
 /// Throws ConfigError as measured_setup and measured_ranks do.
+/// With `logged` (the faults the run's NCCL log shows), a failing row's likeliest mechanism is
+/// the logged fault whose prediction lies nearest the measurement (one without a prediction
+/// when none has one), whatever the modelled suspects predict: the log shows what happened.
 AcceptanceCheck check_acceptance(const Topology& topology, const GpuSelection& selection,
                                  const std::vector<NcclTestsTable>& tables,
-                                 const ModelCalibration& calibration = {});
+                                 const ModelCalibration& calibration = {},
+                                 const std::vector<LoggedSuspect>& logged = {});
 
 }  // namespace linksim

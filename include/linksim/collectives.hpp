@@ -66,6 +66,14 @@ struct CommOptions {
   std::optional<PathClass> p2p_level;
   /// NCCL_IB_HCA: the NICs NCCL may use; empty = every NIC.
   IbHcaFilter ib_hca;
+  /// NCCL_NET_GDR_LEVEL: a GPU's network traffic uses GPUDirect RDMA only when its NIC is
+  /// within this class of it; kSelf (LOC) = never, as without a peer-memory module. nullopt =
+  /// NCCL's default, PXB (docs/model.md#gdr-off).
+  std::optional<PathClass> net_gdr_level;
+  /// NCCL's socket transport between servers (NET/Socket: NCCL_NET=Socket, NCCL_IB_DISABLE=1
+  /// or no usable IB device): host memory only, so every network leg is host-staged
+  /// (docs/model.md#net-socket).
+  bool net_socket = false;
   bool nvls_enable = true;   ///< NCCL_NVLS_ENABLE: allow NVLink SHARP where the switches offer it
   /// NCCL_MIN/MAX_NCHANNELS, 1..kMaxChannels; 0 = as NCCL would choose.
   int channels = 0;

@@ -10,8 +10,10 @@
 #include <string_view>
 #include <vector>
 
+#include "linksim/acceptance.hpp"
 #include "linksim/collectives.hpp"
 #include "linksim/nccl_log.hpp"
+#include "linksim/plan.hpp"
 #include "linksim/topology.hpp"
 
 namespace linksim {
@@ -40,6 +42,18 @@ struct CostPoint {
   double best_busbw_Bps = 0;    ///< the engine run as NCCL would set the machine up
 };
 
+/// A plan's step with the logged setting against the machine's best (DiagnoseRequest::plan).
+struct PlanCost {
+  PlanMode mode = PlanMode::kTrain;  ///< train: step time; prefill: TTFT; decode: TPOT
+  std::string model;
+  std::string layout;                ///< "tp=8 pp=2 dp=1"
+  /// The plan's step_time_s with the logged setting; nullopt when the plan cannot run with it
+  /// (`error` says why).
+  std::optional<double> logged_s;
+  double best_s = 0;
+  std::string error;
+};
+
 /// What a finding costs: `op` at each size, with `setting` (NCCL's own words for what the log
 /// shows, "NCCL_P2P_DISABLE=1") against the machine's best.
 struct FindingCost {
@@ -49,6 +63,10 @@ struct FindingCost {
   /// What the engine does not model of the setting, so that the logged busbw is an upper
   /// bound ("" when it models all of it).
   std::string bound_note;
+  /// The communicator set-up the logged cost ran: NCCL's defaults at the log's release with
+  /// the setting the log shows.
+  CommOptions logged_options;
+  std::optional<PlanCost> plan;  ///< with DiagnoseRequest::plan
 };
 
 struct Finding {
@@ -93,6 +111,10 @@ struct DiagnoseRequest {
   CollectiveOp op = CollectiveOp::kAllReduce;
   /// The sizes costed (docs/diagnose.md#cost): 1 MiB, 64 MiB, 1 GiB.
   std::vector<double> cost_sizes_bytes{1 << 20, 64 << 20, 1 << 30};
+  /// A plan to cost each fault on as well (`diagnose --model ...`): its step time (TPOT for
+  /// decode) with the logged setting against the best. Its `comm` is replaced by each side's
+  /// set-up; its GPU selection is the plan's own. nullopt = collectives only.
+  std::optional<PlanRequest> plan;
 };
 
 /// The GPUs the log's ranks ran on: rank r on the GPU of NVML index (else CUDA index) d of
@@ -101,7 +123,13 @@ struct DiagnoseRequest {
 std::optional<std::vector<DeviceId>> log_gpus(const NcclLog& log, const Topology& topology);
 
 /// Throws ConfigError when the topology has fewer GPUs than the log has ranks, or
-/// request.gpus has another count than the log's ranks.
+/// request.gpus has another count than the log's ranks, or the plan cannot run on the
+/// machine at its best.
 Diagnosis diagnose(const NcclLog& log, const DiagnoseRequest& request);
+
+/// The faults a diagnosis found, as `accept --check --log` weighs them against a shortfall:
+/// key, the finding's message with its first evidence line, and the logged set-up when the
+/// finding has a cost. Empty when it found no fault.
+std::vector<LoggedSuspect> logged_suspects(const Diagnosis& diagnosis);
 
 }  // namespace linksim

@@ -117,6 +117,10 @@ struct RouterOptions {
   std::optional<int> nccl_version;
   /// NCCL_IB_HCA: a GPU's NIC is the nearest of the NICs the filter allows.
   IbHcaFilter ib_hca;
+  /// NCCL_NET_GDR_LEVEL: a GPU/NIC leg is PCIe peer-to-peer (GPUDirect RDMA) only when its
+  /// class is within this level, else it is staged through the GPU's CPU (kShm); kSelf (LOC) =
+  /// never. nullopt = NCCL's default, PXB (ncclTopoCheckGdr, src/graph/paths.cc).
+  std::optional<PathClass> net_gdr_level;
 };
 
 /// Computes routes on a finalized Topology. Thread-compatible; cheap to copy the results.

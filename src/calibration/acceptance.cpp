@@ -144,19 +144,52 @@ std::vector<Suspect> suspects(const Topology& topology, const CommOptions& nomin
   return list;
 }
 
+double log_distance(double predicted_Bps, double measured_Bps) {
+  return predicted_Bps > 0 && measured_Bps > 0 ? std::abs(std::log(predicted_Bps / measured_Bps))
+                                               : INFINITY;
+}
+
+// With the run's log: the logged fault whose prediction lies nearest the measurement, else
+// the first logged fault the engine does not model (the log shows it happened).
+Explanation explain_from_log(const AcceptanceRowCheck& row, const std::vector<LoggedSuspect>& logged,
+                             const std::vector<DeviceId>& ranks, const DataType& type,
+                             const Topology& topology, const CommOptions& nominal) {
+  std::optional<Explanation> best;
+  double best_distance = INFINITY;
+  for (const LoggedSuspect& s : logged) {
+    if (!s.options) continue;
+    CommOptions options = *s.options;  // the log's release and setting; the run's layout
+    options.gpus_per_thread = nominal.gpus_per_thread;
+    options.calibration = nominal.calibration;
+    try {
+      const Communicator comm(topology, ranks, options);
+      const double predicted = predict_sizes(comm, row.op, {row.size_bytes}, type).front().predicted_busbw_Bps;
+      const double d = log_distance(predicted, row.measured_busbw_Bps);
+      if (!best || d < best_distance) {
+        best = Explanation{s.key, s.words, predicted, true};
+        best_distance = d;
+      }
+    } catch (const ConfigError&) {
+      // A setting the machine cannot run (no path left) predicts nothing.
+    }
+  }
+  if (best) return *best;
+  return Explanation{logged.front().key, logged.front().words, std::nullopt, true};
+}
+
 // The suspect whose prediction lies nearest the measurement (in log ratio) and nearer than
 // the nominal prediction; "unexplained" when none does.
 Explanation explain(const AcceptanceRowCheck& row, const std::vector<Suspect>& list,
                     const std::vector<DeviceId>& ranks, const DataType& type,
                     const Topology& topology) {
   const auto distance = [&](double predicted) {
-    return predicted > 0 ? std::abs(std::log(predicted / row.measured_busbw_Bps)) : INFINITY;
+    return log_distance(predicted, row.measured_busbw_Bps);
   };
   Explanation best{"unexplained",
                    fmt::format("below the {} band: the {} path delivers less than linksim "
                                "predicts and no modelled fault accounts for it",
                                row.expected.band.mechanism, row.expected.band.mechanism),
-                   row.expected.predicted_busbw_Bps};
+                   row.expected.predicted_busbw_Bps, false};
   double best_distance = distance(row.expected.predicted_busbw_Bps);
   for (const Suspect& s : list) {
     const Topology& machine = s.degraded ? *s.degraded : topology;
@@ -165,7 +198,7 @@ Explanation explain(const AcceptanceRowCheck& row, const std::vector<Suspect>& l
       const std::vector<AcceptanceSize> p = predict_sizes(comm, row.op, {row.size_bytes}, type);
       const double d = distance(p.front().predicted_busbw_Bps);
       if (p.front().predicted_busbw_Bps < row.expected.predicted_busbw_Bps && d < best_distance) {
-        best = {s.key, s.words, p.front().predicted_busbw_Bps};
+        best = {s.key, s.words, p.front().predicted_busbw_Bps, false};
         best_distance = d;
       }
     } catch (const ConfigError&) {
@@ -201,7 +234,8 @@ AcceptanceSheet acceptance_sheet(const Topology& topology, const std::vector<Dev
 
 AcceptanceCheck check_acceptance(const Topology& topology, const GpuSelection& selection,
                                  const std::vector<NcclTestsTable>& tables,
-                                 const ModelCalibration& calibration) {
+                                 const ModelCalibration& calibration,
+                                 const std::vector<LoggedSuspect>& logged) {
   AcceptanceCheck check;
   check.topology = topology.name();
   for (const NcclTestsTable& table : tables) {
@@ -229,8 +263,12 @@ AcceptanceCheck check_acceptance(const Topology& topology, const GpuSelection& s
       r.expected = predict_sizes(comm, setup.op, {row.size_bytes}, setup.type).front();
       r.passed = r.measured_busbw_Bps >= r.expected.threshold_busbw_Bps;
       if (!r.passed) {
-        if (!suspect_list) suspect_list = suspects(topology, nominal);
-        r.likeliest = explain(r, *suspect_list, ranks, setup.type, topology);
+        if (!logged.empty()) {
+          r.likeliest = explain_from_log(r, logged, ranks, setup.type, topology, nominal);
+        } else {
+          if (!suspect_list) suspect_list = suspects(topology, nominal);
+          r.likeliest = explain(r, *suspect_list, ranks, setup.type, topology);
+        }
         ++check.failed;
       }
       check.rows.push_back(std::move(r));

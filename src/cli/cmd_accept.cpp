@@ -12,9 +12,11 @@
 #include "cli/command_table.hpp"
 #include "cli/results_args.hpp"
 #include "linksim/acceptance.hpp"
+#include "linksim/diagnose.hpp"
 #include "linksim/error.hpp"
 #include "linksim/fault_reports.hpp"
 #include "linksim/gpu_selection.hpp"
+#include "linksim/nccl_log.hpp"
 #include "linksim/units.hpp"
 
 namespace linksim::cli {
@@ -25,6 +27,7 @@ struct AcceptArgs {
   bool check = false;
   bool json = false;
   std::string collective;  ///< --collective, for pasted tables that do not name theirs
+  std::string log;         ///< --log: the run's NCCL_DEBUG=INFO log, for the mechanisms
   CollArgs coll;
 };
 
@@ -51,6 +54,10 @@ void run(const AcceptArgs& a) {
     throw ConfigError(fmt::format("--topo: expected one topology, got {}", a.coll.topos.size()));
   }
   const Topology topology = load_coll_topology(a.coll, a.coll.topos.front());
+  if (!a.check && !a.log.empty()) {
+    throw ConfigError("--log: expected with --check (the run's log explains its shortfalls), got "
+                      "a sheet to write");
+  }
   if (!a.check) {
     const AcceptanceSheet sheet =
         acceptance_sheet(topology, select_gpus(topology, a.coll.gpus), sheet_request(a));
@@ -65,8 +72,22 @@ void run(const AcceptArgs& a) {
       tables.push_back(std::move(table));
     }
   }
-  const AcceptanceCheck check =
-      check_acceptance(topology, a.coll.gpus, tables, calibration_arg(a.coll.calibration));
+  std::vector<LoggedSuspect> logged;
+  if (!a.log.empty()) {
+    // The faults diagnose finds in the run's log are the mechanisms a shortfall is weighed
+    // against (docs/cli.md#accept).
+    const NcclLog log = read_nccl_log(a.log);
+    DiagnoseRequest request;
+    request.topology = &topology;
+    try {
+      logged = logged_suspects(diagnose(log, request));
+    } catch (const ConfigError& e) {
+      if (e.where().line > 0) throw;
+      throw ConfigError(fmt::format("--log: {}", e.message()));
+    }
+  }
+  const AcceptanceCheck check = check_acceptance(topology, a.coll.gpus, tables,
+                                                 calibration_arg(a.coll.calibration), logged);
   fmt::print("{}", a.json ? render_acceptance_check_json(check)
                           : render_acceptance_check_text(check));
   if (check.failed > 0) throw ExitStatus{kExitFindings};
@@ -86,6 +107,11 @@ const CommandRegistrar kAccept{"", "accept", [](CLI::App& app) {
   c->get_option("--topo")->expected(1)->allow_extra_args(false);
   c->add_option("-d,--dtype", args->coll.dtype, "Element type of the sheet's runs (float)");
   add_collective_option(*c, args->collective);
+  c->add_option("--log", args->log,
+                "With --check: the run's NCCL_DEBUG=INFO log; a shortfall is explained by the "
+                "faults `diagnose` finds in it")
+      ->expected(1)
+      ->allow_extra_args(false);
   c->add_flag("--json", args->json, "Print one JSON object");
   c->callback([args] { run(*args); });
 }};

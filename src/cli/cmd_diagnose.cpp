@@ -11,6 +11,7 @@
 
 #include "cli/cli_common.hpp"
 #include "cli/command_table.hpp"
+#include "cli/plan_args.hpp"
 #include "linksim/diagnose.hpp"
 #include "linksim/diagnose_report.hpp"
 #include "linksim/error.hpp"
@@ -28,7 +29,16 @@ struct DiagnoseArgs {
   std::string collective = "allreduce";
   std::string emit_topology;
   bool json = false;
+  PlanArgs plan;  ///< the layout flags of `plan`, for a plan's cost
 };
+
+// Whether a plan flag was given: then the request is a plan's, and to_request names what is
+// missing (--model) or wrong.
+bool wants_plan(const PlanArgs& p) {
+  return p.model || p.arch || p.mode || p.tp || p.pp || p.dp || p.cp || p.ep || p.etp || p.vpp ||
+         p.micro_batch || p.global_batch || p.seq || p.batch || p.kv_len || p.search ||
+         p.sensitivity;
+}
 
 void write_file(const std::string& path, const std::string& text, const char* flag) {
   std::ofstream out(path, std::ios::binary);
@@ -62,6 +72,17 @@ void run(const DiagnoseArgs& a) {
     throw ConfigError("--set and the GPU selection (-g, --gpus, --per-node) describe the machine: "
                       "give it with --topo FILE");
   }
+  if (wants_plan(a.plan)) {
+    if (a.plan.search || a.plan.sensitivity) {
+      throw ConfigError("--search and --sensitivity: expected a plan to cost the faults on, got a "
+                        "question of their own (run them with `linksim plan`)");
+    }
+    if (!topology) {
+      throw ConfigError("--model and the plan's flags: expected the machine to plan on, got "
+                        "none (give it with --topo FILE)");
+    }
+    request.plan = to_request(a.plan);
+  }
   const Diagnosis diagnosis = diagnose(log, request);
   fmt::print("{}", a.json ? render_diagnosis_json(diagnosis) : render_diagnosis_text(diagnosis));
   if (diagnosis.has_fault()) throw ExitStatus{kExitFindings};
@@ -84,6 +105,10 @@ const CommandRegistrar kDiagnose{"", "diagnose", [](CLI::App& app) {
   c->add_option("--emit-topology", args->emit_topology,
                 "Write a topology skeleton of the log's first node to FILE");
   c->add_flag("--json", args->json, "Print one JSON object (docs/cli.md#diagnose)");
+  // A plan to cost each fault on: the layout flags as `plan` spells them (--model, --mode,
+  // --tp, ...), on the machine of --topo and --set.
+  add_layout_options(*c, args->plan);
+  c->add_option("--sim", args->plan.sim, "analytic|flow: the plan's collectives, as plan --sim");
   c->callback([args] { run(*args); });
 }};
 

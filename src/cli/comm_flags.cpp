@@ -75,6 +75,10 @@ void add_comm_flags(CLI::App& c, CommFlags& flags) {
                "LOC|NVL|PIX|PXB|PHB|SYS (NCCL_P2P_LEVEL; default: NCCL's for the host CPU)");
   c.add_option("--ib-hca", flags.ib_hca,
                "NICs NCCL may use, NCCL_IB_HCA syntax: mlx5_0,mlx5_1 | ^mlx5_4 | =mlx5_0:1");
+  c.add_option("--net-gdr-level", flags.net_gdr_level,
+               "LOC|PIX|PXB|PHB|SYS (NCCL_NET_GDR_LEVEL: GPUDirect RDMA within it; LOC = never; "
+               "default PXB)");
+  c.add_option("--net", flags.net, "ib|socket; socket = NCCL's socket transport (NCCL_NET=Socket)");
   c.add_option("--nvls", flags.nvls, "on|off; off = NCCL_NVLS_ENABLE=0");
   c.add_option("--nccl-version", flags.nccl_version,
                fmt::format("NCCL release modelled, X.Y ({} to {}; default {})",
@@ -106,6 +110,20 @@ CommOptions comm_options(const CommFlags& flags, const std::string& calibration_
     } catch (const ConfigError& e) {
       throw ConfigError(fmt::format("--ib-hca: {}", e.message()));
     }
+  }
+  if (!flags.net_gdr_level.empty()) {
+    const std::optional<PathClass> level = parse_p2p_level(flags.net_gdr_level);
+    if (!level) {
+      throw ConfigError(fmt::format("--net-gdr-level: expected one of LOC, PIX, PXB, PHB, SYS (or "
+                                    "NCCL's old 0-5), got \"{}\"",
+                                    flags.net_gdr_level));
+    }
+    options.net_gdr_level = *level;
+  }
+  if (flags.net == "socket" || flags.net == "Socket") {
+    options.net_socket = true;
+  } else if (flags.net != "ib" && flags.net != "IB") {
+    throw ConfigError(fmt::format("--net: expected ib or socket, got \"{}\"", flags.net));
   }
   options.nvls_enable = on_off(flags.nvls, "--nvls");
   options.channels = flags.channels;

@@ -48,12 +48,15 @@ struct CommFlags {
   std::string p2p = "on", nvls = "on";
   std::string p2p_level;     ///< NCCL_P2P_LEVEL; empty = NCCL's default for the CPU
   std::string ib_hca;        ///< NCCL_IB_HCA; empty = every NIC
+  std::string net_gdr_level; ///< NCCL_NET_GDR_LEVEL; empty = NCCL's default (PXB)
+  std::string net = "ib";    ///< ib | socket (NCCL_NET=Socket, NCCL_IB_DISABLE=1)
   std::string nccl_version;  ///< X.Y; empty = kDefaultNcclVersion
   int channels = 0;          ///< NCCL_MIN/MAX_NCHANNELS; 0 = as NCCL chooses
   int gpus_per_thread = 1;   ///< nccl-tests' -g: GPUs one thread drives
 };
 
-/// --p2p, --p2p-level, --ib-hca, --nvls, --nccl-version, --channels, --gpus-per-thread.
+/// --p2p, --p2p-level, --ib-hca, --net-gdr-level, --net, --nvls, --nccl-version, --channels,
+/// --gpus-per-thread.
 /// REQUIRES: `flags` outlives the parse.
 void add_comm_flags(CLI::App& command, CommFlags& flags);
 

@@ -69,7 +69,7 @@ CostModel alltoall_model(const CommGraph& g, Protocol p, CostTrace* trace) {
         if (a == b) continue;
         Bottleneck why;
         const Route& r = g.route(a, b);
-        double cap = route_rate_cap(g.topology(), r, g.options().calibration, &why);
+        double cap = route_rate_cap(g.topology(), r, g.options().calibration, &why, &g.gdr_nics());
         if (r.cls == PathClass::kNet && net_cap_Bps < cap) {
           // A remote peer gets the p2p channels NCCL gives it (docs/model.md#p2p).
           cap = net_cap_Bps;
@@ -159,7 +159,7 @@ CostModel sendrecv_model(const CommGraph& g, Protocol p, double size_bytes, Cost
   for (int a = 0; a < n; ++a) {
     Bottleneck why;
     const Route& r = g.route(a, (a + 1) % n);
-    double cap = route_rate_cap(g.topology(), r, g.options().calibration, &why);
+    double cap = route_rate_cap(g.topology(), r, g.options().calibration, &why, &g.gdr_nics());
     const double channel_cap = p2p_channel_cap_Bps(g, r, size_bytes);
     if (channel_cap < cap) {
       cap = channel_cap;

@@ -30,6 +30,12 @@ std::string describe_bottleneck(const Bottleneck& b, const Topology& topology) {
       return words;
     }
     case BottleneckKind::kHostStaging:
+      if (topology.device(b.from).host != topology.device(b.to).host) {
+        // A network route whose NIC leg is staged (docs/model.md#gdr-off).
+        return fmt::format("host-staged network copy {}->{} (no GPUDirect RDMA{})",
+                           topology.display_name(b.from), topology.display_name(b.to),
+                           b.crosses_socket ? ", across the socket link" : "");
+      }
       return fmt::format("host-staged copy {}->{} (SHM{}, no P2P)", topology.display_name(b.from),
                          topology.display_name(b.to),
                          b.crosses_socket ? " across the socket link" : "");

@@ -33,6 +33,9 @@ RouterOptions router_options(const CommOptions& options, const Topology& topolog
   r.p2p_level = options.p2p_level;
   r.gpus_per_server = gpus_per_server(topology, ranks);
   r.ib_hca = options.ib_hca;
+  // NCCL's socket transport takes host memory only (net_socket.cc: NCCL_PTR_HOST), so its
+  // GPU/NIC legs are staged as under NCCL_NET_GDR_LEVEL=LOC.
+  r.net_gdr_level = options.net_socket ? std::optional(PathClass::kSelf) : options.net_gdr_level;
   // NCCL_VERSION_CODE of the release (2.23 = 22300): its default P2P level depends on it.
   r.nccl_version = options.nccl_version.major * 10000 + options.nccl_version.minor * 100;
   return r;
@@ -99,6 +102,7 @@ void CommGraph::build() {
     min_sm_ = min_sm_ == 0 ? last_sm : std::min(min_sm_, last_sm);
   }
   group_nodes();
+  find_gdr_nics();
   plan_rings();
   find_nvls();
   measure_network();
@@ -280,17 +284,41 @@ void CommGraph::find_nvls() {
   nvls_.efficiency = nvlink_efficiency_;
 }
 
+void CommGraph::find_gdr_nics() {
+  if (nodes_.size() < 2) return;  // no network route
+  gdr_nics_.assign(topology_.devices().size(), false);
+  for (DeviceId gpu : ranks_) {
+    const auto nic = router_.nearest_nic(gpu);
+    if (nic && router_.route(gpu, *nic).transport == Transport::kP2p) gdr_nics_[nic->value] = true;
+  }
+}
+
 void CommGraph::measure_network() {
   if (nodes_.size() < 2) return;
   std::set<uint32_t> nics;
+  // Per NIC: the host-staged rate of the GPUs that reach it without GPUDirect RDMA (each
+  // stages its own copy, docs/model.md#gdr-off); a NIC fed by PCIe peer-to-peer has none.
+  std::map<uint32_t, double> staged_Bps;
+  std::set<uint32_t> direct;
   for (int r : nodes_[0]) {
-    if (auto nic = router_.nearest_nic(ranks_[r])) nics.insert(nic->value);
+    const auto nic = router_.nearest_nic(ranks_[r]);
+    if (!nic) continue;
+    nics.insert(nic->value);
+    const Route leg = router_.route(ranks_[r], *nic);
+    if (leg.transport == Transport::kShm) {
+      staged_Bps[nic->value] += host_staging_rate(topology_, leg, options_.calibration).rate_Bps;
+    } else {
+      direct.insert(nic->value);
+    }
   }
   node_nic_count_ = static_cast<int>(nics.size());
   for (uint32_t nic : nics) {
+    double nic_Bps = 0;
     for (LinkId id : topology_.out_links(DeviceId{nic})) {
-      if (topology_.link(id).family == LinkFamily::kNetwork) node_network_Bps_ += capacities()[id.value];
+      if (topology_.link(id).family == LinkFamily::kNetwork) nic_Bps += capacities()[id.value];
     }
+    if (!direct.count(nic) && staged_Bps.count(nic)) nic_Bps = std::min(nic_Bps, staged_Bps[nic]);
+    node_network_Bps_ += nic_Bps;
   }
 }
 

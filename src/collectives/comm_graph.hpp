@@ -95,6 +95,9 @@ class CommGraph {
   double node_network_Bps() const { return node_network_Bps_; }
   /// The distinct NICs the ranks of one server use (those node_network_Bps() sums).
   int node_nic_count() const { return node_nic_count_; }
+  /// By device id: the NICs some rank reaches with GPUDirect RDMA (its nearest NIC within
+  /// NCCL_NET_GDR_LEVEL), whose staged legs are not capped (route_rate_cap, link_efficiency.hpp).
+  const std::vector<bool>& gdr_nics() const { return gdr_nics_; }
   int channels() const;
   /// The raw per-direction rate of one NVLink lane of the ranks' GPUs (a link's rate over
   /// the links bonded), bytes/s; 0 without NVLink.
@@ -110,6 +113,7 @@ class CommGraph {
  private:
   void build();  ///< the constructors' common part, after the members are initialized
   void group_nodes();
+  void find_gdr_nics();
   void plan_rings();
   void find_nvls();
   void measure_network();
@@ -136,6 +140,7 @@ class CommGraph {
   SearchedGraph nccl_ring_graph_;
   NvlsInfo nvls_;
   double node_network_Bps_ = 0;
+  std::vector<bool> gdr_nics_;
   double nvlink_lane_Bps_ = 0;
   double nvlink_efficiency_ = 0;
   int node_nic_count_ = 0;

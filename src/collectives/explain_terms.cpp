@@ -54,7 +54,7 @@ void add_staging_rate_terms(const CommGraph& g, const Bottleneck& b,
   const int from = rank_of(g, b.from), to = rank_of(g, b.to);
   if (from < 0 || to < 0) return;
   const Topology& t = g.topology();
-  const HostStagingRate staging = host_staging_rate(t, g.route(from, to), g.options().calibration);
+  const HostStagingRate staging = host_staging_rate(t, g.route(from, to), g.options().calibration, &g.gdr_nics());
   const HostPlatform& platform = t.host_platform(staging.cpu);
   const std::string where = staging.crosses_socket ? "across the sockets" : "within a socket";
   const std::string source =

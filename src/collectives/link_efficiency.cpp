@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "collectives/link_efficiency.hpp"
 
+#include <algorithm>
+#include <cstddef>
 #include <limits>
+#include <optional>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "collectives/model_params.hpp"
 #include "common/check.hpp"
@@ -96,21 +100,23 @@ std::vector<double> effective_capacities(const Topology& topology,
   return capacity;
 }
 
-HostStagingRate host_staging_rate(const Topology& topology, const Route& route,
-                                  const ModelCalibration& calibration) {
-  LINKSIM_CHECK(route.transport == Transport::kShm, "a host-staged route");
+namespace {
+
+// The staged rate of a copy over `paths` (docs/model.md#shm): the host platform's rate of the
+// CPU whose memory stages it (the last CPU the path reaches: paths.cc diverts through
+// ncclGetLocalCpu of the destination), bounded by NCCL's bandwidth for its PCIe and socket links.
+HostStagingRate staging_over(const Topology& topology, const std::vector<std::vector<LinkId>>& paths,
+                             const ModelCalibration& calibration) {
   HostStagingRate r;
   r.nccl_path_Bps = std::numeric_limits<double>::infinity();
   bool found_cpu = false;
-  for (const Path& path : route.paths) {
-    for (LinkId id : path.links) {
+  for (const std::vector<LinkId>& path : paths) {
+    for (LinkId id : path) {
       const Link& link = topology.link(id);
       if (link.family == LinkFamily::kPcie) {
         r.nccl_path_Bps = std::min(r.nccl_path_Bps, link.bw_Bps * kNcclPcieBwFraction);
       }
       if (link.family == LinkFamily::kSmp) r.crosses_socket = true;
-      // The staging memory is the CPU nearest the receiver (paths.cc: ncclGetLocalCpu of
-      // the destination GPU): the last CPU the path reaches.
       if (topology.device(link.to).kind == DeviceKind::kCpu) {
         r.cpu = link.to;
         found_cpu = true;
@@ -132,10 +138,98 @@ HostStagingRate host_staging_rate(const Topology& topology, const Route& route,
   return r;
 }
 
+bool leg_through_cpu(const Topology& topology, const std::vector<LinkId>& links, size_t begin,
+                     size_t end) {
+  for (size_t i = begin; i < end; ++i) {
+    if (topology.device(topology.link(links[i]).to).kind == DeviceKind::kCpu) return true;
+  }
+  return false;
+}
+
+// A network route's NIC legs: its first path's links before the first network link (the
+// sender's GPU to its NIC) and after the last (the receiver's NIC to its GPU). Every path of
+// a network route shares them (PXN adds NVLink paths before them). false for another route.
+bool network_leg_bounds(const Topology& topology, const Route& route, size_t* first, size_t* last) {
+  if (route.transport != Transport::kNet || route.paths.empty()) return false;
+  const std::vector<LinkId>& links = route.paths.front().links;
+  *first = links.size();
+  *last = 0;
+  for (size_t i = 0; i < links.size(); ++i) {
+    if (topology.link(links[i]).family != LinkFamily::kNetwork) continue;
+    *first = std::min(*first, i);
+    *last = i;
+  }
+  return *first < links.size();
+}
+
+// The leg's NIC: the device the send leg ends at, the one the receive leg starts from.
+DeviceId leg_nic(const Topology& topology, const std::vector<LinkId>& links, size_t begin,
+                 size_t end, bool send) {
+  return send ? topology.link(links[end - 1]).to : topology.link(links[begin]).from;
+}
+
+bool leg_capped(const Topology& topology, const std::vector<LinkId>& links, size_t begin,
+                size_t end, bool send, const GdrNics* gdr_nics) {
+  if (begin >= end || !leg_through_cpu(topology, links, begin, end)) return false;
+  if (gdr_nics == nullptr) return true;
+  const DeviceId nic = leg_nic(topology, links, begin, end, send);
+  return !(nic.value < gdr_nics->size() && (*gdr_nics)[nic.value]);
+}
+
+bool has_staged_network_leg(const Topology& topology, const Route& route, const GdrNics* gdr_nics) {
+  size_t first = 0, last = 0;
+  if (!network_leg_bounds(topology, route, &first, &last)) return false;
+  const std::vector<LinkId>& links = route.paths.front().links;
+  return leg_capped(topology, links, 0, first, true, gdr_nics) ||
+         leg_capped(topology, links, last + 1, links.size(), false, gdr_nics);
+}
+
+}  // namespace
+
+std::vector<StagedLeg> staged_network_legs(const Topology& topology, const Route& route,
+                                           const GdrNics* gdr_nics) {
+  std::vector<StagedLeg> legs;
+  size_t first = 0, last = 0;
+  if (!network_leg_bounds(topology, route, &first, &last)) return legs;
+  const std::vector<LinkId>& links = route.paths.front().links;
+  if (leg_capped(topology, links, 0, first, true, gdr_nics)) {
+    legs.push_back({std::vector<LinkId>(links.begin(), links.begin() + static_cast<std::ptrdiff_t>(first)),
+                    leg_nic(topology, links, 0, first, true)});
+  }
+  if (leg_capped(topology, links, last + 1, links.size(), false, gdr_nics)) {
+    legs.push_back({std::vector<LinkId>(links.begin() + static_cast<std::ptrdiff_t>(last) + 1, links.end()),
+                    leg_nic(topology, links, last + 1, links.size(), false)});
+  }
+  return legs;
+}
+
+HostStagingRate host_staging_rate(const Topology& topology, const Route& route,
+                                  const ModelCalibration& calibration, const GdrNics* gdr_nics) {
+  if (route.transport == Transport::kNet) {
+    const std::vector<StagedLeg> legs = staged_network_legs(topology, route, gdr_nics);
+    LINKSIM_CHECK(!legs.empty(), "a network route with a host-staged leg");
+    // Each end stages its own copy (net.cc: the proxy's host buffer on each side): the
+    // slower end bounds the route.
+    std::optional<HostStagingRate> slowest;
+    for (const StagedLeg& leg : legs) {
+      HostStagingRate r = staging_over(topology, {leg.links}, calibration);
+      if (!slowest || r.rate_Bps < slowest->rate_Bps) slowest = r;
+    }
+    return *slowest;
+  }
+  LINKSIM_CHECK(route.transport == Transport::kShm, "a host-staged route");
+  std::vector<std::vector<LinkId>> paths;
+  for (const Path& path : route.paths) paths.push_back(path.links);
+  return staging_over(topology, paths, calibration);
+}
+
 double route_rate_cap(const Topology& topology, const Route& route,
-                      const ModelCalibration& calibration, Bottleneck* why) {
-  if (route.transport != Transport::kShm) return std::numeric_limits<double>::infinity();
-  const HostStagingRate staging = host_staging_rate(topology, route, calibration);
+                      const ModelCalibration& calibration, Bottleneck* why,
+                      const GdrNics* gdr_nics) {
+  const bool staged =
+      route.transport == Transport::kShm || has_staged_network_leg(topology, route, gdr_nics);
+  if (!staged) return std::numeric_limits<double>::infinity();
+  const HostStagingRate staging = host_staging_rate(topology, route, calibration, gdr_nics);
   if (why) {
     *why = Bottleneck{};
     why->kind = BottleneckKind::kHostStaging;

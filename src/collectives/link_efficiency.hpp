@@ -32,14 +32,38 @@ struct HostStagingRate {
   double nccl_path_Bps = 0;       ///< NCCL's bandwidth for the path: its PCIe and socket links
   double rate_Bps = 0;            ///< min(platform_Bps, nccl_path_Bps)
 };
-/// REQUIRES: route.transport == Transport::kShm.
-HostStagingRate host_staging_rate(const Topology& topology, const Route& route,
-                                  const ModelCalibration& calibration);
+/// One GPU/NIC leg of a network route staged through host memory.
+struct StagedLeg {
+  std::vector<LinkId> links;
+  DeviceId nic;  ///< the NIC at the leg's network end
+};
 
-/// A bound on one route's rate beyond its links' capacities (host-staged copies), bytes/s;
-/// +infinity when none. `why`, when given, receives the mechanism (kHostStaging).
+/// By device id: the NICs some GPU of the communicator reaches with GPUDirect RDMA. NCCL's
+/// search puts a ring's network hops on such a GPU (search.cc tries the PIX/PXB path types
+/// first) and PXN hands a far GPU's sends to it over NVLink (paths.cc), so a staged leg to
+/// such a NIC is not what NCCL runs; linksim's rings do not make that choice, so the leg is
+/// left uncapped (docs/model.md#gdr-off). nullptr = cap every staged leg.
+using GdrNics = std::vector<bool>;
+
+/// A network route's GPU/NIC legs that are staged through host memory (GPUDirect RDMA off:
+/// beyond NCCL_NET_GDR_LEVEL, or NCCL's socket transport): those of its legs, before its first
+/// and after its last network link, that pass through a CPU, but for legs whose NIC
+/// `gdr_nics` holds (docs/model.md#gdr-off). Empty for any other route.
+std::vector<StagedLeg> staged_network_legs(const Topology& topology, const Route& route,
+                                           const GdrNics* gdr_nics = nullptr);
+
+/// REQUIRES: route.transport == Transport::kShm, or a kNet route with a staged leg
+/// (staged_network_legs with `gdr_nics`): then the slowest of its staged legs.
+HostStagingRate host_staging_rate(const Topology& topology, const Route& route,
+                                  const ModelCalibration& calibration,
+                                  const GdrNics* gdr_nics = nullptr);
+
+/// A bound on one route's rate beyond its links' capacities (host-staged copies, and network
+/// legs staged without GPUDirect RDMA), bytes/s; +infinity when none. `why`, when given,
+/// receives the mechanism (kHostStaging).
 double route_rate_cap(const Topology& topology, const Route& route,
-                      const ModelCalibration& calibration, Bottleneck* why = nullptr);
+                      const ModelCalibration& calibration, Bottleneck* why = nullptr,
+                      const GdrNics* gdr_nics = nullptr);
 
 /// The bottleneck "link `id` is saturated", with the link's family.
 Bottleneck link_bottleneck(const Topology& topology, LinkId id, bool name_family = true);

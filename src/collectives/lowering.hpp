@@ -58,7 +58,7 @@ class Lowering {
     spec.bytes = bytes;
     spec.paths = paths_;
     spec.latency_s = latency_s_;
-    const double cap = route_rate_cap(g_.topology(), route, g_.options().calibration);
+    const double cap = route_rate_cap(g_.topology(), route, g_.options().calibration, nullptr, &g_.gdr_nics());
     if (cap < std::numeric_limits<double>::infinity()) spec.rate_cap_Bps = cap * scale_;
     sim_->add_transfer(spec);
   }

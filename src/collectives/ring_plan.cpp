@@ -16,14 +16,14 @@ constexpr double kMinExtraRingFraction = 0.2;
 constexpr int kMaxPackedRings = 16;
 
 double hop_rate_on(const Topology& t, const ModelCalibration& calibration, const Route& route,
-                   const std::vector<double>& residual) {
+                   const std::vector<double>& residual, const GdrNics& gdr_nics) {
   double rate = std::numeric_limits<double>::infinity();
   for (const Path& p : route.paths) {
     double path_rate = std::numeric_limits<double>::infinity();
     for (LinkId id : p.links) path_rate = std::min(path_rate, residual[id.value] / p.share);
     rate = std::min(rate, path_rate);
   }
-  return std::max(0.0, std::min(rate, route_rate_cap(t, route, calibration)));
+  return std::max(0.0, std::min(rate, route_rate_cap(t, route, calibration, nullptr, &gdr_nics)));
 }
 
 }  // namespace
@@ -44,7 +44,7 @@ void CommGraph::add_ring_streams(StreamSet& set, const std::vector<int>& ring, d
     }
     with_route(a, b, [&](const Route& r) {
       Bottleneck why;
-      const double cap = route_rate_cap(topology_, r, options_.calibration, &why);
+      const double cap = route_rate_cap(topology_, r, options_.calibration, &why, &gdr_nics_);
       set.add(r, weight, cap, why);
     });
   }
@@ -74,7 +74,7 @@ void CommGraph::plan_rings() {
         // Every pair is rated once: visited, not cached (a cache would hold n^2 routes).
         double rate = 0;
         with_route(node[a], node[b],
-                   [&](const Route& r) { rate = hop_rate_on(topology_, options_.calibration, r, capacities()); });
+                   [&](const Route& r) { rate = hop_rate_on(topology_, options_.calibration, r, capacities(), gdr_nics_); });
         return rate;
       });
       it = order_of_shape.emplace(shape, order).first;
@@ -103,7 +103,7 @@ void CommGraph::plan_rings() {
           static_cast<int>(node.size()), [&](int a, int b) {
             double rate = 0;
             with_route(node[a], node[b],
-                       [&](const Route& r) { rate = hop_rate_on(topology_, options_.calibration, r, residual); });
+                       [&](const Route& r) { rate = hop_rate_on(topology_, options_.calibration, r, residual, gdr_nics_); });
             return rate;
           });
       std::vector<int> ring;

@@ -73,19 +73,56 @@ bool nvls_offered(const NcclDebugInfo& info) {
   return false;
 }
 
-FindingCost run_cost(const Machine& m, const CostSetting& s, const DiagnoseRequest& request) {
+std::string diagnose_layout_words(const ParallelLayout& l) {
+  return fmt::format("tp={} pp={} dp={}", l.tp, l.pp, l.dp);
+}
+
+// The plan with the communicator set up as `options`.
+PlanResult plan_with(const Topology& topology, PlanRequest request, const CommOptions& options) {
+  request.comm = options;
+  return plan(topology, request);
+}
+
+PlanCost run_plan_cost(const Machine& m, const CostSetting& s, const PlanRequest& request,
+                       const PlanResult& best) {
+  PlanCost cost;
+  cost.mode = best.mode;
+  cost.model = best.model;
+  cost.layout = diagnose_layout_words(best.layout);
+  cost.best_s = best.step_time_s;
+  try {
+    cost.logged_s = plan_with(m.topology, request, s.logged).step_time_s;
+  } catch (const ConfigError& e) {
+    // The setting leaves the plan no way to run (no path left between two of its GPUs).
+    cost.error = e.message();
+  }
+  return cost;
+}
+
+FindingCost run_cost(const Machine& m, const CostSetting& s, const DiagnoseRequest& request,
+                     const std::optional<PlanResult>& best_plan) {
   const Communicator best(m.topology, m.gpus, s.best);
-  const Communicator logged(m.topology, m.gpus, s.logged);
   FindingCost cost;
   cost.op = request.op;
   cost.setting = s.words;
   cost.bound_note = s.bound_note;
+  cost.logged_options = s.logged;
+  std::optional<Communicator> logged;
+  try {
+    logged.emplace(m.topology, m.gpus, s.logged);
+  } catch (const ConfigError& e) {
+    // The setting leaves two GPUs no way to each other (P2P off on a rack whose CPUs are not
+    // linked): the log's run could not have used it as the engine models it.
+    cost.bound_note = "the engine cannot run the logged setting on this machine: " + e.message();
+  }
   for (double size : request.cost_sizes_bytes) {
+    if (!logged) break;
     CollectiveQuery q;
     q.op = request.op;
     q.size_bytes = size;
-    cost.points.push_back({size, logged.run(q).busbw_Bps, best.run(q).busbw_Bps});
+    cost.points.push_back({size, logged->run(q).busbw_Bps, best.run(q).busbw_Bps});
   }
+  if (request.plan && best_plan) cost.plan = run_plan_cost(m, s, *request.plan, *best_plan);
   return cost;
 }
 
@@ -186,12 +223,19 @@ Diagnosis diagnose(const NcclLog& log, const DiagnoseRequest& request) {
         nvls_offered(Communicator(*request.topology, gpus, newest).nccl_debug({}));
     d.predicted_channels = static_cast<int>(machine->predicted.channels.size());
   }
+  // The plan at the machine's best, once: a plan that cannot run there is the user's error.
+  std::optional<PlanResult> best_plan;
+  if (machine && request.plan) {
+    best_plan = plan_with(*request.topology, *request.plan, machine->options);
+  } else if (request.plan) {
+    throw ConfigError("plan: expected a topology to cost the plan on, got none");
+  }
   const diagnose_detail::RuleContext ctx{log, machine ? &*machine : nullptr};
   std::vector<RuledFinding> ruled = diagnose_detail::transport_findings(ctx);
   for (RuledFinding& f : diagnose_detail::graph_findings(ctx)) ruled.push_back(std::move(f));
   for (RuledFinding& f : ruled) {
     if (machine && f.cost && f.finding.severity == FindingSeverity::kFault) {
-      f.finding.cost = run_cost(*machine, *f.cost, request);
+      f.finding.cost = run_cost(*machine, *f.cost, request, best_plan);
     }
     d.findings.push_back(std::move(f.finding));
   }
@@ -199,6 +243,23 @@ Diagnosis diagnose(const NcclLog& log, const DiagnoseRequest& request) {
     return static_cast<int>(a.severity) < static_cast<int>(b.severity);
   });
   return d;
+}
+
+std::vector<LoggedSuspect> logged_suspects(const Diagnosis& diagnosis) {
+  std::vector<LoggedSuspect> out;
+  for (const Finding& f : diagnosis.findings) {
+    if (f.severity != FindingSeverity::kFault) continue;
+    LoggedSuspect s;
+    s.key = f.key;
+    s.words = f.message;
+    if (!f.evidence.empty()) {
+      s.words += fmt::format(" ({} line {}: {})", diagnosis.log_file, f.evidence.front().line,
+                             f.evidence.front().text);
+    }
+    if (f.cost) s.options = f.cost->logged_options;
+    out.push_back(std::move(s));
+  }
+  return out;
 }
 
 }  // namespace linksim

@@ -183,9 +183,24 @@ std::optional<RuledFinding> socket_instead_of_ib(const RuleContext& ctx) {
   f.severity = FindingSeverity::kFault;
   f.message = fmt::format("{} connections use TCP sockets (NET/Socket) although the machine has "
                           "{} NICs ({}): NCCL found no usable IB device (NCCL_IB_DISABLE, "
-                          "NCCL_NET=Socket, missing verbs library or driver); the engine has no "
-                          "socket transport, so no cost",
+                          "NCCL_NET=Socket, missing verbs library or driver)",
                           socket.size(), d.model, d.port_name.empty() ? d.name : d.port_name);
+  // The cost: NCCL's socket transport (docs/model.md#net-socket), named by the variable the
+  // log shows when it shows one.
+  CostSetting s{.words = "NET/Socket", .logged = ctx.machine->options,
+                .best = ctx.machine->options,
+                .bound_note = "the socket transport's TCP copies and per-connection threads "
+                              "(NCCL_SOCKET_NTHREADS, NCCL_NSOCKS_PERTHREAD) are not modelled: "
+                              "the logged busbw is an upper bound"};
+  s.logged.net_socket = true;
+  const NcclLogEnv* ib_disable = ctx.log.env_var("NCCL_IB_DISABLE");
+  const NcclLogEnv* net = ctx.log.env_var("NCCL_NET");
+  if (ib_disable && ib_disable->value == "1") {
+    s.words = "NCCL_IB_DISABLE=1 (NET/Socket)";
+  } else if (net) {
+    s.words = "NCCL_NET=" + net->value + " (NET/Socket)";
+  }
+  out.cost = s;
   return out;
 }
 
@@ -225,9 +240,23 @@ std::optional<RuledFinding> gdr_off(const RuleContext& ctx) {
   f.severity = FindingSeverity::kFault;
   f.message = fmt::format("{} of {} network connections stage data in host memory although the "
                           "GPU and its NIC share a PCIe switch: GPUDirect RDMA is off (no "
-                          "nvidia-peermem / nv_peer_mem module, NCCL_NET_GDR_LEVEL, ACS); the engine has "
-                          "no switch for GPUDirect RDMA, so no cost",
+                          "nvidia-peermem / nv_peer_mem module, NCCL_NET_GDR_LEVEL, ACS)",
                           could, plain.size());
+  // The cost: the logged NCCL_NET_GDR_LEVEL when the log shows one NCCL reads, else GPUDirect
+  // RDMA off altogether (level LOC: no peer-memory module), docs/model.md#gdr-off.
+  CostSetting s{.words = "GPUDirect RDMA off (NCCL_NET_GDR_LEVEL=LOC)",
+                .logged = ctx.machine->options, .best = ctx.machine->options, .bound_note = {}};
+  s.logged.net_gdr_level = PathClass::kSelf;
+  // A logged level below NCCL's default PXB explains the staging; one at or above it does not
+  // (the module is missing), so it is not the setting costed.
+  const NcclLogEnv* level = ctx.log.env_var("NCCL_NET_GDR_LEVEL");
+  const std::optional<PathClass> logged_level =
+      level ? parse_p2p_level(level->value) : std::nullopt;
+  if (logged_level && *logged_level < PathClass::kPxb) {
+    s.words = "NCCL_NET_GDR_LEVEL=" + level->value;
+    s.logged.net_gdr_level = logged_level;
+  }
+  out.cost = s;
   return out;
 }
 

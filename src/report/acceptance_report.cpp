@@ -80,10 +80,11 @@ std::string render_acceptance_check_text(const AcceptanceCheck& check) {
                        gbps(r.expected.threshold_busbw_Bps),
                        (1 - r.measured_busbw_Bps / r.expected.threshold_busbw_Bps) * 100,
                        r.expected.band.mechanism, gbps(r.expected.predicted_busbw_Bps));
-    out += fmt::format("     likeliest: {}: {}", r.likeliest.key, r.likeliest.words);
-    out += r.likeliest.key == "unexplained"
+    out += fmt::format("     likeliest: {}{}: {}", r.likeliest.from_log ? "(from the log) " : "",
+                       r.likeliest.key, r.likeliest.words);
+    out += r.likeliest.key == "unexplained" || !r.likeliest.predicted_busbw_Bps
                ? "\n"
-               : fmt::format(" (predicts {} GB/s)\n", gbps(r.likeliest.predicted_busbw_Bps));
+               : fmt::format(" (predicts {} GB/s)\n", gbps(*r.likeliest.predicted_busbw_Bps));
   }
   out += fmt::format("# {} row{} judged on {}, {} below threshold{}\n", check.rows.size(),
                      check.rows.size() == 1 ? "" : "s", check.topology, check.failed,
@@ -110,9 +111,14 @@ std::string render_acceptance_check_json(const AcceptanceCheck& check) {
                                   {"mechanism", r.expected.band.mechanism},
                                   {"passed", r.passed}};
     if (!r.passed) {
-      row["likeliest"] = {{"key", r.likeliest.key},
-                          {"words", r.likeliest.words},
-                          {"predicted_busbw_GBps", rounded(r.likeliest.predicted_busbw_Bps / kGB)}};
+      row["likeliest"] = {
+          {"key", r.likeliest.key},
+          {"words", r.likeliest.words},
+          {"predicted_busbw_GBps", r.likeliest.predicted_busbw_Bps
+                                       ? nlohmann::ordered_json(
+                                             rounded(*r.likeliest.predicted_busbw_Bps / kGB))
+                                       : nlohmann::ordered_json(nullptr)},
+          {"source", r.likeliest.from_log ? "log" : "model"}};
     }
     rows.push_back(std::move(row));
   }

@@ -7,6 +7,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "linksim/plan_memory.hpp"
 #include "linksim/units.hpp"
 #include "report/json_numbers.hpp"
 
@@ -14,6 +15,16 @@ namespace linksim {
 namespace {
 
 using nlohmann::ordered_json;
+
+// What a plan's step time is in its mode (PlanResult::step_time_s).
+std::string diagnose_plan_metric(PlanMode mode) {
+  switch (mode) {
+    case PlanMode::kTrain: return "step_time";
+    case PlanMode::kPrefill: return "ttft";
+    case PlanMode::kDecode: return "tpot";
+  }
+  return "step_time";
+}
 
 ordered_json cost_json(const std::optional<FindingCost>& cost) {
   if (!cost) return nullptr;
@@ -23,10 +34,33 @@ ordered_json cost_json(const std::optional<FindingCost>& cost) {
                      {"logged_busbw_GBps", report_json::rounded(p.logged_busbw_Bps / kGB)},
                      {"best_busbw_GBps", report_json::rounded(p.best_busbw_Bps / kGB)}});
   }
+  ordered_json plan = nullptr;
+  if (cost->plan) {
+    const PlanCost& p = *cost->plan;
+    plan = {{"model", p.model},
+            {"mode", std::string(to_string(p.mode))},
+            {"layout", p.layout},
+            {"metric", diagnose_plan_metric(p.mode)},
+            {"logged_s", p.logged_s ? ordered_json(*p.logged_s) : ordered_json(nullptr)},
+            {"best_s", p.best_s},
+            {"error", p.error.empty() ? ordered_json(nullptr) : ordered_json(p.error)}};
+  }
   return {{"collective", std::string(to_string(cost->op))},
           {"setting", cost->setting},
           {"note", cost->bound_note.empty() ? ordered_json(nullptr) : ordered_json(cost->bound_note)},
-          {"sizes", std::move(sizes)}};
+          {"sizes", std::move(sizes)},
+          {"plan", std::move(plan)}};
+}
+
+std::string diagnose_plan_cost_text(const PlanCost& p) {
+  const char* metric = p.mode == PlanMode::kTrain     ? "step time"
+                       : p.mode == PlanMode::kPrefill ? "time to first token"
+                                                      : "time per output token";
+  std::string line =
+      fmt::format("  plan ({} {}, {}, {}): ", p.model, to_string(p.mode), p.layout, metric);
+  if (!p.logged_s) return line + "cannot run with the logged setting: " + p.error + "\n";
+  return line + fmt::format("{} against {} ({:+.1f}%)\n", format_duration(*p.logged_s),
+                            format_duration(p.best_s), (*p.logged_s / p.best_s - 1) * 100);
 }
 
 template <typename T>
@@ -80,7 +114,9 @@ std::string render_diagnosis_text(const Diagnosis& d) {
         out += fmt::format(" {} {:.1f} GB/s against {:.1f};", size_words(p.size_bytes),
                            p.logged_busbw_Bps / kGB, p.best_busbw_Bps / kGB);
       }
+      if (f.cost->points.empty()) out += " none computed;";
       out.back() = '\n';
+      if (f.cost->plan) out += diagnose_plan_cost_text(*f.cost->plan);
       if (!f.cost->bound_note.empty()) out += "  note: " + f.cost->bound_note + "\n";
     }
     for (const NcclLogLine& e : f.evidence) out += fmt::format("  line {}: {}\n", e.line, e.text);

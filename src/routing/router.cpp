@@ -78,6 +78,7 @@ struct HostTables {
   std::vector<std::optional<DeviceId>> nearest_nic;  ///< per endpoint, host-0 id
   std::shared_ptr<const routing_detail::FabricRoutes> fabric;  ///< shared by sibling routers
   PathClass p2p_level = PathClass::kPxb;             ///< in force in every server
+  PathClass gdr_level = PathClass::kPxb;             ///< NCCL_NET_GDR_LEVEL in force
 
   size_t pair(uint32_t a, uint32_t b) const { return size_t(a) * endpoints.size() + b; }
 };
@@ -177,13 +178,16 @@ std::optional<Route> local_route(const Topology& topology, const HostTables& imp
     route.paths = nvlink_paths(topology, route.src, route.dst, &lanes);
   } else {
     const auto meeting = routing_detail::meet(topology, impl.chains[a], impl.chains[b]);
-    // GPU pairs: NCCL's P2P rule (ncclTopoCheckP2p); GPU/NIC legs: GPUDirect RDMA needs
-    // PIX/PXB. An NVLink pair beyond the level (LOC) is diverted through the CPU like any
-    // other (paths.cc, addInterStep): its path is the PCIe one, at least PHB.
+    // GPU pairs: NCCL's P2P rule (ncclTopoCheckP2p); GPU/NIC legs: GPUDirect RDMA needs the
+    // class within NCCL_NET_GDR_LEVEL (default PXB; ncclTopoCheckGdr), else paths.cc diverts
+    // the leg through the GPU's CPU (addInterStep). An NVLink pair beyond the level (LOC) is
+    // diverted through the CPU like any other: its path is the PCIe one, at least PHB.
     const bool nvlink_pair = route.cls == PathClass::kNvlink;
-    const bool p2p = gpus ? (!nvlink_pair && da.p2p && db.p2p &&
-                             within_p2p_level(route.cls, impl.p2p_level))
-                          : route.cls <= PathClass::kPxb;
+    const bool gpu_nic = da.kind == DeviceKind::kGpu || db.kind == DeviceKind::kGpu;
+    const bool p2p = gpus      ? (!nvlink_pair && da.p2p && db.p2p &&
+                                  within_p2p_level(route.cls, impl.p2p_level))
+                     : gpu_nic ? route.cls <= impl.gdr_level
+                               : route.cls <= PathClass::kPxb;
     auto links = p2p ? routing_detail::pcie_path(topology, impl.chains[a], impl.chains[b], meeting)
                      : routing_detail::staged_path(topology, impl.chains[a], impl.chains[b]);
     if (!links) return std::nullopt;
@@ -281,6 +285,7 @@ Router::Router(const Topology& topology, RouterOptions options,
   classify_pairs(topology, impl);
   find_nearest_nics(topology, impl, options_.ib_hca);
   impl.p2p_level = server_p2p_level(topology, impl, options_);
+  impl.gdr_level = options_.net_gdr_level.value_or(PathClass::kPxb);
   const uint32_t count = uint32_t(impl.endpoints.size());
   impl.routes.resize(size_t(count) * count);
   for (uint32_t a = 0; a < count; ++a) {

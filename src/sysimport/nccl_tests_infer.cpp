@@ -209,8 +209,8 @@ void complete_ranks(NcclTestsTable& table, const TableContext& context) {
     table.ranks = *anywhere;
     table.ranks_source = "the device lines";
   } else if (const NcclTestsRow* row = ratio_row(table)) {
-    if (auto ranks = ranks_for(*parse_collective(table.collective), *row)) {
-      table.ranks = *ranks;
+    if (auto from_ratio = ranks_for(*parse_collective(table.collective), *row)) {
+      table.ranks = *from_ratio;
       table.ranks_source = "busbw/algbw";
     }
   }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "linksim/acceptance.hpp"
+#include "linksim/fault_reports.hpp"
 #include "linksim/error.hpp"
 #include "linksim/gpu_selection.hpp"
 #include "linksim/nccl_tests.hpp"
@@ -151,7 +152,55 @@ TEST_SUITE("calibration") {
     CHECK(check.failed == 2);
     for (const linksim::AcceptanceRowCheck& r : check.rows) {
       CHECK(r.likeliest.key == "p2p-disabled");
-      CHECK(r.likeliest.predicted_busbw_Bps == doctest::Approx(r.measured_busbw_Bps).epsilon(0.01));
+      REQUIRE(r.likeliest.predicted_busbw_Bps.has_value());
+      CHECK(*r.likeliest.predicted_busbw_Bps == doctest::Approx(r.measured_busbw_Bps).epsilon(0.01));
+      CHECK_FALSE(r.likeliest.from_log);
     }
+  }
+
+  TEST_CASE("accept --check with the run's log: the logged fault nearest the measurement") {
+    const Topology t = library_topology("dgx-a100.yaml");
+    const std::vector<double> sizes = {268435456, 1073741824};
+    linksim::CommOptions p2p_off;
+    p2p_off.p2p_disable = true;
+    linksim::SweepRequest request;
+    request.sizes_bytes = sizes;
+    std::vector<double> busbw;
+    for (const linksim::SweepRow& row :
+         linksim::run_sweep(linksim::Communicator(t, t.gpus(), p2p_off), request).rows) {
+      busbw.push_back(std::round(row.result.busbw_Bps / linksim::kGB * 100) / 100);
+    }
+    const std::vector<linksim::NcclTestsTable> tables = {
+        linksim::parse_nccl_tests_output(table_text(8, sizes, busbw), "run.txt")};
+    linksim::CommOptions two_channels;
+    two_channels.channels = 2;
+    const std::vector<linksim::LoggedSuspect> logged = {
+        {"fewer-channels", "NCCL_MAX_NCHANNELS=2 caps the channels (run.log line 3: ...)", two_channels},
+        {"p2p-disabled", "SHM where P2P was expected (run.log line 9: ...)", p2p_off}};
+    const AcceptanceCheck check = linksim::check_acceptance(t, {}, tables, {}, logged);
+    REQUIRE(check.rows.size() == 2);
+    CHECK(check.failed == 2);
+    for (const linksim::AcceptanceRowCheck& r : check.rows) {
+      CHECK(r.likeliest.from_log);
+      CHECK(r.likeliest.key == "p2p-disabled");
+      CHECK(r.likeliest.words == "SHM where P2P was expected (run.log line 9: ...)");
+      REQUIRE(r.likeliest.predicted_busbw_Bps.has_value());
+      CHECK(*r.likeliest.predicted_busbw_Bps == doctest::Approx(r.measured_busbw_Bps).epsilon(0.01));
+    }
+    const std::string json = linksim::render_acceptance_check_json(check);
+    CHECK(json.find("\"source\": \"log\"") != std::string::npos);
+    CHECK(linksim::render_acceptance_check_text(check).find(
+              "likeliest: (from the log) p2p-disabled: SHM where P2P was expected") != std::string::npos);
+
+    // A logged fault the engine does not model is named without a prediction.
+    const AcceptanceCheck unmodelled = linksim::check_acceptance(
+        t, {}, tables, {}, {{"ring-crosses-socket", "a ring crosses the sockets", std::nullopt}});
+    for (const linksim::AcceptanceRowCheck& r : unmodelled.rows) {
+      CHECK(r.likeliest.key == "ring-crosses-socket");
+      CHECK(r.likeliest.from_log);
+      CHECK_FALSE(r.likeliest.predicted_busbw_Bps.has_value());
+    }
+    CHECK(linksim::render_acceptance_check_json(unmodelled).find("\"predicted_busbw_GBps\": null") !=
+          std::string::npos);
   }
 }

@@ -37,6 +37,10 @@ expect 2 'linksim: error: --p2p: expected on or off, got "maybe"' \
   allreduce --topo "$topo/dual-4090.yaml" --p2p maybe --size 1M
 expect 2 'linksim: error: --p2p-level: expected one of LOC, NVL, PIX, PXB, PHB, SYS (or NCCL'"'"'s old 0-5), got "NODE"' \
   allreduce --topo "$topo/dgx-h100.yaml" --p2p-level NODE --size 1M
+expect 2 'linksim: error: --net-gdr-level: expected one of LOC, PIX, PXB, PHB, SYS (or NCCL'"'"'s old 0-5), got "XYZ"' \
+  allreduce --topo "$topo/dgx-h100-ib.yaml" --set nodes=2 --net-gdr-level XYZ --size 1M
+expect 2 'linksim: error: --net: expected ib or socket, got "tcp"' \
+  allreduce --topo "$topo/dgx-h100-ib.yaml" --set nodes=2 --net tcp --size 1M
 expect 2 'linksim: error: --ib-hca: expected NCCL_IB_HCA'"'"'s form [^][=]name[:port][,name[:port]]... (a port number >= 1 after '"'"':'"'"'), got "mlx5_0:one"' \
   allreduce --topo "$topo/dgx-h100.yaml" --ib-hca mlx5_0:one --size 1M
 expect 2 'linksim: error: no network path from host0:gpu0 to host1:gpu0 (NCCL_IB_HCA leaves its server no NIC)' \

@@ -36,5 +36,9 @@ expect_ok "servers: 2" topo show --set nodes=2 "$topo/dgx-h100-ib.yaml"
 expect_ok "GPU0" topo matrix --set nodes=2 "$topo/dgx-h100-ib.yaml"
 expect_ok "graph G" topo dot --set nodes=2 "$topo/dgx-h100-ib.yaml"
 expect_ok "allreduce-busbw/dgx-h100" run --format json "$src/scenarios/seed-selection.yaml" --list
+expect_ok "mpirun -np 16 -N 8" accept --topo "$topo/dgx-h100-ib.yaml" --set nodes=2 --set radix=64 \
+  all_reduce 1G
+expect_ok "allreduce over 16 ranks" coll compare --topo "$topo/dgx-h100-ib.yaml" --set nodes=2 \
+  --degrade nic0:speed=200Gb/s --degrade nic1:speed=200Gb/s "$measured"
 
 exit $((failures > 0))

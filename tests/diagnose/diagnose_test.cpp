@@ -11,7 +11,9 @@
 #include "linksim/diagnose_report.hpp"
 #include "linksim/error.hpp"
 #include "linksim/gpu_selection.hpp"
+#include "linksim/model.hpp"
 #include "linksim/nccl_log.hpp"
+#include "linksim/plan.hpp"
 #include "linksim/topology_yaml.hpp"
 #include "support/validation_data.hpp"
 
@@ -177,6 +179,147 @@ TEST_CASE("diagnose: gdr-off where the GPU shares a PCIe switch with its NIC") {
   REQUIRE(f != nullptr);
   CHECK(f->severity == FindingSeverity::kFault);
   CHECK(find(run(two_servers("", "NET/IB/0/GDRDMA"), &t), linksim::kFindingGdrOff) == nullptr);
+}
+
+TEST_CASE("diagnose: gdr-off is costed with the NIC legs staged through host memory") {
+  const linksim::Topology t = machine("dgx-h100-ib.yaml", {{"nodes", "2"}});
+  const Diagnosis d = run(two_servers("", "NET/IB/0"), &t);
+  const linksim::Finding* f = find(d, linksim::kFindingGdrOff);
+  REQUIRE(f != nullptr);
+  REQUIRE(f->cost.has_value());
+  CHECK(f->cost->setting == "GPUDirect RDMA off (NCCL_NET_GDR_LEVEL=LOC)");
+  CHECK(f->cost->bound_note.empty());
+  // The log's GPUs (GPU 0 of each server); no release in the log: linksim's default.
+  const std::vector<linksim::DeviceId> gpus = {t.gpus()[0], t.gpus()[8]};
+  linksim::CommOptions logged;
+  logged.net_gdr_level = linksim::PathClass::kSelf;
+  REQUIRE(f->cost->points.size() == 3);
+  for (const linksim::CostPoint& p : f->cost->points) {
+    CHECK(p.logged_busbw_Bps == doctest::Approx(busbw(t, gpus, logged, p.size_bytes)));
+    CHECK(p.best_busbw_Bps == doctest::Approx(busbw(t, gpus, {}, p.size_bytes)));
+  }
+  // 1 GiB: the staged route's 4.0 GB/s (the generic platform's staged rate) bounds it.
+  CHECK(f->cost->points.back().logged_busbw_Bps <= 4.0e9);
+  CHECK(f->cost->points.back().best_busbw_Bps > 10 * f->cost->points.back().logged_busbw_Bps);
+  // A level below PXB in the log is the setting costed.
+  const Diagnosis pix = run(
+      two_servers("a:1:2 [0] NCCL INFO NCCL_NET_GDR_LEVEL set by environment to LOC\n", "NET/IB/0"), &t);
+  CHECK(find(pix, linksim::kFindingGdrOff)->cost->setting == "NCCL_NET_GDR_LEVEL=LOC");
+}
+
+TEST_CASE("diagnose: socket-instead-of-ib is costed as NCCL's host-memory socket transport") {
+  const linksim::Topology t = machine("dgx-h100-ib.yaml", {{"nodes", "2"}});
+  const Diagnosis d = run(
+      two_servers("a:1:2 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.\n", "NET/Socket/0"), &t);
+  const linksim::Finding* f = find(d, linksim::kFindingSocketInsteadOfIb);
+  REQUIRE(f != nullptr);
+  REQUIRE(f->cost.has_value());
+  CHECK(f->cost->setting == "NCCL_IB_DISABLE=1 (NET/Socket)");
+  CHECK(f->cost->bound_note.find("upper bound") != std::string::npos);
+  CHECK(f->cost->logged_options.net_socket);
+  const std::vector<linksim::DeviceId> gpus = {t.gpus()[0], t.gpus()[8]};
+  linksim::CommOptions logged;
+  logged.net_socket = true;
+  for (const linksim::CostPoint& p : f->cost->points) {
+    CHECK(p.logged_busbw_Bps == doctest::Approx(busbw(t, gpus, logged, p.size_bytes)));
+    CHECK(p.logged_busbw_Bps < p.best_busbw_Bps);
+  }
+  CHECK(f->cost->points.back().logged_busbw_Bps <= 4.0e9);
+  // Without a variable in the log, the transport alone names the setting.
+  const Diagnosis bare = run(two_servers("", "NET/Socket/0"), &t);
+  CHECK(find(bare, linksim::kFindingSocketInsteadOfIb)->cost->setting == "NET/Socket");
+}
+
+TEST_CASE("diagnose: with a plan, each costed fault gives its step time against the best") {
+  const linksim::Topology t = machine("dgx-a100-ib.yaml", {{"nodes", "2"}});
+  const linksim::NcclLog log = linksim::read_nccl_log(
+      linksim::testing::validation_file("nccl-logs/03-sxm8x2-2node-p2plevel-shm-socket-nccltests166.log"));
+  linksim::PlanRequest plan;
+  plan.model = linksim::ModelCatalog::builtin().get("llama3.1-70b", "--model");
+  plan.mode = linksim::PlanMode::kTrain;
+  plan.tp = 8;
+  plan.pp = 2;
+  linksim::DiagnoseRequest request;
+  request.topology = &t;
+  request.plan = plan;
+  const Diagnosis d = linksim::diagnose(log, request);
+  const linksim::Finding* p2p = find(d, linksim::kFindingP2pDisabled);
+  REQUIRE(p2p != nullptr);
+  REQUIRE(p2p->cost.has_value());
+  REQUIRE(p2p->cost->plan.has_value());
+  const linksim::PlanCost& pc = *p2p->cost->plan;
+  CHECK(pc.mode == linksim::PlanMode::kTrain);
+  CHECK(pc.layout == "tp=8 pp=2 dp=1");
+  // The oracle: the planner itself with each side's set-up (the log states no release).
+  linksim::PlanRequest best = plan;
+  best.comm = linksim::CommOptions{};
+  linksim::PlanRequest logged = plan;
+  logged.comm = p2p->cost->logged_options;
+  CHECK(pc.best_s == doctest::Approx(linksim::plan(t, best).step_time_s));
+  REQUIRE(pc.logged_s.has_value());
+  CHECK(*pc.logged_s == doctest::Approx(linksim::plan(t, logged).step_time_s));
+  CHECK(*pc.logged_s > pc.best_s);
+  const linksim::Finding* socket = find(d, linksim::kFindingSocketInsteadOfIb);
+  REQUIRE(socket->cost->plan.has_value());
+  CHECK(*socket->cost->plan->logged_s >= socket->cost->plan->best_s);
+  const std::string json = linksim::render_diagnosis_json(d);
+  CHECK(json.find("\"metric\": \"step_time\"") != std::string::npos);
+  CHECK(linksim::render_diagnosis_text(d).find("plan (Llama-3.1-70B train, tp=8 pp=2 dp=1, step time): ") !=
+        std::string::npos);
+
+  // Decode: the time per output token.
+  plan.mode = linksim::PlanMode::kDecode;
+  request.plan = plan;
+  const Diagnosis decode = linksim::diagnose(log, request);
+  const linksim::PlanCost& tpot = *find(decode, linksim::kFindingP2pDisabled)->cost->plan;
+  CHECK(tpot.mode == linksim::PlanMode::kDecode);
+  linksim::PlanRequest decode_best = plan;
+  decode_best.comm = linksim::CommOptions{};
+  CHECK(tpot.best_s == doctest::Approx(*linksim::plan(t, decode_best).tpot_s));
+  CHECK(linksim::render_diagnosis_json(decode).find("\"metric\": \"tpot\"") != std::string::npos);
+
+  // A plan the machine cannot run is the request's error.
+  plan.tp = 3;
+  request.plan = plan;
+  CHECK_THROWS_AS(linksim::diagnose(log, request), linksim::ConfigError);
+}
+
+TEST_CASE("diagnose: a logged setting the machine cannot run is a fault without busbw, not an error") {
+  // GB200 NVL72: the trays' Grace CPUs are not linked, so with P2P off two GPUs of different
+  // trays have no way to each other (docs/model.md#p2p-disable).
+  const linksim::Topology t = machine("gb200-nvl72.yaml");
+  const Diagnosis d = run(one_server("2.21.5+cuda12.4",
+                                     "dgx:100:200 [0] NCCL INFO NCCL_P2P_DISABLE set by environment to 1.\n"),
+                          &t);
+  const linksim::Finding* f = find(d, linksim::kFindingP2pDisabled);
+  REQUIRE(f != nullptr);
+  CHECK(f->severity == FindingSeverity::kFault);
+  REQUIRE(f->cost.has_value());
+  CHECK(f->cost->points.empty());
+  CHECK(f->cost->bound_note.rfind("the engine cannot run the logged setting on this machine: no path from ", 0) == 0);
+  CHECK(linksim::render_diagnosis_text(d).find("cost (allreduce, NCCL_P2P_DISABLE=1): none computed") !=
+        std::string::npos);
+}
+
+TEST_CASE("diagnose: its faults are what accept --log weighs a shortfall against") {
+  const linksim::Topology t = machine("dgx-a100-ib.yaml", {{"nodes", "2"}});
+  linksim::DiagnoseRequest request;
+  request.topology = &t;
+  const Diagnosis d = linksim::diagnose(
+      linksim::read_nccl_log(linksim::testing::validation_file(
+          "nccl-logs/03-sxm8x2-2node-p2plevel-shm-socket-nccltests166.log")),
+      request);
+  const std::vector<linksim::LoggedSuspect> suspects = linksim::logged_suspects(d);
+  REQUIRE(suspects.size() == 2);
+  CHECK(suspects[0].key == "p2p-disabled");
+  CHECK(suspects[1].key == "socket-instead-of-ib");
+  REQUIRE(suspects[0].options.has_value());
+  CHECK(suspects[0].options->p2p_disable);
+  REQUIRE(suspects[1].options.has_value());
+  CHECK(suspects[1].options->net_socket);
+  CHECK(suspects[0].words.find("03-sxm8x2-2node-p2plevel-shm-socket-nccltests166.log line ") !=
+        std::string::npos);
+  CHECK(linksim::logged_suspects(Diagnosis{}).empty());
 }
 
 TEST_CASE("diagnose: wrong-nic names the NIC from NCCL's own device list, and costs it") {
