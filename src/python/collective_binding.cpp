@@ -67,7 +67,7 @@ T collective_choice(std::optional<T> parsed, const std::string& text, const char
   return *parsed;
 }
 
-std::string joined_choices(const std::vector<std::string>& names) {
+std::string collective_joined_choices(const std::vector<std::string>& names) {
   std::string out;
   for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
   return out;
@@ -80,17 +80,17 @@ SweepRequest collective_sweep_request(CollectiveOp op, const KeywordOptions& opt
   request.type = collective_choice(parse_data_type(dtype), dtype, "dtype", data_type_choices());
   const std::string redop = options.text_option("redop").value_or("sum");
   request.redop = collective_choice(parse_reduction_op(redop), redop, "redop",
-                                    joined_choices(reduction_op_names()));
+                                    collective_joined_choices(reduction_op_names()));
   request.root = options.int_option("root").value_or(0);
   const std::string algo = options.text_option("algo").value_or("auto");
   request.algorithm = collective_choice(parse_algorithm(algo), algo, "algo",
-                                        joined_choices(algorithm_choices()));
+                                        collective_joined_choices(algorithm_choices()));
   const std::string proto = options.text_option("proto").value_or("auto");
   request.protocol = collective_choice(parse_protocol(proto), proto, "proto",
-                                       joined_choices(protocol_choices()));
+                                       collective_joined_choices(protocol_choices()));
   const std::string mode = options.text_option("mode").value_or("analytic");
   request.mode = collective_choice(parse_sim_mode(mode), mode, "mode",
-                                   joined_choices(sim_mode_choices()));
+                                   collective_joined_choices(sim_mode_choices()));
   request.sizes_bytes = requested_collective_sizes(options);
   return request;
 }

@@ -143,14 +143,14 @@ py::dict summary_dict(const Topology& t) {
   return summary;
 }
 
-std::string matrix_text(const PyTopology& self, int host) {
+std::string topology_matrix_text(const PyTopology& self, int host) {
   check_topology_host(*self.topology, host);
   py::gil_scoped_release unlocked;
   const Router router(*self.topology);
   return render_topo_matrix(topo_matrix(router, host));
 }
 
-py::object matrix_data(const PyTopology& self, int host) {
+py::object topology_matrix_data(const PyTopology& self, int host) {
   check_topology_host(*self.topology, host);
   std::string json;
   {
@@ -209,8 +209,8 @@ void bind_topology(py::module_& m) {
       .def_property_readonly("links",
                              [](const PyTopology& t) { return link_dicts(*t.topology); })
       .def("summary", [](const PyTopology& t) { return summary_dict(*t.topology); })
-      .def("matrix", &matrix_text, py::arg("host") = 0)
-      .def("matrix_data", &matrix_data, py::arg("host") = 0)
+      .def("matrix", &topology_matrix_text, py::arg("host") = 0)
+      .def("matrix_data", &topology_matrix_data, py::arg("host") = 0)
       .def("lint", &lint_findings, py::arg("host") = 0)
       .def("with_degraded", &degraded_topology, py::arg("faults"))
       .def("__repr__", [](const PyTopology& t) {

@@ -11,10 +11,11 @@ from conftest import BINARY_DIR, SOURCE_DIR
 from install_check import PIP_FLAGS, VENV_FLAGS
 
 DOC = os.path.join(SOURCE_DIR, "docs", "python.md")
+README = os.path.join(SOURCE_DIR, "README.md")
 
 
-def blocks(language):
-    with open(DOC, encoding="utf-8") as f:
+def blocks(language, doc=DOC):
+    with open(doc, encoding="utf-8") as f:
         text = f.read()
     return re.findall(r"^```" + language + r"\n(.*?)^```$", text, flags=re.S | re.M)
 
@@ -38,6 +39,13 @@ def test_python_blocks_run(tmp_path, monkeypatch, capsys):
     printed = capsys.readouterr().out
     assert "<linksim.Topology pcie-8gpu" in printed
     assert "bad_unit.yaml 6 57" in printed
+
+
+def test_readme_python_block_runs(tmp_path, monkeypatch):
+    code = blocks("python", README)
+    assert len(code) == 1
+    monkeypatch.chdir(scratch_directory(tmp_path))
+    exec(compile(code[0], f"{README} (python block)", "exec"), {})
 
 
 def test_shell_commands_run(tmp_path):

@@ -33,13 +33,15 @@ def test_topology_error_has_the_cli_position():
 
 
 def test_yaml_text_error_shows_the_line():
+    _, _, line, column, message = cli_error("topo", "show", BAD_UNIT)
     with open(BAD_UNIT, encoding="utf-8") as f:
         text = f.read()
     with pytest.raises(linksim.InputError) as caught:
         linksim.load_topology(text)
     error = caught.value
     assert error.file == "<yaml text>"
-    assert (error.line, error.column) == (6, 57)
+    assert (error.line, error.column, error.message) == (line, column, message)
+    assert str(error) == f"<yaml text>:{line}:{column}: error: {message}"
     assert "latency: 2 fortnights" in error.diagnostic
 
 
@@ -63,8 +65,8 @@ def test_bad_keyword_values(dgx_h100):
     with pytest.raises(linksim.InputError, match=r'^linksim: error: dtype: expected one of int8'):
         linksim.collective(dgx_h100, "allreduce", sizes=[8], dtype="float33")
     with pytest.raises(linksim.InputError) as caught:
-        linksim.collective(dgx_h100, "allreduce", sizes=[8], dtpye="half")
-    assert caught.value.message == 'collective: unexpected keyword "dtpye" (did you mean "dtype"?)'
+        linksim.collective(dgx_h100, "allreduce", sizes=[8], dtyp="half")
+    assert caught.value.message == 'collective: unexpected keyword "dtyp" (did you mean "dtype"?)'
     with pytest.raises(linksim.InputError) as caught:
         linksim.plan(dgx_h100, "llama3.1-8b", mode="decode", tp=-2)
     assert caught.value.message == "tp: expected a positive integer, got -2"
@@ -85,7 +87,12 @@ def test_library_errors_keep_their_text(dgx_h100):
                   "9", ok_statuses=(2,)).stderr.splitlines()[0]
     with pytest.raises(linksim.InputError) as caught:
         linksim.collective(dgx_h100, "allreduce", sizes=["1G"], gpus=9)
-    assert str(caught.value) == cli.replace("-g", "gpus")  # the library's own message
+    # The library's own message, word for word (it names the CLI's flag).
+    assert str(caught.value) == cli == "linksim: error: -g: expected 1..8 GPUs, got 9"
+    with pytest.raises(linksim.InputError) as caught:
+        dgx_h100.with_degraded("nvlink:width=9")
+    assert caught.value.message == ("faults: 'nvlink:width=9': expected fewer lanes than the "
+                                    "link's 5, got 9")
     with pytest.raises(linksim.InputError) as caught:
         dgx_h100.with_degraded("nvswich0:missing")
     assert "did you mean" in caught.value.message and "nvswitch0" in caught.value.message

@@ -61,14 +61,15 @@ def test_lint_equals_topo_lint_json(pcie_8gpu):
     assert "ring-crosses-socket" in {f["rule"] for f in findings}
 
 
-def test_with_degraded_equals_degrade_flag(pcie_8gpu):
-    spec = "gpu0~pciesw0:width=8"
-    degraded = pcie_8gpu.with_degraded(spec)
-    rows = linksim.collective(degraded, "all_reduce", sizes=["256M"])
-    cli = cli_json("coll", "all_reduce", "--topo", topology_file("pcie-8gpu"), "--size", "256M",
+def test_with_degraded_equals_degrade_flag(dgx_h100):
+    spec = "gpu0~nvswitch0:width=2"
+    degraded = dgx_h100.with_degraded(spec)
+    rows = linksim.collective(degraded, "all_reduce", sizes=["1G"])
+    cli = cli_json("coll", "all_reduce", "--topo", topology_file("dgx-h100"), "--size", "1G",
                    "--degrade", spec, "--json")
     assert list(rows) == cli["results"]
-    healthy = linksim.collective(pcie_8gpu, "all_reduce", sizes=["256M"])
+    healthy = linksim.collective(dgx_h100, "all_reduce", sizes=["1G"])
     assert rows[0]["busbw_GBps"] < healthy[0]["busbw_GBps"]
-    widths = {l["lanes"] for l in degraded.links if {l["from"], l["to"]} == {"gpu0", "pciesw0"}}
-    assert widths == {8}
+    lanes = {l["lanes"] for l in degraded.links if {l["from"], l["to"]} == {"gpu0", "nvswitch0"}}
+    assert lanes == {2}
+    assert dgx_h100.with_degraded("nvswitch0:missing").summary()["devices"]["nvswitch"] == 3
