@@ -74,6 +74,8 @@ def draw(table, png_path):
             axis.annotate(f"{ratio:.2f}", (tp, ratio), textcoords="offset points", xytext=(4, 4),
                           fontsize=8)
     axis.set_xscale("log", base=2)
+    axis.set_yscale("symlog", linthresh=0.1)  # linear near 0 (tp = 1), logarithmic above
+    axis.set_ylim(0, table["layer_ratio"].max() * 3)
     axis.set_xticks(TP_DEGREES, [str(t) for t in TP_DEGREES])
     axis.set_xlabel("tensor-parallel degree")
     axis.set_ylabel("communication / compute, one layer")

@@ -38,7 +38,7 @@ def test_python_blocks_run(tmp_path, monkeypatch, capsys):
         exec(compile(block, f"{DOC} (python block {number})", "exec"), session)
     printed = capsys.readouterr().out
     assert "<linksim.Topology pcie-8gpu" in printed
-    assert "bad_unit.yaml 6 57" in printed
+    assert "tests/data/errors/bad_unit.yaml 6 54" in printed
 
 
 def test_readme_python_block_runs(tmp_path, monkeypatch):
