@@ -27,7 +27,7 @@ PUBLIC_HEADERS = {
     "catalog": "catalog",
     "topology": "topology", "topology_yaml": "topology", "topology_variants": "topology",
     "gpu_selection": "topology", "fabric_summary": "topology", "faults": "topology",
-    "routing": "routing", "topo_matrix": "routing",
+    "routing": "routing", "topo_matrix": "routing", "topology_summary": "routing",
     "flowsim": "flowsim", "flow_steps": "flowsim",
     "collectives": "collectives", "nccl_version": "collectives", "nccl_tests": "collectives",
     "nccl_debug": "collectives", "explain": "collectives", "model_calibration": "collectives",
@@ -42,7 +42,7 @@ PUBLIC_HEADERS = {
     "report": "report", "plan_report": "report", "explain_report": "report",
     "nccl_debug_report": "report", "measured_report": "report", "scenario_report": "report",
     "topo_matrix_report": "report", "fault_reports": "report", "diagnose_report": "report",
-    "charts": "report",
+    "charts": "report", "topology_summary_report": "report",
     "runs": "runs",
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // linksim.load_topology and linksim.Topology (docs/python.md#topology): a machine loaded by
-// the library's loader, its GPUs, NICs and links, the `nvidia-smi topo -m` matrix and the
-// lint findings (as `topo matrix` and `topo lint` print them) and the machine with faults
-// (include/linksim/faults.hpp).
+// the library's loader, its GPUs, NICs and links, its summary, `nvidia-smi topo -m` matrix
+// and lint findings (as `topo show`, `topo matrix` and `topo lint` print them) and the
+// machine with faults (include/linksim/faults.hpp).
 #include <fmt/core.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -12,11 +12,12 @@
 
 #include "linksim/error.hpp"
 #include "linksim/faults.hpp"
-#include "linksim/fabric_summary.hpp"
 #include "linksim/routing.hpp"
 #include "linksim/sysimport.hpp"
 #include "linksim/topo_matrix.hpp"
 #include "linksim/topo_matrix_report.hpp"
+#include "linksim/topology_summary.hpp"
+#include "linksim/topology_summary_report.hpp"
 #include "linksim/topology_yaml.hpp"
 #include "python/bindings.hpp"
 #include "python/source_text_error.hpp"
@@ -101,46 +102,14 @@ py::list link_dicts(const Topology& t) {
   return links;
 }
 
-/// name, servers, devices by kind and links grouped by type and rate: the fields of
-/// `linksim topo show --json` that describe the machine's parts.
-py::dict summary_dict(const Topology& t) {
-  py::dict summary;
-  summary["name"] = t.name();
-  summary["servers"] = t.host_count();
-  std::map<std::string, int> kinds;
-  for (const Device& d : t.devices()) ++kinds[std::string(to_string(d.kind))];
-  summary["devices"] = kinds;
-  struct LinkGroup {
-    int count = 0;
-    int lanes = 0;
-  };
-  std::map<std::pair<std::string, double>, LinkGroup> groups;
-  for (size_t i = 0; i < t.links().size(); i += 2) {
-    LinkGroup& g = groups[{t.links()[i].type.str(), t.links()[i].bw_Bps}];
-    ++g.count;
-    g.lanes = t.links()[i].lanes;
+/// `linksim topo show --json`'s object.
+py::object topology_summary_data(const PyTopology& self) {
+  std::string json;
+  {
+    py::gil_scoped_release unlocked;
+    json = render_topology_summary_json(summarize_topology(Router(*self.topology)));
   }
-  py::list links;
-  for (const auto& [key, g] : groups) {
-    py::dict group;
-    group["type"] = key.first;
-    group["lanes"] = g.lanes;
-    group["bw_GBps"] = key.second / 1e9;
-    group["count"] = g.count;
-    links.append(group);
-  }
-  summary["links"] = links;
-  summary["gpus"] = t.gpus().size();
-  if (t.host_count() > 1) {
-    const FabricSummary fabric = summarize_fabric(t);
-    py::dict f;
-    f["planes"] = fabric.planes;
-    f["plane_per_rail"] = fabric.plane_per_rail;
-    f["tiers"] = fabric.tiers;
-    f["switches_by_tier"] = fabric.switches_by_tier;
-    summary["fabric"] = f;
-  }
-  return summary;
+  return python_from_json(json);
 }
 
 std::string topology_matrix_text(const PyTopology& self, int host) {
@@ -208,7 +177,7 @@ void bind_topology(py::module_& m) {
       .def_property_readonly("nics", [](const PyTopology& t) { return nic_dicts(*t.topology); })
       .def_property_readonly("links",
                              [](const PyTopology& t) { return link_dicts(*t.topology); })
-      .def("summary", [](const PyTopology& t) { return summary_dict(*t.topology); })
+      .def("summary", &topology_summary_data)
       .def("matrix", &topology_matrix_text, py::arg("host") = 0)
       .def("matrix_data", &topology_matrix_data, py::arg("host") = 0)
       .def("lint", &lint_findings, py::arg("host") = 0)
