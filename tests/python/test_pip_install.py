@@ -2,9 +2,12 @@
 """`pip install .` in a fresh virtual environment builds the module with the project's CMake
 and installs it; then the issue's one-liner prints what `linksim coll` prints. Offline, as on
 our machines: a venv over the system's site-packages (Debian's setuptools and pybind11) and
---no-build-isolation. The CMake build goes to a directory of its own under the test's
-temporary directory (ccache, when the environment names it, makes it quick)."""
+--no-build-isolation. The venv and setuptools' files go to the test's temporary directory; the
+CMake build to a directory of its own, <source>/build-pip-test-<pid>, removed afterwards: at
+the depth of build/, so that ccache (CCACHE_BASEDIR rewrites paths relative to the build
+directory) reuses build/'s objects and the test takes minutes, not an hour."""
 import os
+import shutil
 import subprocess
 import sys
 
@@ -13,11 +16,19 @@ from install_check import DONE_MEANS, PIP_FLAGS, VENV_FLAGS, expected_busbw
 
 
 def test_pip_install_in_a_fresh_venv(tmp_path):
+    cmake_build = os.path.join(SOURCE_DIR, f"build-pip-test-{os.getpid()}")
+    try:
+        install_and_check(tmp_path, cmake_build)
+    finally:
+        shutil.rmtree(cmake_build, ignore_errors=True)
+
+
+def install_and_check(tmp_path, cmake_build):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", *VENV_FLAGS, venv], check=True)
     python = str(venv / "bin" / "python")
     env = dict(os.environ,
-               LINKSIM_CMAKE_BUILD_DIR=str(tmp_path / "cmake-build"),
+               LINKSIM_CMAKE_BUILD_DIR=cmake_build,
                LINKSIM_PIP_BUILD_BASE=str(tmp_path / "setuptools-build"),
                PIP_NO_INDEX="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
     env.pop("PYTHONPATH", None)  # the fresh venv must find its own installed package
