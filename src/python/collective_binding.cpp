@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// linksim.collective (docs/python.md#collective): the sweep `linksim coll OP --json` prints,
-// through the same library calls (select_gpus, Communicator, run_sweep, to_collective_report)
-// and the same renderer (render_json), returned as the JSON document's text for the Python
-// side to read.
+// linksim.collective and linksim.explain_collective (docs/python.md#collective): the sweep
+// `linksim coll OP --json` prints and the derivation `linksim explain coll OP --json` prints,
+// through the same library calls (select_gpus, Communicator, run_sweep, to_collective_report,
+// explain_collective) and the same renderers, returned as JSON text for the Python side.
 #include <fmt/core.h>
 #include <pybind11/pybind11.h>
 
 #include "linksim/collectives.hpp"
 #include "linksim/error.hpp"
 #include "linksim/error_bands.hpp"
+#include "linksim/explain.hpp"
+#include "linksim/explain_report.hpp"
 #include "linksim/gpu_selection.hpp"
 #include "linksim/nccl_tests.hpp"
 #include "linksim/report.hpp"
@@ -73,7 +75,8 @@ std::string collective_joined_choices(const std::vector<std::string>& names) {
   return out;
 }
 
-SweepRequest collective_sweep_request(CollectiveOp op, const KeywordOptions& options) {
+/// The request without its sizes: type, reduction, root, algorithm, protocol and mode.
+SweepRequest collective_sweep_options(CollectiveOp op, const KeywordOptions& options) {
   SweepRequest request;
   request.op = op;
   const std::string dtype = options.text_option("dtype").value_or("float");
@@ -91,7 +94,6 @@ SweepRequest collective_sweep_request(CollectiveOp op, const KeywordOptions& opt
   const std::string mode = options.text_option("mode").value_or("analytic");
   request.mode = collective_choice(parse_sim_mode(mode), mode, "mode",
                                    collective_joined_choices(sim_mode_choices()));
-  request.sizes_bytes = requested_collective_sizes(options);
   return request;
 }
 
@@ -100,7 +102,8 @@ std::string collective_json(const PyTopology& topo, const std::string& op_name, 
   const KeywordOptions options(kwargs, "collective", collective_keyword_names());
   options.check_known();
   const CollectiveOp op = collective_op_arg(op_name);
-  const SweepRequest request = collective_sweep_request(op, options);
+  SweepRequest request = collective_sweep_options(op, options);
+  request.sizes_bytes = requested_collective_sizes(options);
   const GpuSelection selection = options.gpu_selection();
   const CommOptions comm_options = comm_options_from(options);
   const std::shared_ptr<const Topology> topology = topo.topology;
@@ -109,10 +112,41 @@ std::string collective_json(const PyTopology& topo, const std::string& op_name, 
   return render_json(to_collective_report(run_sweep(comm, request), *topology));
 }
 
+/// `linksim explain coll OP --size S --json`: one size, rounded as coll's row rounds it.
+std::string explain_collective_json(const PyTopology& topo, const std::string& op_name,
+                                    py::dict kwargs) {
+  std::vector<std::string> known = {"size", "gpus", "per_node", "dtype", "redop", "root",
+                                    "algo", "proto"};
+  for (std::string& name : comm_keyword_names()) known.push_back(std::move(name));
+  const KeywordOptions options(kwargs, "explain_collective", std::move(known));
+  options.check_known();
+  const CollectiveOp op = collective_op_arg(op_name);
+  const std::optional<double> requested_bytes = options.size_option("size");
+  if (!requested_bytes) {
+    throw ConfigError("size: expected one message size such as 8, \"64K\", \"1M\" or \"1G\", none given");
+  }
+  const SweepRequest request = collective_sweep_options(op, options);
+  const GpuSelection selection = options.gpu_selection();
+  const CommOptions comm_options = comm_options_from(options);
+  const std::shared_ptr<const Topology> topology = topo.topology;
+  py::gil_scoped_release unlocked;
+  const Communicator comm(*topology, select_gpus(*topology, selection), comm_options);
+  CollectiveQuery query;
+  query.op = op;
+  query.algorithm = request.algorithm;
+  query.protocol = request.protocol;
+  query.root = request.root;
+  query.size_bytes =
+      round_message_size(op, *requested_bytes, request.type, comm.rank_count()).size_bytes;
+  return render_explain_json(explain_collective(comm, query), *topology);
+}
+
 }  // namespace
 
 void bind_collective(py::module_& m) {
   m.def("collective_json", &collective_json, py::arg("topology"), py::arg("op"),
+        py::arg("options"));
+  m.def("explain_collective_json", &explain_collective_json, py::arg("topology"), py::arg("op"),
         py::arg("options"));
 }
 

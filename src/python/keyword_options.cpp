@@ -97,9 +97,7 @@ std::optional<bool> KeywordOptions::switch_option(const char* key) const {
   refuse(key, "True or False (or \"on\" / \"off\")");
 }
 
-std::optional<double> KeywordOptions::size_option(const char* key) const {
-  const py::object v = value(key);
-  if (v.is_none()) return std::nullopt;
+double KeywordOptions::size_value(const py::handle& v, const char* key) const {
   std::optional<double> bytes;
   if (py::isinstance<py::str>(v)) {
     bytes = parse_size_bytes(v.cast<std::string>());
@@ -107,23 +105,30 @@ std::optional<double> KeywordOptions::size_option(const char* key) const {
              (py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v))) {
     bytes = v.cast<double>();
   }
-  if (!bytes || !(*bytes >= 0)) refuse(key, "a size such as 8, 65536, \"64K\", \"1M\" or \"8G\"");
-  if (*bytes > kMaxSizeBytes) refuse(key, "a size of at most 8 PiB (2^53 bytes)");
-  return bytes;
+  const std::string got = keyword_value_repr(v);
+  if (!bytes || !(*bytes >= 0)) {
+    throw ConfigError(fmt::format(
+        "{}: expected a size such as 8, 65536, \"64K\", \"1M\" or \"8G\", got {}", key, got));
+  }
+  if (*bytes > kMaxSizeBytes) {
+    throw ConfigError(
+        fmt::format("{}: expected a size of at most 8 PiB (2^53 bytes), got {}", key, got));
+  }
+  return *bytes;
+}
+
+std::optional<double> KeywordOptions::size_option(const char* key) const {
+  const py::object v = value(key);
+  if (v.is_none()) return std::nullopt;
+  return size_value(v, key);
 }
 
 std::vector<double> KeywordOptions::size_list_option(const char* key) const {
   const py::object v = value(key);
   if (v.is_none()) return {};
-  if (py::isinstance<py::str>(v) || !py::isinstance<py::iterable>(v)) {
-    return {*size_option(key)};
-  }
+  if (py::isinstance<py::str>(v) || !py::isinstance<py::iterable>(v)) return {size_value(v, key)};
   std::vector<double> sizes;
-  for (const py::handle item : v) {
-    py::dict one;
-    one[key] = item;
-    sizes.push_back(*KeywordOptions(one, call_, known_).size_option(key));
-  }
+  for (const py::handle item : v) sizes.push_back(size_value(item, key));
   return sizes;
 }
 

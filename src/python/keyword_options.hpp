@@ -45,6 +45,8 @@ class KeywordOptions {
 
  private:
   pybind11::object value(const char* key) const;
+  /// One size (a number of bytes or text such as "1M"); ConfigError naming `key` otherwise.
+  double size_value(const pybind11::handle& v, const char* key) const;
   [[noreturn]] void refuse(const char* key, const std::string& expected) const;
 
   pybind11::dict options_;

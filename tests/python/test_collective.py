@@ -84,3 +84,16 @@ def test_to_pandas(dgx_h100):
 def test_topology_given_as_a_path():
     rows = linksim.collective(topology_file("dual-4090"), "allgather", sizes=["1M"])
     assert_same_document(rows, coll_json("allgather", "dual-4090", "--size", "1M"))
+
+
+def test_explain_collective_equals_explain_coll(dgx_h100, pcie_8gpu):
+    explained = linksim.explain_collective(dgx_h100, "allreduce", "1G")
+    assert explained == cli_json("explain", "coll", "allreduce", "--topo",
+                                 topology_file("dgx-h100"), "--size", "1G", "--json")
+    rows = linksim.collective(dgx_h100, "allreduce", sizes=["1G"])
+    assert explained == cli_json("explain", "coll", "allreduce", "--topo",
+                                 topology_file("dgx-h100"), "--size", str(rows[0]["size_bytes"]),
+                                 "--json")
+    odd = linksim.explain_collective(pcie_8gpu, "all_gather", 1000003, gpus=[0, 1, 2], p2p=False)
+    assert odd == cli_json("explain", "coll", "all_gather", "--topo", topology_file("pcie-8gpu"),
+                           "--size", "1000003", "--gpus", "0,1,2", "--p2p", "off", "--json")

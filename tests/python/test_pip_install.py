@@ -32,7 +32,7 @@ def install_and_check(tmp_path, cmake_build):
                LINKSIM_PIP_BUILD_BASE=str(tmp_path / "setuptools-build"),
                PIP_NO_INDEX="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
     env.pop("PYTHONPATH", None)  # the fresh venv must find its own installed package
-    env.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", "2")
+    env.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", str(os.cpu_count() or 2))
     done = subprocess.run([python, "-m", "pip", "install", *PIP_FLAGS, SOURCE_DIR], env=env,
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]

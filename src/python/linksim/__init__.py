@@ -24,7 +24,7 @@ from .shipped import shipped_topology_files, topology_description
 
 __all__ = [
     "Topology", "CollectiveRows", "Error", "InputError", "InternalError", "load_topology",
-    "collective", "plan", "search", "sensitivity", "explain", "run_scenario", "compare",
+    "collective", "explain_collective", "plan", "search", "sensitivity", "explain", "run_scenario", "compare",
     "models", "gpus", "topologies", "__version__",
 ]
 
@@ -82,6 +82,15 @@ def collective(topo, op, sizes=None, **options):
         options["sizes"] = sizes
     text = _linksim.collective_json(_topology_arg(topo), _text_arg("op", op), options)
     return CollectiveRows(json.loads(text))
+
+
+def explain_collective(topo, op, size, **options):
+    """The derivation of one collective's time, term by term, as
+    `linksim explain coll OP --size SIZE --json` (docs/explain.md): the options of
+    collective() but one ``size`` (bytes, or text such as "1G"). Returns a dict."""
+    options["size"] = size
+    text = _linksim.explain_collective_json(_topology_arg(topo), _text_arg("op", op), options)
+    return json.loads(text)
 
 
 def _arch_text(arch):
