@@ -40,6 +40,8 @@ PyTopology load_topology_binding(const std::string& path_or_text,
   try {
     return {std::make_shared<const Topology>(parse_topology(path_or_text, kYamlTextName, params))};
   } catch (const ConfigError& e) {
+    // Positions in the text itself show its line; those in a file it includes, the file's.
+    if (e.where().file.str() != kYamlTextName) throw;
     throw SourceTextError{e, path_or_text};
   }
 }
