@@ -152,13 +152,18 @@ py::list lint_findings(const PyTopology& self, int host) {
   return findings;
 }
 
-PyTopology degraded_topology(const PyTopology& self, const std::string& spec) {
+/// The machine with the faults of every spec, applied in order (as repeated --degrade).
+PyTopology degraded_topology(const PyTopology& self, const std::vector<std::string>& specs) {
   py::gil_scoped_release unlocked;
-  try {
-    return {std::make_shared<const Topology>(with_degraded(*self.topology, spec))};
-  } catch (const ConfigError& e) {
-    throw ConfigError(e.where(), "faults: " + e.message(), e.notes());
+  Topology topology = *self.topology;
+  for (const std::string& spec : specs) {
+    try {
+      topology = with_degraded(topology, spec);
+    } catch (const ConfigError& e) {
+      throw ConfigError(e.where(), "faults: " + e.message(), e.notes());
+    }
   }
+  return {std::make_shared<const Topology>(std::move(topology))};
 }
 
 }  // namespace
@@ -183,7 +188,15 @@ void bind_topology(py::module_& m) {
       .def("matrix", &topology_matrix_text, py::arg("host") = 0)
       .def("matrix_data", &topology_matrix_data, py::arg("host") = 0)
       .def("lint", &lint_findings, py::arg("host") = 0)
-      .def("with_degraded", &degraded_topology, py::arg("faults"))
+      .def(
+          "with_degraded",
+          [](const PyTopology& self, const std::string& spec) {
+            return degraded_topology(self, {spec});
+          },
+          py::arg("faults"),
+          "The machine with faults, in --degrade's grammar: \"gpu3:missing,nic0:speed=200Gb/s\"")
+      .def("with_degraded", &degraded_topology, py::arg("faults"),
+           "The machine with the faults of each spec, applied in order")
       .def("__repr__", [](const PyTopology& t) {
         return fmt::format("<linksim.Topology {} ({} GPUs on {} server{})>", t.topology->name(),
                            t.topology->gpus().size(), t.topology->host_count(),

@@ -77,3 +77,14 @@ def test_with_degraded_equals_degrade_flag(dgx_h100):
     lanes = {l["lanes"] for l in degraded.links if {l["from"], l["to"]} == {"gpu0", "nvswitch0"}}
     assert lanes == {2}
     assert dgx_h100.with_degraded("nvswitch0:missing").summary()["devices"]["nvswitch"] == 3
+
+
+def test_several_fault_specs_equal_repeated_degrade(dgx_h100):
+    specs = ["gpu0~nvswitch0:width=2", "gpu3:clock=80%"]
+    degraded = dgx_h100.with_degraded(specs)
+    assert degraded.summary() == dgx_h100.with_degraded(",".join(specs)).summary()
+    assert [g["clock_fraction"] for g in degraded.gpus][3] == 0.8
+    plan = linksim.plan(degraded, "llama3.1-8b", mode="decode", tp=8)
+    cli = cli_json("plan", "--topo", topology_file("dgx-h100"), "--model", "llama3.1-8b", "--mode",
+                   "decode", "--tp", "8", "--degrade", specs[0], "--degrade", specs[1], "--json")
+    assert plan == cli
