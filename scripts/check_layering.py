@@ -7,7 +7,8 @@ Usage: check_layering.py SOURCE_DIR
 Every file under src/<module>/ belongs to <module>; every public header include/linksim/X.hpp
 belongs to the module PUBLIC_HEADERS names (a header missing from the table is an error, so a
 new one is placed on purpose). A file may include headers of its own module and of modules
-on a lower layer only. Prints one line per upward include, "file:line: <module> includes
+on a lower layer only; the Python bindings (src/python/, the top layer) include the library's
+public headers only, never a module's internal ones. Prints one line per upward include, "file:line: <module> includes
 <header> of <module above>", and exits 1; exits 0 when there are none.
 """
 import pathlib
@@ -18,6 +19,7 @@ import sys
 LAYERS = [
     "common", "catalog", "topology", "routing", "flowsim", "collectives", "sysimport",
     "calibration", "plan", "serve", "diagnose", "scenario", "charts", "report", "runs", "cli",
+    "python",
 ]
 
 PUBLIC_HEADERS = {
@@ -25,7 +27,7 @@ PUBLIC_HEADERS = {
     "catalog": "catalog",
     "topology": "topology", "topology_yaml": "topology", "topology_variants": "topology",
     "gpu_selection": "topology", "fabric_summary": "topology", "faults": "topology",
-    "routing": "routing", "topo_matrix": "routing",
+    "routing": "routing", "topo_matrix": "routing", "topology_summary": "routing",
     "flowsim": "flowsim", "flow_steps": "flowsim",
     "collectives": "collectives", "nccl_version": "collectives", "nccl_tests": "collectives",
     "nccl_debug": "collectives", "explain": "collectives", "model_calibration": "collectives",
@@ -40,7 +42,7 @@ PUBLIC_HEADERS = {
     "report": "report", "plan_report": "report", "explain_report": "report",
     "nccl_debug_report": "report", "measured_report": "report", "scenario_report": "report",
     "topo_matrix_report": "report", "fault_reports": "report", "diagnose_report": "report",
-    "charts": "report",
+    "charts": "report", "topology_summary_report": "report",
     "runs": "runs",
 }
 
@@ -85,6 +87,11 @@ def main():
             elif target and rank[target] > rank[module]:
                 problems.append(f"{f.relative_to(root)}:{number}: {module} includes "
                                 f"{m.group(1)} of {target} (a layer above)")
+            elif (module == "python" and target not in ("", "python")
+                  and not m.group(1).startswith("linksim/")):
+                problems.append(f"{f.relative_to(root)}:{number}: python includes "
+                                f"{m.group(1)}, an internal header of {target} (use the public "
+                                f"headers, include/linksim/)")
     for p in problems:
         print(p)
     return 1 if problems else 0

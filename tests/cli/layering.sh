@@ -37,4 +37,11 @@ printf '#pragma once\n' > "$tree/include/linksim/unplaced.hpp"
 expect_check "unplaced public header" "$tree" \
   'public header linksim/unplaced.hpp has no module in scripts/check_layering.py'
 
+# The Python bindings (the top layer) reach the library through its public headers only.
+rm "$tree/include/linksim/unplaced.hpp" "$tree/src/plan/step.cpp"
+mkdir -p "$tree/src/python"
+printf '#include "linksim/report.hpp"\n#include "topology/link_graph.hpp"\n' > "$tree/src/python/binding.cpp"
+expect_check "internal header in the bindings" "$tree" \
+  'src/python/binding.cpp:2: python includes topology/link_graph.hpp, an internal header of topology (use the public headers, include/linksim/)'
+
 exit $((failures > 0))

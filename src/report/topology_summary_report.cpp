@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+// render_topology_summary_text and render_topology_summary_json
+// (linksim/topology_summary_report.hpp).
+#include "linksim/topology_summary_report.hpp"
+
+#include <fmt/format.h>
+
+#include <iterator>
+#include <nlohmann/json.hpp>
+
+#include "linksim/units.hpp"
+
+namespace linksim {
+
+std::string render_topology_summary_text(const TopologySummary& s) {
+  std::string out;
+  auto line = std::back_inserter(out);
+  const HostPlatformSummary& host = s.host;
+  fmt::format_to(line, "{}  ({})\n", s.name, s.source_file);
+  fmt::format_to(line, "servers: {}\n", s.servers);
+  fmt::format_to(line,
+                 "host: {} = {}; NCCL's default P2P level {}; host-staged copies {} within a "
+                 "socket, {} across\n",
+                 host.platform->key, host.platform->name, p2p_level_name(host.p2p_level),
+                 format_bandwidth(host.staging_Bps),
+                 format_bandwidth(host.staging_cross_socket_Bps));
+  if (s.fabric) fmt::format_to(line, "fabric: {}\n", describe_fabric(*s.fabric));
+  fmt::format_to(line, "\ndevices:\n");
+  for (const auto& [kind, count] : s.devices_by_kind) {
+    fmt::format_to(line, "  {:<12} {:>7}\n", kind, count);
+  }
+  fmt::format_to(line, "\nlinks (full duplex; bandwidth per direction):\n");
+  for (const LinkTypeCount& g : s.links) {
+    fmt::format_to(line, "  {:<10} x{:<3} {:>12}  {:>7} links\n", g.type, g.lanes,
+                   format_bandwidth(g.bw_Bps), g.count);
+  }
+  fmt::format_to(line, "\ngpus{}:\n", s.servers > 1 ? " (server 0; every server is alike)" : "");
+  for (const GpuPathSummary& g : s.gpus) {
+    fmt::format_to(line, "  {} {} ({}): NVLink {} lanes, {}; PCIe {} ({}); nearest NIC: {}\n",
+                   g.name, g.device, g.model, g.nvlink_lanes, format_bandwidth(g.nvlink_bw_Bps),
+                   g.pcie_path, format_bandwidth(g.pcie_bw_Bps), g.nic);
+  }
+  fmt::format_to(line,
+                 "\nbisection bandwidth (max-flow, first half of the GPUs to the second, per "
+                 "direction): {}\n",
+                 s.bisection_Bps ? format_bandwidth(*s.bisection_Bps) : std::string("not computed"));
+  return out;
+}
+
+std::string render_topology_summary_json(const TopologySummary& s) {
+  nlohmann::json out;
+  out["name"] = s.name;
+  out["servers"] = s.servers;
+  out["host"] = {{"platform", s.host.platform->key},
+                 {"vendor", std::string(to_string(s.host.platform->vendor))},
+                 {"p2p_level", std::string(p2p_level_name(s.host.p2p_level))},
+                 {"host_staging_GBps", s.host.staging_Bps / 1e9},
+                 {"host_staging_cross_socket_GBps", s.host.staging_cross_socket_Bps / 1e9}};
+  if (s.fabric) {
+    out["fabric"] = {{"planes", s.fabric->planes},
+                     {"plane_per_rail", s.fabric->plane_per_rail},
+                     {"tiers", s.fabric->tiers},
+                     {"switches_by_tier", s.fabric->switches_by_tier}};
+  }
+  for (const auto& [kind, count] : s.devices_by_kind) out["devices"][kind] = count;
+  out["links"] = nlohmann::json::array();
+  for (const LinkTypeCount& g : s.links) {
+    out["links"].push_back(
+        {{"type", g.type}, {"lanes", g.lanes}, {"bw_GBps", g.bw_Bps / 1e9}, {"count", g.count}});
+  }
+  out["gpus"] = nlohmann::json::array();
+  for (const GpuPathSummary& g : s.gpus) {
+    out["gpus"].push_back({{"name", g.name},
+                           {"device", g.device},
+                           {"model", g.model},
+                           {"nvlink_lanes", g.nvlink_lanes},
+                           {"nvlink_GBps", g.nvlink_bw_Bps / 1e9},
+                           {"pcie_path", g.pcie_path},
+                           {"pcie_GBps", g.pcie_bw_Bps / 1e9},
+                           {"nearest_nic", g.nic}});
+  }
+  out["bisection_GBps"] =
+      s.bisection_Bps ? nlohmann::json(*s.bisection_Bps / 1e9) : nlohmann::json(nullptr);
+  return out.dump(2) + "\n";
+}
+
+}  // namespace linksim
