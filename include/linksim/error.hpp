@@ -23,6 +23,13 @@ struct SourceLocation {
   int column = 0;
 };
 
+/// The field of a library request an error is about, spelled as the request struct spells it
+/// ("gpus", "micro_batch", "size_bytes"). Front ends show it in their own terms: the CLI as its
+/// flag ("--gpus", "--micro-batch"), the Python API as the keyword argument.
+struct RequestField {
+  std::string name;
+};
+
 /// Bad user input: malformed or inconsistent YAML, an unknown name, a bad unit, an
 /// impossible request. Carries where it happened and what was expected. what() is the
 /// one-line form "file:line:col: error: message" (or "linksim: error: message" with no file).
@@ -32,6 +39,15 @@ class ConfigError : public std::runtime_error {
   ConfigError(SourceLocation where, std::string message, std::vector<std::string> notes = {});
   /// An error about the invocation or a request rather than a file position.
   explicit ConfigError(std::string message, std::vector<std::string> notes = {});
+  /// An error about one field of a request; what() is "linksim: error: FIELD: message".
+  ConfigError(RequestField field, std::string message, std::vector<std::string> notes = {});
+
+  /// The request field this error is about; empty when it concerns a file position or the
+  /// request as a whole.
+  const std::string& field() const { return field_; }
+  /// This error with its field shown as `spelling` ("--gpus: expected ..."), for front ends
+  /// that name fields their own way. Without a field, a copy.
+  ConfigError with_field_spelled(std::string_view spelling) const;
 
   const SourceLocation& where() const { return where_; }
   const std::string& message() const { return message_; }
@@ -42,6 +58,7 @@ class ConfigError : public std::runtime_error {
   SourceLocation where_;
   std::string message_;
   std::vector<std::string> notes_;
+  std::string field_;
 };
 
 /// A broken internal invariant or REQUIRES clause (LINKSIM_CHECK): a bug in linksim or in a

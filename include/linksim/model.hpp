@@ -116,7 +116,8 @@ class ModelCatalog {
 /// topk > experts, experts without topk/moe_ffn, non-positive sizes).
 ModelSpec parse_arch(std::string_view spec, std::string_view flag = "--arch");
 
-/// Checks a model's shape (the same rules as parse_arch); throws ConfigError naming `where`.
-void validate_model(const ModelSpec& model, std::string_view where);
+/// Checks a model's shape (the same rules as parse_arch); throws ConfigError about the
+/// request field `field` ("arch").
+void validate_model(const ModelSpec& model, std::string_view field);
 
 }  // namespace linksim

@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 
 #include "cli/command_table.hpp"
+#include "cli/field_flags.hpp"
 #include "linksim/error.hpp"
 
 namespace {
@@ -70,7 +71,7 @@ int main(int argc, char** argv) {
     return linksim::cli::kExitBadInput;
   } catch (const linksim::ConfigError& e) {
     std::fflush(stdout);
-    fmt::print(stderr, "{}\n", linksim::format_diagnostic(e));
+    fmt::print(stderr, "{}\n", linksim::format_diagnostic(linksim::cli::with_flag_names(e)));
     return linksim::cli::kExitBadInput;
   } catch (const linksim::cli::ExitStatus& e) {
     return e.code;

@@ -57,9 +57,9 @@ const Topology& Communicator::topology() const { return impl_->graph.topology();
 NcclVersion Communicator::nccl_version() const { return impl_->graph.options().nccl_version; }
 
 CollectiveResult Communicator::run(const CollectiveQuery& query) const {
-  if (!(query.size_bytes >= 0)) throw ConfigError("message size must be >= 0 bytes");
+  if (!(query.size_bytes >= 0)) throw ConfigError(RequestField{"size_bytes"}, "expected a message size >= 0 bytes");
   if (query.size_bytes > kMaxSizeBytes) {
-    throw ConfigError(fmt::format("expected a message size of at most 8 PiB (2^53 bytes), got {}",
+    throw ConfigError(RequestField{"size_bytes"}, fmt::format("expected a message size of at most 8 PiB (2^53 bytes), got {}",
                                   query.size_bytes));
   }
   const detail::CommGraph& g = impl_->graph;

@@ -86,43 +86,44 @@ double sweep_row_count(const SweepSpec& s) {
   return rows;
 }
 
-void check_size_flag(double bytes, const char* flag) {
+void check_size_field(double bytes, const char* field) {
   if (!(bytes >= 0)) {
-    throw ConfigError(fmt::format("{}: expected a size >= 0, got {}", flag, bytes));
+    throw ConfigError(RequestField{field}, fmt::format("expected a size >= 0, got {}", bytes));
   }
   if (bytes > kMaxSizeBytes) {
-    throw ConfigError(fmt::format("{}: expected a size of at most 8 PiB (2^53 bytes), got {}",
-                                  flag, bytes));
+    throw ConfigError(RequestField{field},
+                      fmt::format("expected a size of at most 8 PiB (2^53 bytes), got {}", bytes));
   }
 }
 
 void check_sweep(const SweepSpec& s) {
-  check_size_flag(s.min_bytes, "-b");
-  check_size_flag(s.max_bytes, "-e");
+  check_size_field(s.min_bytes, "min_bytes");
+  check_size_field(s.max_bytes, "max_bytes");
   if (s.min_bytes > s.max_bytes) {
-    throw ConfigError(fmt::format("-b ({}) is larger than -e ({})", format_size(s.min_bytes),
+    throw ConfigError(RequestField{"min_bytes"},
+                      fmt::format("({}) is larger than -e ({})", format_size(s.min_bytes),
                                   format_size(s.max_bytes)));
   }
   // nccl-tests reads -f as an integer and steps by -i bytes when it is 1 or less.
   if (!(s.factor >= 1) || s.factor != std::floor(s.factor) || s.factor > kMaxSizeBytes) {
-    throw ConfigError(fmt::format(
-        "-f: expected an integer factor >= 2, or 1 to step by -i, got {}", s.factor));
+    throw ConfigError(RequestField{"factor"}, fmt::format(
+        "expected an integer factor >= 2, or 1 to step by -i, got {}", s.factor));
   }
   // 0 x FACTOR stays 0: nccl-tests repeats 0 bytes without end; a sweep that would end at
   // one row instead of reaching -e is refused rather than shrunk.
   if (s.factor > 1 && s.min_bytes == 0 && s.max_bytes > 0) {
-    throw ConfigError(fmt::format(
-        "-b: expected a size > 0 to multiply by -f {} up to -e (0 x {} stays 0), got 0; "
+    throw ConfigError(RequestField{"min_bytes"}, fmt::format(
+        "expected a size > 0 to multiply by -f {} up to -e (0 x {} stays 0), got 0; "
         "-f 1 -i STEP steps from 0", s.factor, s.factor));
   }
   if (s.factor == 1 && s.min_bytes < s.max_bytes &&
       !(s.step_bytes >= 1 && s.step_bytes <= kMaxSizeBytes &&
         s.step_bytes == std::floor(s.step_bytes))) {
-    throw ConfigError(fmt::format("-i: expected a step of 1 to 2^53 whole bytes, got {}",
+    throw ConfigError(RequestField{"step_bytes"}, fmt::format("expected a step of 1 to 2^53 whole bytes, got {}",
                                   s.step_bytes));
   }
   if (!(s.max_rows >= 1)) {
-    throw ConfigError(fmt::format("--max-rows: expected at least 1, got {}", s.max_rows));
+    throw ConfigError(RequestField{"max_rows"}, fmt::format("expected at least 1, got {}", s.max_rows));
   }
   const double rows = sweep_row_count(s);
   if (rows > s.max_rows) {

@@ -106,6 +106,17 @@ ConfigError::ConfigError(SourceLocation where, std::string message,
 ConfigError::ConfigError(std::string message, std::vector<std::string> notes)
     : ConfigError(SourceLocation{}, std::move(message), std::move(notes)) {}
 
+ConfigError::ConfigError(RequestField field, std::string message, std::vector<std::string> notes)
+    : ConfigError(SourceLocation{}, field.name + ": " + message, std::move(notes)) {
+  message_ = std::move(message);
+  field_ = std::move(field.name);
+}
+
+ConfigError ConfigError::with_field_spelled(std::string_view spelling) const {
+  if (field_.empty()) return *this;
+  return ConfigError(where_, fmt::format("{}: {}", spelling, message_), notes_);
+}
+
 std::string format_diagnostic(const ConfigError& error) {
   std::optional<std::string> source_line;
   const SourceLocation& where = error.where();

@@ -8,9 +8,9 @@
 namespace linksim::plan_detail {
 namespace {
 
-void require_positive(const std::optional<int>& value, const char* flag) {
+void require_positive(const std::optional<int>& value, const char* field) {
   if (value && *value < 1) {
-    throw ConfigError(fmt::format("{}: expected a degree >= 1, got {}", flag, *value));
+    throw ConfigError(RequestField{field}, fmt::format("expected a degree >= 1, got {}", *value));
   }
 }
 
@@ -81,18 +81,18 @@ std::string layout_problem(const ModelSpec& model, PlanMode mode, const Parallel
 
 ParallelLayout resolve_layout(const PlanRequest& r, int gpus_selected,
                               std::vector<std::string>& assumptions) {
-  require_positive(r.tp, "--tp");
-  require_positive(r.pp, "--pp");
-  require_positive(r.dp, "--dp");
-  require_positive(r.cp, "--cp");
-  require_positive(r.ep, "--ep");
-  require_positive(r.etp, "--etp");
-  require_positive(r.vpp, "--vpp");
-  require_positive(r.global_batch, "--global-batch");
-  if (r.micro_batch < 1) throw ConfigError(fmt::format("--micro-batch: expected >= 1, got {}", r.micro_batch));
-  if (r.seq < 1) throw ConfigError(fmt::format("--seq: expected >= 1 token, got {}", r.seq));
-  if (r.batch < 1) throw ConfigError(fmt::format("--batch: expected >= 1 sequence, got {}", r.batch));
-  if (r.kv_len < 0) throw ConfigError(fmt::format("--kv-len: expected >= 0 tokens, got {}", r.kv_len));
+  require_positive(r.tp, "tp");
+  require_positive(r.pp, "pp");
+  require_positive(r.dp, "dp");
+  require_positive(r.cp, "cp");
+  require_positive(r.ep, "ep");
+  require_positive(r.etp, "etp");
+  require_positive(r.vpp, "vpp");
+  require_positive(r.global_batch, "global_batch");
+  if (r.micro_batch < 1) throw ConfigError(RequestField{"micro_batch"}, fmt::format("expected >= 1, got {}", r.micro_batch));
+  if (r.seq < 1) throw ConfigError(RequestField{"seq"}, fmt::format("expected >= 1 token, got {}", r.seq));
+  if (r.batch < 1) throw ConfigError(RequestField{"batch"}, fmt::format("expected >= 1 sequence, got {}", r.batch));
+  if (r.kv_len < 0) throw ConfigError(RequestField{"kv_len"}, fmt::format("expected >= 0 tokens, got {}", r.kv_len));
 
   ParallelLayout l;
   l.tp = r.tp.value_or(1);

@@ -120,9 +120,9 @@ std::string_view to_string(NormType type) {
   return "unknown";
 }
 
-void validate_model(const ModelSpec& model, std::string_view where) {
+void validate_model(const ModelSpec& model, std::string_view field) {
   if (auto p = detail::check_shape(model)) {
-    throw ConfigError(fmt::format("{}: {}", where, p->message));
+    throw ConfigError(RequestField{std::string(field)}, p->message);
   }
 }
 

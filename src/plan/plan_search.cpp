@@ -139,7 +139,7 @@ std::vector<SearchCandidate> search_on(const Topology& topology, const PlanReque
 
 std::vector<SearchCandidate> search_layouts(const Topology& topology, const PlanRequest& request) {
   using namespace plan_detail;
-  validate_model(request.model, "--arch");
+  validate_model(request.model, "arch");
   return search_on(topology, request, resolve_precision(request),
                    selected_gpus(topology, request), false);
 }

@@ -29,15 +29,15 @@ std::vector<DeviceId> selected_gpus(const Topology& topology, const PlanRequest&
 }
 
 void check_request(const PlanRequest& r) {
-  auto fraction = [](const std::optional<double>& v, const char* flag) {
+  auto fraction = [](const std::optional<double>& v, const char* field) {
     if (v && !(*v > 0 && *v <= 1)) {
-      throw ConfigError(fmt::format("{}: expected a fraction in (0, 1], got {}", flag, *v));
+      throw ConfigError(RequestField{field}, fmt::format("expected a fraction in (0, 1], got {}", *v));
     }
   };
-  fraction(r.gemm_efficiency, "--gemm-efficiency");
-  fraction(r.hbm_efficiency, "--hbm-efficiency");
+  fraction(r.gemm_efficiency, "gemm_efficiency");
+  fraction(r.hbm_efficiency, "hbm_efficiency");
   if (r.mode == PlanMode::kDecode && r.kv_len < 1) {
-    throw ConfigError(fmt::format("--kv-len: expected >= 1 context token for decode, got {}", r.kv_len));
+    throw ConfigError(RequestField{"kv_len"}, fmt::format("expected >= 1 context token for decode, got {}", r.kv_len));
   }
 }
 
@@ -106,7 +106,7 @@ void fill_baseline(const Topology& topology, const PlanRequest& r, const Precisi
   };
   if (r.baseline_gpus) {
     if (*r.baseline_gpus < 1 || *r.baseline_gpus > int(selected.size())) {
-      throw ConfigError(fmt::format("--baseline: expected 1 to {} GPUs (those selected), got {}",
+      throw ConfigError(RequestField{"baseline_gpus"}, fmt::format("expected 1 to {} GPUs (those selected), got {}",
                                     selected.size(), *r.baseline_gpus));
     }
     if (auto best = best_on(*r.baseline_gpus)) {
@@ -143,7 +143,7 @@ void fill_baseline(const Topology& topology, const PlanRequest& r, const Precisi
 
 PlanResult plan(const Topology& topology, const PlanRequest& request) {
   using namespace plan_detail;
-  validate_model(request.model, "--arch");
+  validate_model(request.model, "arch");
   const Precision precision = resolve_precision(request);
   check_request(request);
   const std::vector<DeviceId> selected = selected_gpus(topology, request);

@@ -17,8 +17,8 @@ enum class NumberFormat { kFp32, kBf16, kFp16, kFp8, kInt8, kInt4 };
 double bytes_per_element(NumberFormat format);
 
 /// The format named `name` ("bf16", "fp16", "fp8", "int8", "int4", "fp32"); throws ConfigError
-/// naming `flag` for anything else.
-NumberFormat parse_number_format(std::string_view name, const char* flag);
+/// naming the request `field` ("dtype") for anything else.
+NumberFormat parse_number_format(std::string_view name, const char* field);
 
 struct Precision {
   NumberFormat compute = NumberFormat::kBf16;  ///< GEMM inputs: bf16, fp16 or fp8
@@ -35,7 +35,7 @@ struct Precision {
 
 /// Parses and checks the request's --dtype and --weight-dtype once. Training keeps 2-byte
 /// weights; serving in fp8 stores fp8 weights and an fp8 KV cache unless --weight-dtype says
-/// otherwise. Throws ConfigError naming the flag and the value.
+/// otherwise. Throws ConfigError naming the request field and the value.
 Precision resolve_precision(const PlanRequest& request);
 
 }  // namespace linksim::plan_detail

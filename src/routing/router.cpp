@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <memory>
 #include <numeric>
@@ -74,14 +75,34 @@ struct HostTables {
   std::vector<UpChain> chains;                       ///< per endpoint
   std::vector<PathClass> classes;                    ///< [a * E + b]
   std::vector<int> nvlinks;                          ///< [a * E + b]
-  std::vector<std::optional<Route>> routes;          ///< [a * E + b], host 0
+  /// [a * E + b], host 0, each computed on first use (local_leg) and kept: a collective
+  /// touches O(E) of the E^2 pairs, so a server of many endpoints costs a pointer per pair
+  /// instead of a route. A slot holds &kNoRoute for a pair without one.
+  std::unique_ptr<std::atomic<const Route*>[]> routes;
   std::vector<std::optional<DeviceId>> nearest_nic;  ///< per endpoint, host-0 id
   std::shared_ptr<const routing_detail::FabricRoutes> fabric;  ///< shared by sibling routers
   PathClass p2p_level = PathClass::kPxb;             ///< in force in every server
   PathClass gdr_level = PathClass::kPxb;             ///< NCCL_NET_GDR_LEVEL in force
 
   size_t pair(uint32_t a, uint32_t b) const { return size_t(a) * endpoints.size() + b; }
+
+  HostTables() = default;
+  HostTables(const HostTables&) = delete;
+  HostTables& operator=(const HostTables&) = delete;
+  ~HostTables();
 };
+
+/// The marker of a pair without a route in HostTables::routes.
+const Route kNoRoute{};
+
+HostTables::~HostTables() {
+  if (!routes) return;
+  const size_t count = endpoints.size() * endpoints.size();
+  for (size_t i = 0; i < count; ++i) {
+    const Route* route = routes[i].load(std::memory_order_relaxed);
+    if (route != &kNoRoute) delete route;
+  }
+}
 
 }  // namespace
 
@@ -287,12 +308,7 @@ Router::Router(const Topology& topology, RouterOptions options,
   impl.p2p_level = server_p2p_level(topology, impl, options_);
   impl.gdr_level = options_.net_gdr_level.value_or(PathClass::kPxb);
   const uint32_t count = uint32_t(impl.endpoints.size());
-  impl.routes.resize(size_t(count) * count);
-  for (uint32_t a = 0; a < count; ++a) {
-    for (uint32_t b = 0; b < count; ++b) {
-      impl.routes[impl.pair(a, b)] = local_route(topology, impl, a, b);
-    }
-  }
+  impl.routes = std::make_unique<std::atomic<const Route*>[]>(size_t(count) * count);
   if (topology.host_count() > 1) {
     impl.fabric = fabric ? std::move(fabric)
                          : std::make_shared<const routing_detail::FabricRoutes>(topology);
@@ -327,10 +343,27 @@ std::vector<LinkId> Router::cpu_path(DeviceId device) const {
 
 namespace {
 
+// The host-0 route of a pair, computed once by whichever thread asks first (a racing thread's
+// copy is dropped: both are the same route).
+const Route* cached_local_route(const Topology& topology, const HostTables& impl, uint32_t a,
+                                uint32_t b) {
+  std::atomic<const Route*>& slot = impl.routes[impl.pair(a, b)];
+  const Route* known = slot.load(std::memory_order_acquire);
+  if (known != nullptr) return known;
+  std::optional<Route> computed = local_route(topology, impl, a, b);
+  const Route* fresh = computed ? new Route(std::move(*computed)) : &kNoRoute;
+  if (slot.compare_exchange_strong(known, fresh, std::memory_order_acq_rel,
+                                   std::memory_order_acquire)) {
+    return fresh;
+  }
+  if (fresh != &kNoRoute) delete fresh;
+  return known;
+}
+
 // The host-0 route of a pair in one server; refuses a pair without one.
 const Route& local_leg(const Topology& topology, const HostTables& impl, uint32_t a, uint32_t b) {
-  const auto& local = impl.routes[impl.pair(a, b)];
-  if (!local) {
+  const Route* local = cached_local_route(topology, impl, a, b);
+  if (local == &kNoRoute) {
     // An NVLink pair beyond the P2P level needs a way through host memory, which a server
     // whose CPUs are not linked (a GB200 rack as one server) does not have.
     const bool staged_nvlink = impl.classes[impl.pair(a, b)] == PathClass::kNvlink &&

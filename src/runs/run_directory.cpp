@@ -35,7 +35,7 @@ void make_directory(const fs::path& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) {
-    throw ConfigError(fmt::format("--out: cannot create directory \"{}\": {}", dir.string(),
+    throw ConfigError(RequestField{"out"}, fmt::format("cannot create directory \"{}\": {}", dir.string(),
                                   ec.message()));
   }
 }

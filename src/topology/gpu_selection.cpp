@@ -13,7 +13,7 @@ int parse_index(std::string_view text, std::string_view item) {
   int value = -1;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || ptr != text.data() + text.size() || value < 0) {
-    throw ConfigError(fmt::format("--gpus: expected a GPU index such as 3 or a range such as "
+    throw ConfigError(RequestField{"gpus"}, fmt::format("expected a GPU index such as 3 or a range such as "
                                   "4-7, got \"{}\"",
                                   item));
   }
@@ -27,7 +27,7 @@ void add_item(const Topology& t, std::string_view item, std::vector<DeviceId>& o
   if (auto colon = item.find(':'); colon != std::string_view::npos) {
     std::string_view h = item.substr(0, colon);
     if (h.substr(0, 4) != "host") {
-      throw ConfigError(fmt::format("--gpus: expected \"hostN:\" before ':', got \"{}\"", item));
+      throw ConfigError(RequestField{"gpus"}, fmt::format("expected \"hostN:\" before ':', got \"{}\"", item));
     }
     host = parse_index(h.substr(4), item);
     body = item.substr(colon + 1);
@@ -41,13 +41,13 @@ void add_item(const Topology& t, std::string_view item, std::vector<DeviceId>& o
     lo = hi = parse_index(body, item);
   }
   if (host >= t.host_count()) {
-    throw ConfigError(fmt::format("--gpus: server host{} does not exist; the topology has {} "
+    throw ConfigError(RequestField{"gpus"}, fmt::format("server host{} does not exist; the topology has {} "
                                   "(host0..host{})",
                                   host, t.host_count(), t.host_count() - 1));
   }
   std::vector<DeviceId> gpus = t.devices_of(host, DeviceKind::kGpu);
   if (lo > hi || hi >= static_cast<int>(gpus.size())) {
-    throw ConfigError(fmt::format("--gpus: GPU \"{}\" does not exist; host{} has GPUs 0..{}",
+    throw ConfigError(RequestField{"gpus"}, fmt::format("GPU \"{}\" does not exist; host{} has GPUs 0..{}",
                                   item, host, gpus.size() - 1));
   }
   for (int i = lo; i <= hi; ++i) out.push_back(gpus[i]);
@@ -57,7 +57,7 @@ void add_item(const Topology& t, std::string_view item, std::vector<DeviceId>& o
 
 std::vector<DeviceId> select_gpus(const Topology& topology, const GpuSelection& sel) {
   int given = sel.first_n.has_value() + sel.list.has_value() + sel.per_node.has_value();
-  if (given > 1) throw ConfigError("choose GPUs with one of -g, --gpus or --per-node");
+  if (given > 1) throw ConfigError(RequestField{"gpus"}, "expected one way of choosing GPUs (a count, a list or a count per server), got several");
   std::vector<DeviceId> ranks;
   if (sel.list) {
     std::string_view rest = *sel.list;
@@ -73,7 +73,7 @@ std::vector<DeviceId> select_gpus(const Topology& topology, const GpuSelection& 
     for (int h = 0; h < topology.host_count(); ++h) {
       auto gpus = topology.devices_of(h, DeviceKind::kGpu);
       if (*sel.per_node < 1 || *sel.per_node > static_cast<int>(gpus.size())) {
-        throw ConfigError(fmt::format("--per-node: expected 1..{} GPUs per server, got {}",
+        throw ConfigError(RequestField{"per_node"}, fmt::format("expected 1..{} GPUs per server, got {}",
                                       gpus.size(), *sel.per_node));
       }
       ranks.insert(ranks.end(), gpus.begin(), gpus.begin() + *sel.per_node);

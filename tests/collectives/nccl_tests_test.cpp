@@ -22,7 +22,7 @@ std::string error_text(auto&& call) {
   try {
     call();
   } catch (const ConfigError& e) {
-    return e.message();
+    return e.field().empty() ? e.message() : e.field() + ": " + e.message();
   }
   return "(no error)";
 }
@@ -83,7 +83,7 @@ TEST_CASE("sweep_sizes: -b 8 -e 64 -f 2 visits 8, 16, 32, 64; errors name the fl
   CHECK(sweep_sizes(8, 100, 4) == std::vector<double>{8, 32});
   CHECK(sweep_sizes(1024, 1024, 1) == std::vector<double>{1024});
   CHECK(sweep_sizes(0, 0, 2) == std::vector<double>{0});
-  CHECK(error_text([] { sweep_sizes(65536, 1024, 2); }) == "-b (64 KiB) is larger than -e (1 KiB)");
+  CHECK(error_text([] { sweep_sizes(65536, 1024, 2); }) == "min_bytes: (64 KiB) is larger than -e (1 KiB)");
   // -f 1 steps by -i, nccl-tests' default 1 MiB: 8 + 1 MiB is past 64, so 8 alone.
   CHECK(sweep_sizes(8, 64, 1) == std::vector<double>{8});
 }

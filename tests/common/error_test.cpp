@@ -24,6 +24,19 @@ TEST_CASE("what: file:line:col, partial positions and no file") {
   CHECK(e.notes() == std::vector<std::string>{"a note"});
 }
 
+TEST_CASE("a request field error names the field; a front end respells it") {
+  const ConfigError e(linksim::RequestField{"micro_batch"}, "expected >= 1, got 0", {"n"});
+  CHECK(std::string(e.what()) == "linksim: error: micro_batch: expected >= 1, got 0");
+  CHECK(e.field() == "micro_batch");
+  CHECK(e.message() == "expected >= 1, got 0");
+  const ConfigError shown = e.with_field_spelled("--micro-batch");
+  CHECK(std::string(shown.what()) == "linksim: error: --micro-batch: expected >= 1, got 0");
+  CHECK(shown.field().empty());
+  CHECK(shown.notes() == std::vector<std::string>{"n"});
+  // An error without a field is its own spelling.
+  CHECK(std::string(ConfigError("bad").with_field_spelled("--x").what()) == "linksim: error: bad");
+}
+
 TEST_CASE("format_diagnostic: source line, caret under the column, underline, notes") {
   const std::string source = "links:\n  - from: gpu0\n    bandwidth: 900 GBs\n";
   // "    bandwidth: " is 15 characters, so the value starts at column 16; the excerpt is

@@ -19,7 +19,7 @@ std::string error_text(const SweepSpec& spec) {
   try {
     sweep_sizes(spec);
   } catch (const ConfigError& e) {
-    return e.message();
+    return e.field().empty() ? e.message() : e.field() + ": " + e.message();
   }
   return "(no error)";
 }
@@ -55,7 +55,7 @@ TEST_CASE("sweep: -b 0 with -f 1 steps from zero, as nccl-tests; with a factor i
   // 0 x 2 stays 0: nccl-tests would repeat 0 bytes without end; the sweep once shrank to one
   // row silently.
   CHECK(error_text(spec_of(0, 2 * mib, 2)) ==
-        "-b: expected a size > 0 to multiply by -f 2 up to -e (0 x 2 stays 0), got 0; "
+        "min_bytes: expected a size > 0 to multiply by -f 2 up to -e (0 x 2 stays 0), got 0; "
         "-f 1 -i STEP steps from 0");
   CHECK(sweep_sizes(spec_of(0, 0, 2)) == std::vector<double>{0});  // -b 0 -e 0: one size
 }
@@ -63,19 +63,19 @@ TEST_CASE("sweep: -b 0 with -f 1 steps from zero, as nccl-tests; with a factor i
 TEST_CASE("sweep: factors that are not integers >= 2 (or 1) are refused") {
   const double mib = 1048576;
   CHECK(error_text(spec_of(mib, mib, -1)) ==
-        "-f: expected an integer factor >= 2, or 1 to step by -i, got -1");
+        "factor: expected an integer factor >= 2, or 1 to step by -i, got -1");
   CHECK(error_text(spec_of(mib, mib, 0.5)) ==
-        "-f: expected an integer factor >= 2, or 1 to step by -i, got 0.5");
+        "factor: expected an integer factor >= 2, or 1 to step by -i, got 0.5");
   CHECK(error_text(spec_of(1, 1e12, 1.000001)) ==
-        "-f: expected an integer factor >= 2, or 1 to step by -i, got 1.000001");
+        "factor: expected an integer factor >= 2, or 1 to step by -i, got 1.000001");
   CHECK(error_text(spec_of(1, 2, 0)) ==
-        "-f: expected an integer factor >= 2, or 1 to step by -i, got 0");
+        "factor: expected an integer factor >= 2, or 1 to step by -i, got 0");
 }
 
 TEST_CASE("sweep: a step of zero bytes is refused") {
   SweepSpec spec = spec_of(1, 2, 1);
   spec.step_bytes = 0;
-  CHECK(error_text(spec) == "-i: expected a step of 1 to 2^53 whole bytes, got 0");
+  CHECK(error_text(spec) == "step_bytes: expected a step of 1 to 2^53 whole bytes, got 0");
 }
 
 TEST_CASE("sweep: the row limit is checked before the sizes are listed") {
@@ -96,7 +96,7 @@ TEST_CASE("sweep: the row limit is checked before the sizes are listed") {
 
 TEST_CASE("sweep: sizes above 2^53 bytes are refused, not overflowed") {
   CHECK(error_text(spec_of(8, 1e300, 2)) ==
-        "-e: expected a size of at most 8 PiB (2^53 bytes), got 1e+300");
+        "max_bytes: expected a size of at most 8 PiB (2^53 bytes), got 1e+300");
   CHECK_FALSE(parse_size_bytes("1e300T").has_value());
   // 2^53 itself is the largest legal size: 1 row.
   CHECK(sweep_sizes(spec_of(kMaxSizeBytes, kMaxSizeBytes, 2)).size() == 1);
