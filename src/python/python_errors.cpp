@@ -6,7 +6,10 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <array>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "linksim/error.hpp"
 #include "python/bindings.hpp"
@@ -32,10 +35,32 @@ void raise_linksim_error(const char* class_name, const std::string& message,
   PyErr_SetObject(error_class.ptr(), error.ptr());
 }
 
-void raise_input_error(const ConfigError& e, const std::string& diagnostic) {
+// Request fields whose keyword is spelled otherwise (linksim/__init__.py); the rest are the
+// keyword as they are ("micro_batch", "per_node").
+constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kFieldKeywords{{
+    {"first_n", "gpus"},
+    {"min_bytes", "minbytes"},
+    {"max_bytes", "maxbytes"},
+    {"factor", "stepfactor"},
+    {"step_bytes", "stepbytes"},
+    {"size_bytes", "sizes"},
+    {"baseline_gpus", "baseline"},
+}};
+
+std::string_view keyword_for_field(std::string_view field) {
+  for (const auto& [name, keyword] : kFieldKeywords) {
+    if (name == field) return keyword;
+  }
+  return field;
+}
+
+void raise_input_error(const ConfigError& raised, const std::string& diagnostic) {
+  const ConfigError e =
+      raised.field().empty() ? raised : raised.with_field_spelled(keyword_for_field(raised.field()));
   const SourceLocation& where = e.where();
   raise_linksim_error("InputError", e.message(), where.file.str(), where.line,
-                      where.column, e.notes(), e.what(), diagnostic);
+                      where.column, e.notes(), e.what(),
+                      raised.field().empty() ? diagnostic : format_diagnostic(e));
 }
 
 }  // namespace

@@ -82,7 +82,8 @@ std::vector<DeviceId> select_gpus(const Topology& topology, const GpuSelection& 
   }
   if (sel.first_n) {
     if (*sel.first_n < 1 || *sel.first_n > static_cast<int>(all.size())) {
-      throw ConfigError(fmt::format("-g: expected 1..{} GPUs, got {}", all.size(), *sel.first_n));
+      throw ConfigError(RequestField{"first_n"},
+                        fmt::format("expected 1..{} GPUs, got {}", all.size(), *sel.first_n));
     }
     return {all.begin(), all.begin() + *sel.first_n};
   }

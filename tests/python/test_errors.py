@@ -87,8 +87,10 @@ def test_library_errors_keep_their_text(dgx_h100):
                   "9", ok_statuses=(2,)).stderr.splitlines()[0]
     with pytest.raises(linksim.InputError) as caught:
         linksim.collective(dgx_h100, "allreduce", sizes=["1G"], gpus=9)
-    # The library's own message, word for word (it names the CLI's flag).
-    assert str(caught.value) == cli == "linksim: error: -g: expected 1..8 GPUs, got 9"
+    # The library's own message, word for word; it names the field, each front end in its terms.
+    assert cli == "linksim: error: -g: expected 1..8 GPUs, got 9"
+    assert str(caught.value) == "linksim: error: gpus: expected 1..8 GPUs, got 9"
+    assert caught.value.message == "gpus: expected 1..8 GPUs, got 9"
     with pytest.raises(linksim.InputError) as caught:
         dgx_h100.with_degraded("nvlink:width=9")
     assert caught.value.message == ("faults: 'nvlink:width=9': expected fewer lanes than the "
