@@ -11,6 +11,7 @@
 #include "linksim/error.hpp"
 #include "linksim/input_file.hpp"
 #include "linksim/nccl_log.hpp"
+#include "common/text_position.hpp"
 #include "sysimport/nccl_log_lines.hpp"
 
 namespace linksim {
@@ -448,7 +449,7 @@ Parsed Reader::message(const LineContext& ctx) {
 }
 
 // The first byte that is not text: controls other than tab, CR and LF (UTF-8 passes).
-void check_text(std::string_view text, const std::string& filename) {
+void check_log_text(std::string_view text, const std::string& filename) {
   int line = 1;
   size_t line_start = 0;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -477,7 +478,9 @@ bool known_start(std::string_view m) {
 }  // namespace
 
 NcclLog parse_nccl_log(std::string_view text, const std::string& filename) {
-  check_text(text, filename);
+  check_log_text(text, filename);
+  // Names taken from the log (hosts, NICs, environment values) go into JSON and topology YAML.
+  detail::require_utf8(text, filename);
   NcclLog log;
   log.file = filename;
   Reader reader(log, filename);

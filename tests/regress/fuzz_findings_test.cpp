@@ -10,6 +10,7 @@
 
 #include "linksim/error.hpp"
 #include "linksim/input_file.hpp"
+#include "linksim/nccl_log.hpp"
 #include "linksim/routing.hpp"
 #include "linksim/sysimport.hpp"
 #include "linksim/topology_yaml.hpp"
@@ -160,6 +161,15 @@ TEST_CASE("fuzz findings: a FLOP rate that overflows is no FLOP rate") {
   CHECK_FALSE(parse_flops(read_input_file(regress_path("flops_overflow.txt"))).has_value());
   CHECK_FALSE(parse_flops("1e300 TFLOP/s").has_value());
   CHECK(parse_flops("1e3 TFLOP/s") == 1e15);
+}
+
+TEST_CASE("fuzz findings: an NCCL log that is not UTF-8 is refused at the byte") {
+  // nccl_log_invalid_utf8.log (nccl_log target): a host name with byte 0x8c reached the JSON
+  // writer, which threw from inside the report.
+  const std::string path = regress_path("nccl_log_invalid_utf8.log");
+  const std::string text = read_input_file(path);
+  CHECK(config_error_text([&] { parse_nccl_log(text, "run.log"); }) ==
+        "run.log:4:4: error: expected UTF-8 text, got byte 0x8c");
 }
 
 }
