@@ -87,7 +87,7 @@ std::vector<EngineModel> make_catalog() {
   hf.launch = LaunchMode::kEager;
   hf.allreduce = AllReduceImpl::kNccl;
   hf.max_num_seqs = 32;
-  hf.max_num_batched_tokens = 1 << 20;
+  hf.max_num_batched_tokens = 65536;  // the prompts of one static batch, at most
   hf.chunked_prefill = false;
   hf.block_size_tokens = 16;
   hf.preemption = PreemptionMode::kNone;

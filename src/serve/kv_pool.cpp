@@ -31,12 +31,14 @@ KvPool size_kv_pool(const IterationTimer& timer, const EngineModel& engine,
     return pool;
   }
   if (pool.blocks < 1) {
+    const double usable = engine.memory_fraction_of_free ? capacity : capacity * engine.gpu_memory_utilization;
     throw ConfigError(fmt::format(
-        "no memory left for the KV cache: {} of the GPU's {} (x {} {}) go to weights {}, "
-        "activations {} and workspace {}",
-        format_size(pool.memory.total), format_size(capacity), engine.gpu_memory_utilization,
-        engine.name, format_size(pool.memory.weights), format_size(pool.memory.activations),
-        format_size(pool.memory.workspace)));
+        "no memory left for the KV cache: weights {}, activations {} and workspace {} take {} "
+        "of the {} {} may use per GPU ({:g} of {}{})",
+        format_size(pool.memory.weights), format_size(pool.memory.activations),
+        format_size(pool.memory.workspace), format_size(pool.memory.total), format_size(usable),
+        engine.name, engine.gpu_memory_utilization, format_size(capacity),
+        engine.memory_fraction_of_free ? " once loaded" : ""));
   }
   return pool;
 }

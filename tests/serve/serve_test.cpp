@@ -270,6 +270,53 @@ TEST_CASE("serve: a trace runs its own arrivals") {
   CHECK(s.throughput.output_tokens_per_s * s.duration_s == doctest::Approx(35));
 }
 
+TEST_CASE("serve: DP replicas are independent copies sharing the arrivals") {
+  // Two TP=4 replicas on DGX H100 at rate 2 R each see rate R: their latencies are those of
+  // one replica at R (round-robin alternates arrivals, so each replica's stream is a little
+  // more regular than Poisson: waits a little shorter), and each runs on 4 of the 8 GPUs.
+  const Topology t = serve_topology("dgx-h100");
+  ServeRequest one = serve_request("llama3.1-70b", 4, "vllm");
+  one.input = fixed_length(256);
+  one.output = fixed_length(64);
+  one.requests = 1000;
+  one.rate_per_s = 2;
+  const ServeResult single = simulate_serving(t, one);
+  ServeRequest two = one;
+  two.plan.dp = 2;
+  two.rate_per_s = 4;
+  two.requests = 2000;
+  const ServeResult pair = simulate_serving(t, two);
+  CHECK(single.replicas == 1);
+  CHECK(single.gpus == 4);
+  CHECK(pair.replicas == 2);
+  CHECK(pair.gpus == 8);
+  CHECK(pair.tpot_s.p50 == doctest::Approx(single.tpot_s.p50).epsilon(0.05));
+  CHECK(pair.throughput.output_tokens_per_s_per_gpu ==
+        doctest::Approx(single.throughput.output_tokens_per_s_per_gpu).epsilon(0.05));
+  two.routing = ReplicaRouting::kShortestQueue;
+  const ServeResult jsq = simulate_serving(t, two);
+  CHECK(jsq.ttft_s.mean <= pair.ttft_s.mean * 1.05);
+}
+
+TEST_CASE("serve: static batching admits a new batch only when the last one is done") {
+  // Hugging Face generate(): 8 clients, outputs of 16 and 64 tokens alternating; the batch
+  // runs until its longest sequence ends, so the short ones wait and the mean E2E exceeds
+  // a continuous-batching engine's with the same step model and overhead.
+  const Topology t = serve_topology("dgx-h100");
+  ServeRequest r = serve_request("llama3.1-8b", 1, "hf");
+  r.input = fixed_length(128);
+  r.output.kind = LengthDistribution::Kind::kUniform;
+  r.output.a = 16;
+  r.output.b = 64;
+  r.concurrency = 8;
+  r.requests = 64;
+  const ServeResult stat = simulate_serving(t, r);
+  r.engine.continuous_batching = true;
+  const ServeResult cont = simulate_serving(t, r);
+  CHECK(stat.requests == 64);
+  CHECK(stat.throughput.requests_per_s < cont.throughput.requests_per_s);
+}
+
 TEST_CASE("plan --engine: the engine's overhead and custom all-reduce change decode") {
   // vLLM on DGX H100, 70B TP=8 decode of one sequence: the step gains the engine's host time;
   // the TP all-reduces (16 KiB each) run as the one-shot kernel over NVLink, not NCCL.
