@@ -30,7 +30,7 @@ EngineModel engine_arg(const std::string& name, const std::optional<std::string>
       engine->allreduce = AllReduceImpl::kNccl;
     } else if (*allreduce == "custom") {
       // The engine's kernels with vLLM's limits when the engine has none of its own.
-      const EngineModel& vllm = *find_engine("vllm");
+      const EngineModel vllm = *find_engine("vllm");
       if (engine->custom_allreduce_max_bytes <= 0) {
         engine->custom_allreduce_max_bytes = vllm.custom_allreduce_max_bytes;
         engine->one_shot_max_bytes_4 = vllm.one_shot_max_bytes_4;

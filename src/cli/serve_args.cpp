@@ -92,7 +92,7 @@ void apply_scheduler_knobs(const ServeArgs& a, EngineModel& e) {
   }
 }
 
-void check_rate(double rate, const char* flag) {
+void check_serve_rate(double rate, const char* flag) {
   if (!(rate > 0)) throw ConfigError(fmt::format("{}: expected requests/s > 0, got {:g}", flag, rate));
 }
 
@@ -214,7 +214,7 @@ ServeRequest to_serve_request(const ServeArgs& a) {
     throw ConfigError("expected a workload: --rate R, --concurrency C or --trace FILE (or --rate-sweep, --max-rate)");
   }
   if (a.rate) {
-    check_rate(*a.rate, "--rate");
+    check_serve_rate(*a.rate, "--rate");
     r.rate_per_s = *a.rate;
   }
   if (a.concurrency) {

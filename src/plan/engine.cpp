@@ -10,18 +10,18 @@
 namespace linksim {
 namespace {
 
-constexpr double kKiB = 1024, kMiB = 1024 * 1024;
+constexpr double kEngineKiB = 1024, kEngineMiB = 1024 * 1024;
 // vLLM's custom all-reduce (csrc/custom_all_reduce.cuh, CustomAllreduce::allreduce; max_size
 // in vllm/distributed/device_communicators/custom_all_reduce.py): 8 MiB at most; the one-stage
 // kernel below 512 KiB on up to 4 GPUs and below 256 KiB on up to 8, else the two-stage one.
-constexpr double kVllmCustomMaxBytes = 8 * kMiB;
-constexpr double kVllmOneShot4Bytes = 512 * kKiB;
-constexpr double kVllmOneShot8Bytes = 256 * kKiB;
+constexpr double kVllmCustomMaxBytes = 8 * kEngineMiB;
+constexpr double kVllmOneShot4Bytes = 512 * kEngineKiB;
+constexpr double kVllmOneShot8Bytes = 256 * kEngineKiB;
 // A one-shot or two-shot kernel's barrier over peer-memory flags, per stage (seconds): the
 // small-message latency vLLM's PR #2192 reports for its kernels (docs/serving.md).
 constexpr double kCustomStageLatency_s = 4e-6;
 
-std::vector<EngineModel> make_catalog() {
+std::vector<EngineModel> make_engine_catalog() {
   std::vector<EngineModel> out;
   EngineModel vllm;
   vllm.name = "vllm";
@@ -130,7 +130,7 @@ std::string_view to_string(PreemptionMode mode) {
 }
 
 const std::vector<EngineModel>& engine_catalog() {
-  static const std::vector<EngineModel> catalog = make_catalog();
+  static const std::vector<EngineModel> catalog = make_engine_catalog();
   return catalog;
 }
 

@@ -24,7 +24,7 @@ PlanRequest iteration_request(const ServeRequest& r) {
   return p;
 }
 
-void check_length(const LengthDistribution& d, const char* field, int max_model_len) {
+void check_serve_length(const LengthDistribution& d, const char* field, int max_model_len) {
   using Kind = LengthDistribution::Kind;
   const bool fixed_bad = d.kind == Kind::kFixed && (d.a < 1 || d.a > max_model_len);
   const bool uniform_bad = d.kind == Kind::kUniform && (d.a < 1 || d.b < d.a || d.b > max_model_len);
@@ -35,7 +35,7 @@ void check_length(const LengthDistribution& d, const char* field, int max_model_
   }
 }
 
-void check_workload(const ServeRequest& r) {
+void check_serve_workload(const ServeRequest& r) {
   const int sources = (r.rate_per_s ? 1 : 0) + (r.concurrency ? 1 : 0) + (r.trace.empty() ? 0 : 1);
   if (sources != 1) {
     throw ConfigError(fmt::format("expected one of rate, concurrency or a trace, got {}", sources));
@@ -49,8 +49,8 @@ void check_workload(const ServeRequest& r) {
   if (r.trace.empty() && r.requests < 1) {
     throw ConfigError(fmt::format("requests: expected at least 1, got {}", r.requests));
   }
-  check_length(r.input, "input", r.max_model_len);
-  check_length(r.output, "output", r.max_model_len);
+  check_serve_length(r.input, "input", r.max_model_len);
+  check_serve_length(r.output, "output", r.max_model_len);
   if (r.slo && !(r.slo->percentile > 0 && r.slo->percentile <= 100)) {
     throw ConfigError(fmt::format("slo: expected a percentile in (0, 100], got {:g}", r.slo->percentile));
   }
@@ -144,7 +144,7 @@ void ServeSimulator::Impl::bounding_link(const serve_detail::RunTrace& trace, Se
 
 ServeResult ServeSimulator::Impl::run(const ServeRequest& r) {
   const auto started = std::chrono::steady_clock::now();
-  check_workload(r);
+  check_serve_workload(r);
   ServeResult out;
   describe(out);
   std::vector<serve_detail::Sequence> sequences = serve_detail::make_sequences(r, r.rate_per_s, pool);
@@ -163,7 +163,7 @@ ServeResult ServeSimulator::Impl::run(const ServeRequest& r) {
 }
 
 ServeSimulator::ServeSimulator(const Topology& topology, ServeRequest request) {
-  check_workload(request);
+  check_serve_workload(request);
   impl_ = std::make_unique<Impl>(topology, std::move(request));
 }
 
