@@ -130,6 +130,17 @@ out=$("$cli" plan --topo "$topo/dgx-h100.yaml" --model llama3.1-70b --tp 8 --mod
 out=$("$cli" plan --topo "$topo/dgx-h100.yaml" --model llama3.1-70b --tp 8 --mode decode --engine vllm --json 2>&1)
 [[ $out == *'"engine": "vllm"'* ]] || fail "plan --engine vllm --json: $out"
 
+# An engine with no host time and NCCL's all-reduce is the kernels alone: plan's numbers as
+# before engines existed (CUDA graphs are the inference default either way).
+step() { "$cli" plan --topo "$topo/dgx-h100.yaml" --model llama3.1-70b --tp 8 --mode decode --json "$@" |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["step_time_s"])'; }
+bare=$(step --engine vllm --engine-overhead 0ms --allreduce nccl)
+none=$(step)
+[[ -n $none && $bare == "$none" ]] || fail "vllm without overhead and custom all-reduce ($bare) differs from none ($none)"
+expect_plan_status=$("$cli" plan --topo "$topo/dgx-h100.yaml" --model llama3.1-70b --tp 8 --mode train --engine vllm 2>&1 >/dev/null)
+[[ $expect_plan_status == 'linksim: error: --engine: expected --mode prefill or decode, got --mode train' ]] ||
+  fail "plan --mode train --engine vllm: $expect_plan_status"
+
 if [[ $failures -gt 0 ]]; then
   echo "$failures failure(s)"
   exit 1
