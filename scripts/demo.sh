@@ -11,11 +11,6 @@ echo "report: linksim-out/seed-selection/report.html"
 
 # The buyer's serving question: Llama 3.1 70B, TP=8, on the NVSwitch DGX H100 and on the PCIe
 # server: p50/p99 TTFT and TPOT against the request rate, and the highest rate meeting one SLO
-# (docs/serving.md). Text and JSON land beside the scenario's report.
-for machine in dgx-h100 pcie-8gpu; do
-  args=(serve --topo "topologies/$machine.yaml" --model llama3.1-70b --tp 8 --input-len 512
-        --output-len 128 --requests 500 --slo ttft=2s,tpot=100ms --rate-sweep 0.25:2:0.25 --max-rate)
-  "$cli" "${args[@]}" > "linksim-out/seed-selection/serve-$machine.txt"
-  "$cli" "${args[@]}" --json > "linksim-out/seed-selection/serve-$machine.json"
-  echo "$machine: $(grep 'max rate meeting the SLO' "linksim-out/seed-selection/serve-$machine.txt")"
-done
+# on each (docs/serving.md); report.html draws latency against rate per machine.
+"$cli" run scenarios/serving-70b.yaml --out linksim-out/serving-70b --format table,csv,json,html
+echo "report: linksim-out/serving-70b/report.html"

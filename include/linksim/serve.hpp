@@ -30,6 +30,10 @@ struct LengthDistribution {
   std::string describe() const;
 };
 
+/// Parses "128", "uniform:A:B", "normal:MEAN:SD" or "lognormal:MU:SIGMA" (numbers, no range
+/// checks); nullopt for anything else.
+std::optional<LengthDistribution> parse_length_distribution(std::string_view text);
+
 /// One request of a trace: when it arrives and how long it is.
 struct TraceRequest {
   double arrival_s = 0;

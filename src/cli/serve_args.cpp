@@ -130,31 +130,17 @@ ServeSlo slo_arg(const std::string& text) {
 
 LengthDistribution length_arg(const std::string& text, const char* flag, int max_model_len) {
   using Kind = LengthDistribution::Kind;
-  const std::vector<std::string_view> parts = serve_flag_parts(text, ':');
   const std::string forms = "a number of tokens or uniform:A:B, normal:MEAN:SD, lognormal:MU:SIGMA";
-  LengthDistribution d;
-  std::vector<double> values;
-  for (size_t i = parts.size() == 1 ? 0 : 1; i < parts.size(); ++i) {
-    const std::optional<double> v = serve_flag_number(parts[i]);
-    if (!v) throw ConfigError(fmt::format("{}: expected {}, got \"{}\"", flag, forms, text));
-    values.push_back(*v);
-  }
-  if (parts.size() == 1) {
-    d.kind = Kind::kFixed;
-    d.a = values[0];
+  const std::optional<LengthDistribution> parsed = parse_length_distribution(text);
+  if (!parsed) throw ConfigError(fmt::format("{}: expected {}, got \"{}\"", flag, forms, text));
+  const LengthDistribution d = *parsed;
+  if (d.kind == Kind::kFixed) {
     if (d.a < 1 || d.a > max_model_len || d.a != std::floor(d.a)) {
       throw ConfigError(fmt::format("{}: expected a length from 1 to {} tokens (--max-model-len), got \"{}\"",
                                     flag, max_model_len, text));
     }
     return d;
   }
-  if (parts.size() != 3) throw ConfigError(fmt::format("{}: expected {}, got \"{}\"", flag, forms, text));
-  if (parts[0] == "uniform") d.kind = Kind::kUniform;
-  else if (parts[0] == "normal") d.kind = Kind::kNormal;
-  else if (parts[0] == "lognormal") d.kind = Kind::kLognormal;
-  else throw ConfigError(fmt::format("{}: expected {}, got \"{}\"", flag, forms, text));
-  d.a = values[0];
-  d.b = values[1];
   if (d.kind == Kind::kUniform && (d.a < 1 || d.b < d.a || d.b > max_model_len)) {
     throw ConfigError(fmt::format("{}: expected uniform:A:B with 1 <= A <= B <= {} (--max-model-len), got \"{}\"",
                                   flag, max_model_len, text));

@@ -5,6 +5,7 @@
 
 #include "linksim/serve_report.hpp"
 #include "report/json_numbers.hpp"
+#include "report/serve_json.hpp"
 
 namespace linksim {
 namespace {
@@ -17,7 +18,11 @@ Json latency_json(const LatencyStats& s) {
               {"p99", rounded(s.p99)}};
 }
 
-Json serve_run_json(const ServeResult& r) {
+}  // namespace
+
+namespace report_json {
+
+Json serve_result_json(const ServeResult& r) {
   Json j;
   j["model"] = r.model;
   j["topology"] = r.topology;
@@ -68,10 +73,10 @@ Json serve_run_json(const ServeResult& r) {
   return j;
 }
 
-}  // namespace
+}  // namespace report_json
 
 std::string render_serve_json(const ServeReport& report) {
-  Json j = report.run ? serve_run_json(*report.run) : Json::object();
+  Json j = report.run ? report_json::serve_result_json(*report.run) : Json::object();
   if (report.slo) {
     j["slo"] = Json{{"ttft_s", rounded(report.slo->ttft_s)}, {"tpot_s", rounded(report.slo->tpot_s)},
                     {"percentile", rounded(report.slo->percentile)}};
@@ -83,7 +88,7 @@ std::string render_serve_json(const ServeReport& report) {
   if (!report.sweep.empty()) {
     Json sweep = Json::array();
     for (const ServeResult& r : report.sweep) {
-      Json point = serve_run_json(r);
+      Json point = report_json::serve_result_json(r);
       point.erase("timeline");
       point.erase("assumptions");
       sweep.push_back(point);

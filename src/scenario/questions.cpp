@@ -68,6 +68,11 @@ std::vector<ScenarioQuestion> read_questions(
     for (const YamlValue& item : names) {
       const std::string name = study_of(item, study_kinds);
       const std::string& kind = *kind_of(name, study_kinds);
+      if (kind == "serve") {
+        item.fail(fmt::format("\"{}\" is a serving study; questions compare collective and plan "
+                              "studies (serving results are in the case table and the latency chart)",
+                              name));
+      }
       if ((kind == "collective") != collective_metric) {
         item.fail(fmt::format("metric \"{}\" compares {} studies, but \"{}\" is a {} study",
                               q.metric, collective_metric ? "collective" : "plan", name, kind));

@@ -12,6 +12,7 @@
 #include "linksim/error.hpp"
 #include "linksim/model.hpp"
 #include "linksim/plan.hpp"
+#include "linksim/scenario.hpp"
 #include "linksim/serve.hpp"
 #include "linksim/topology_yaml.hpp"
 #include "serve/iteration_cache.hpp"
@@ -319,6 +320,40 @@ TEST_CASE("serve: static batching admits a new batch only when the last one is d
   const ServeResult cont = simulate_serving(t, r);
   CHECK(stat.requests == 64);
   CHECK(stat.throughput.requests_per_s < cont.throughput.requests_per_s);
+}
+
+TEST_CASE("serve: a scenario's serving study sweeps the rate and runs as linksim serve") {
+  // Two rates on one machine: two cases whose runs equal simulate_serving of the same request.
+  const Scenario s = parse_scenario(std::string(R"(
+machines:
+  - topology: )") + LINKSIM_SOURCE_DIR + R"(/topologies/dgx-h100.yaml
+serving:
+  - name: s70
+    model: llama3.1-70b
+    tp: 8
+    rate: [1, 4]
+    input_len: 256
+    output_len: 32
+    requests: 200
+    slo_ttft: 2s
+)", "serving.yaml");
+  REQUIRE(s.cases.size() == 2);
+  CHECK(s.cases[1].id == "s70/dgx-h100/rate=4");
+  REQUIRE(s.cases[1].serve);
+  const Topology t = serve_topology("dgx-h100");
+  const CaseResult r = run_case(s.cases[1], t);
+  REQUIRE(r.serve);
+  CHECK(r.error.empty());
+  const ServeResult direct = simulate_serving(t, s.cases[1].serve->request);
+  CHECK(r.serve->run.ttft_s.p99 == direct.ttft_s.p99);
+  CHECK(r.serve->run.rate_requests_per_s == 4);
+  CHECK(r.serve->run.engine == "vllm");
+  CHECK(r.serve->run.slo_attainment.has_value());
+  CHECK_THROWS_WITH_AS(parse_scenario(R"(
+machines: [{topology: dgx-h100.yaml}]
+serving: [{model: llama3.1-70b, tp: 8}]
+)", std::string(LINKSIM_SOURCE_DIR) + "/scenarios/x.yaml"),
+                       doctest::Contains("missing required key \"rate\" (or \"concurrency\")"), ConfigError);
 }
 
 TEST_CASE("plan --engine: the engine's overhead and custom all-reduce change decode") {
