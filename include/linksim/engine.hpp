@@ -48,6 +48,12 @@ struct EngineModel {
     return iteration_overhead_s + (gpus > 1 ? multi_gpu_overhead_s : 0);
   }
   LaunchMode launch = LaunchMode::kCudaGraphs;
+  /// CUDA graphs: the largest iteration (tokens) replayed from a captured graph; larger ones
+  /// launch eagerly. 0 = every iteration.
+  int cuda_graph_max_tokens = 0;
+  /// CUDA graphs: whether iterations with prompt tokens are captured too (vLLM V1's piecewise
+  /// graphs) or only decode-only ones.
+  bool cuda_graph_prefill = true;
   AllReduceImpl allreduce = AllReduceImpl::kNccl;
   /// Custom all-reduce: the largest message it takes (bytes); larger ones go to NCCL.
   double custom_allreduce_max_bytes = 0;
@@ -74,6 +80,10 @@ const std::vector<EngineModel>& engine_catalog();
 std::string engine_names();
 /// The engine called `name`; nullopt for anything else.
 std::optional<EngineModel> find_engine(std::string_view name);
+
+/// Whether an iteration of `tokens` tokens, `with_prefill` prompt tokens among them, replays a
+/// CUDA graph under `engine` (else its kernels launch one by one).
+bool uses_cuda_graph(const EngineModel& engine, double tokens, bool with_prefill);
 
 /// The custom all-reduce's time for one call of `bytes` over `gpus` GPUs that reach each
 /// other over NVLink at `pair_bw_Bps` (per direction) with one-way `latency_s` (seconds).

@@ -83,10 +83,17 @@ GpuRates gpu_rates(const GpuModel& gpu, const PlanRequest& r, const Precision& p
   rates.hbm_Bps = gpu.memory_bw_Bps * r.hbm_scale;
   rates.hbm_efficiency = r.hbm_efficiency.value_or(kHbmEfficiency);
   rates.multiprocessors = std::max(1, gpu.multiprocessors);
-  rates.launch_floor_s = r.mode == PlanMode::kTrain ? kLaunchFloorEager_s : kLaunchFloorGraphs_s;
+  rates.cuda_graphs = r.mode != PlanMode::kTrain;
+  rates.launch_floor_s = rates.cuda_graphs ? kLaunchFloorGraphs_s : kLaunchFloorEager_s;
   if (r.mode != PlanMode::kTrain && r.engine) {
-    rates.launch_floor_s =
-        r.engine->launch == LaunchMode::kEager ? kLaunchFloorEager_s : kLaunchFloorGraphs_s;
+    // The iteration's tokens and whether prompt tokens are among them decide the launch mode.
+    const double replicas = r.dp.value_or(1);
+    const double tokens = r.iteration ? r.iteration->tokens()
+                          : r.mode == PlanMode::kPrefill ? double(r.batch) * r.seq / replicas
+                                                         : double(r.batch) / replicas;
+    const bool prefill = r.iteration ? r.iteration->prefill_tokens > 0 : r.mode == PlanMode::kPrefill;
+    rates.cuda_graphs = uses_cuda_graph(*r.engine, tokens, prefill);
+    rates.launch_floor_s = rates.cuda_graphs ? kLaunchFloorGraphs_s : kLaunchFloorEager_s;
   }
   return rates;
 }

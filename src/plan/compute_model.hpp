@@ -22,6 +22,7 @@ struct GpuRates {
   double hbm_efficiency = 0;    ///< fraction of hbm_Bps a streaming kernel reaches
   int multiprocessors = 1;
   double launch_floor_s = 0;    ///< shortest time one kernel occupies the GPU
+  bool cuda_graphs = false;     ///< the step is replayed from a CUDA graph (else eager launches)
   bool fused_elementwise = true;///< the stack fuses norms, activation and rotary (else one kernel per op)
   OptimizerKernel optimizer = OptimizerKernel::kFused;
 };

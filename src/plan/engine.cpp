@@ -31,6 +31,10 @@ std::vector<EngineModel> make_engine_catalog() {
   vllm.iteration_overhead_s = 3e-3;
   vllm.multi_gpu_overhead_s = 6.5e-3;
   vllm.launch = LaunchMode::kCudaGraphs;
+  // V1 captures piecewise graphs (attention outside) for batches up to 512 tokens
+  // (CompilationConfig cudagraph_capture_sizes, vllm/config/compilation.py).
+  vllm.cuda_graph_max_tokens = 512;
+  vllm.cuda_graph_prefill = true;
   vllm.allreduce = AllReduceImpl::kCustom;
   vllm.custom_allreduce_max_bytes = kVllmCustomMaxBytes;
   vllm.one_shot_max_bytes_4 = kVllmOneShot4Bytes;
@@ -52,6 +56,10 @@ std::vector<EngineModel> make_engine_catalog() {
   sglang.max_num_batched_tokens = 8192;  // chunked_prefill_size
   sglang.block_size_tokens = 1;          // page_size 1 (token-level radix cache)
   sglang.gpu_memory_utilization = 0.88;  // mem_fraction_static
+  // Decode batches up to cuda_graph_max_bs (160 on large GPUs, server_args.py); extend
+  // (prefill) batches run eagerly.
+  sglang.cuda_graph_max_tokens = 160;
+  sglang.cuda_graph_prefill = false;
   out.push_back(sglang);
 
   EngineModel trtllm = vllm;
@@ -66,6 +74,7 @@ std::vector<EngineModel> make_engine_catalog() {
   trtllm.preemption = PreemptionMode::kNone;  // GUARANTEED_NO_EVICT capacity scheduler
   trtllm.gpu_memory_utilization = 0.9;   // kv_cache_free_gpu_mem_fraction of what is left
   trtllm.memory_fraction_of_free = true;
+  trtllm.cuda_graph_max_tokens = 0;  // compiled engine: the whole step is one plan, any size
   out.push_back(trtllm);
 
   EngineModel lmdeploy = vllm;
@@ -101,6 +110,8 @@ std::vector<EngineModel> make_engine_catalog() {
   llamacpp.iteration_overhead_s = 1e-3;
   llamacpp.multi_gpu_overhead_s = 0;
   llamacpp.launch = LaunchMode::kCudaGraphs;
+  llamacpp.cuda_graph_max_tokens = 1;  // ggml-cuda captures single-token decode steps only
+  llamacpp.cuda_graph_prefill = false;
   llamacpp.max_num_seqs = 4;               // --parallel
   llamacpp.max_num_batched_tokens = 2048;  // --batch-size
   llamacpp.chunked_prefill = true;         // prompts processed n_batch tokens at a time
@@ -145,6 +156,12 @@ std::optional<EngineModel> find_engine(std::string_view name) {
     if (e.name == name) return e;
   }
   return std::nullopt;
+}
+
+bool uses_cuda_graph(const EngineModel& engine, double tokens, bool with_prefill) {
+  if (engine.launch != LaunchMode::kCudaGraphs) return false;
+  if (with_prefill && !engine.cuda_graph_prefill) return false;
+  return engine.cuda_graph_max_tokens <= 0 || tokens <= engine.cuda_graph_max_tokens;
 }
 
 double custom_allreduce_time_s(const EngineModel& engine, int gpus, double bytes,

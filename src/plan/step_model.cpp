@@ -37,7 +37,7 @@ void StepBuilder::describe_assumptions(std::vector<std::string>& lines) const {
                               "occupies the GPU for at least {:.0f} us ({})",
                               100 * rates_.hbm_efficiency, rates_.hbm_Bps / 1e9,
                               r_.hbm_efficiency ? " (overridden)" : "", rates_.launch_floor_s * 1e6,
-                              train() ? "kernels launched one by one" : "CUDA graphs"));
+                              rates_.cuda_graphs ? "CUDA graphs" : "kernels launched one by one"));
   if (train()) {
     lines.push_back(fmt::format("recompute={}; backward = 2x forward GEMMs, FlashAttention backward "
                                 "2.5x its forward; Adam with fp32 master weights",

@@ -15,8 +15,9 @@ namespace linksim::serve_detail {
 /// 2^-(bits + 1).
 double quantise_significant(double x, int bits);
 
-/// The shape a batch is timed as: tokens to 8 significant bits (0.4 %), sequences to 6,
-/// attention pairs and keys read to 6 (0.8 %).
+/// The shape a batch is timed as: tokens to 8 significant bits (0.2 %), sequences to 6,
+/// attention pairs and keys read to 6 (0.8 %); a decode-only batch stays decode-only (one
+/// row per sequence), a batch with prompt tokens keeps them.
 IterationBatch quantised_batch(const IterationBatch& batch);
 
 class IterationCache {
@@ -29,6 +30,7 @@ class IterationCache {
  private:
   struct ShapeKey {
     double tokens, sequences, pairs, keys;
+    bool prefill;
     bool operator==(const ShapeKey&) const = default;
   };
   struct ShapeHash {
