@@ -85,6 +85,9 @@ std::optional<EngineModel> find_engine(std::string_view name);
 /// CUDA graph under `engine` (else its kernels launch one by one).
 bool uses_cuda_graph(const EngineModel& engine, double tokens, bool with_prefill);
 
+/// "CUDA graphs up to 512 tokens", "CUDA graphs for decode up to 160 tokens", "eager launches"
+std::string describe_launch(const EngineModel& engine);
+
 /// The custom all-reduce's time for one call of `bytes` over `gpus` GPUs that reach each
 /// other over NVLink at `pair_bw_Bps` (per direction) with one-way `latency_s` (seconds).
 /// One-shot: every GPU reads the whole message from each peer; two-shot: reduce-scatter

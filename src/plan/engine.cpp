@@ -164,6 +164,13 @@ bool uses_cuda_graph(const EngineModel& engine, double tokens, bool with_prefill
   return engine.cuda_graph_max_tokens <= 0 || tokens <= engine.cuda_graph_max_tokens;
 }
 
+std::string describe_launch(const EngineModel& engine) {
+  if (engine.launch != LaunchMode::kCudaGraphs) return "eager launches";
+  std::string text = engine.cuda_graph_prefill ? "CUDA graphs" : "CUDA graphs for decode";
+  if (engine.cuda_graph_max_tokens > 0) text += " up to " + std::to_string(engine.cuda_graph_max_tokens) + " tokens";
+  return engine.cuda_graph_max_tokens > 0 || !engine.cuda_graph_prefill ? text + ", eager otherwise" : text;
+}
+
 double custom_allreduce_time_s(const EngineModel& engine, int gpus, double bytes,
                                double pair_bw_Bps, double latency_s) {
   const double n = gpus;

@@ -52,8 +52,8 @@ void StepBuilder::describe_assumptions(std::vector<std::string>& lines) const {
     if (r_.engine) {
       const EngineModel& e = *r_.engine;
       lines.push_back(fmt::format(
-          "engine {} ({}): {:.2f} ms host time per iteration, {} launches, {} all-reduce{}",
-          e.name, e.release, e.overhead_s(replica_gpus()) * 1e3, to_string(e.launch),
+          "engine {} ({}): {:.2f} ms host time per iteration, {}, {} all-reduce{}",
+          e.name, e.release, e.overhead_s(replica_gpus()) * 1e3, describe_launch(e),
           to_string(e.allreduce),
           e.allreduce == AllReduceImpl::kCustom ? " over NVLink where every pair has it, NCCL elsewhere" : ""));
     } else {

@@ -106,10 +106,10 @@ void ServeSimulator::Impl::describe(ServeResult& out) const {
   out.kv.block_size_tokens = pool.block_size_tokens;
   out.kv.bytes_per_token = pool.bytes_per_token;
   out.assumptions.push_back(fmt::format(
-      "engine {} ({}): {:.2f} ms host time per iteration, {} launches, {} all-reduce; "
+      "engine {} ({}): {:.2f} ms host time per iteration, {}, {} all-reduce; "
       "max {} sequences and {} tokens per iteration, chunked prefill {}, blocks of {} tokens, "
       "preemption {}",
-      e.name, e.release, e.overhead_s(replica_gpus) * 1e3, to_string(e.launch), to_string(e.allreduce),
+      e.name, e.release, e.overhead_s(replica_gpus) * 1e3, describe_launch(e), to_string(e.allreduce),
       e.max_num_seqs, e.max_num_batched_tokens, e.chunked_prefill ? "on" : "off",
       e.block_size_tokens, to_string(e.preemption)));
   out.assumptions.push_back(fmt::format(
