@@ -13,7 +13,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 using report_json::rounded;
 
-Json latency_json(const LatencyStats& s) {
+Json serve_latency_json(const LatencyStats& s) {
   return Json{{"mean", rounded(s.mean)}, {"p50", rounded(s.p50)}, {"p90", rounded(s.p90)},
               {"p99", rounded(s.p99)}};
 }
@@ -37,11 +37,11 @@ Json serve_result_json(const ServeResult& r) {
   j["concurrency"] = r.concurrency ? Json(*r.concurrency) : Json(nullptr);
   j["requests"] = r.requests;
   j["duration_s"] = rounded(r.duration_s);
-  j["ttft_s"] = latency_json(r.ttft_s);
-  j["tpot_s"] = latency_json(r.tpot_s);
-  j["itl_s"] = latency_json(r.itl_s);
-  j["e2e_s"] = latency_json(r.e2e_s);
-  j["queue_s"] = latency_json(r.queue_s);
+  j["ttft_s"] = serve_latency_json(r.ttft_s);
+  j["tpot_s"] = serve_latency_json(r.tpot_s);
+  j["itl_s"] = serve_latency_json(r.itl_s);
+  j["e2e_s"] = serve_latency_json(r.e2e_s);
+  j["queue_s"] = serve_latency_json(r.queue_s);
   j["throughput"] = Json{{"requests_per_s", rounded(r.throughput.requests_per_s)},
                          {"output_tokens_per_s", rounded(r.throughput.output_tokens_per_s)},
                          {"output_tokens_per_s_per_gpu", rounded(r.throughput.output_tokens_per_s_per_gpu)}};
