@@ -6,13 +6,14 @@
 #     1,000-case scenario sweep;
 #  3. the collective engine's Google Benchmark table (analytic estimates/s, flow-mode sweeps);
 #  4. topo contingency (N-1) against a 70B plan on dgx-h100-ib and pcie-8gpu;
-#  5. the flow simulator's own figures (step-synchronous rings, held at once and as step programs).
+#  5. the flow simulator's own figures (step-synchronous rings, held at once and as step programs);
+#  6. serving: 100,000 requests of 70B TP=8 under continuous batching, and a 40-point rate sweep.
 # On a shared machine wall time includes waiting for the core; CPU time (user + sys) does not.
 # Usage: scripts/bench.sh [build-dir]   (default: build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build}"
-cmake --build "$build" --target linksim_cli collectives_perftest flowsim_perftest >/dev/null
+cmake --build "$build" --target linksim_cli collectives_perftest flowsim_perftest serve_perftest >/dev/null
 source scripts/bench_lib.sh
 echo "== linksim coll allreduce --topo topologies/dgx-h100-ib.yaml --set nodes=N -b 1G -e 1G --mode flow"
 for nodes in 1 8 64 512 1024 2048 4096 8192 16384; do
@@ -44,3 +45,6 @@ taskset -c 0 "$build/bench/collectives_perftest" --benchmark_counters_tabular=tr
 echo
 echo "== flow simulator"
 bash scripts/bench_flowsim.sh "$build"
+echo
+echo "== serving simulation (docs/serving.md)"
+taskset -c 0 "$build/bench/serve_perftest" --standalone

@@ -36,13 +36,13 @@ PUBLIC_HEADERS = {
     "calibration": "calibration", "calibrate": "calibration", "error_bands": "calibration",
     "measured": "calibration", "acceptance": "calibration",
     "model": "plan", "plan": "plan", "plan_memory": "plan", "plan_explain": "plan",
-    "plan_nccl_debug": "plan", "contingency": "plan",
+    "plan_nccl_debug": "plan", "contingency": "plan", "engine": "plan",
     "serve": "serve", "diagnose": "diagnose",
     "scenario": "scenario",
     "report": "report", "plan_report": "report", "explain_report": "report",
     "nccl_debug_report": "report", "measured_report": "report", "scenario_report": "report",
     "topo_matrix_report": "report", "fault_reports": "report", "diagnose_report": "report",
-    "charts": "report", "topology_summary_report": "report",
+    "charts": "report", "topology_summary_report": "report", "serve_report": "report",
     "runs": "runs",
 }
 

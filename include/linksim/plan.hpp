@@ -4,12 +4,14 @@
 // group really uses) and the interconnect's share out (docs/planner.md).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "linksim/collectives.hpp"
+#include "linksim/engine.hpp"
 #include "linksim/gpu_selection.hpp"
 #include "linksim/model.hpp"
 #include "linksim/plan_memory.hpp"
@@ -24,6 +26,21 @@ enum class TrainFramework { kMegatron, kNemo, kTorchtitan, kFsdp, kDeepspeed, kL
 std::string_view to_string(TrainFramework framework);
 /// The framework named `name`; nullopt for anything else.
 std::optional<TrainFramework> parse_train_framework(std::string_view name);
+
+/// The work of one serving-engine iteration under continuous batching: one new token for each
+/// decoding sequence and a chunk of prompt for each prefilling one, run as one forward pass
+/// (docs/serving.md#iteration). Sums are over the sequences of the batch.
+struct IterationBatch {
+  int decode_sequences = 0;            ///< sequences generating one token
+  double decode_context_tokens = 0;    ///< keys their attention reads: sum of (context + 1)
+  int prefill_sequences = 0;           ///< sequences with a prompt chunk in this iteration
+  double prefill_tokens = 0;           ///< prompt tokens of all chunks
+  /// Query-key pairs of the chunks' attention: for a chunk of c tokens after p cached ones,
+  /// c p + c (c + 1) / 2 (causal inside the chunk).
+  double prefill_attention_pairs = 0;
+  double prefill_context_tokens = 0;   ///< keys the chunks read: sum of (p + c)
+  double tokens() const { return decode_sequences + prefill_tokens; }
+};
 
 /// What the user asked for. Degrees left unset are filled as documented: dp fills the GPUs
 /// left, the others default to 1.
@@ -61,6 +78,12 @@ struct PlanRequest {
   double flops_scale = 1;           ///< multiplies the GPU's FLOP/s (sensitivity studies)
   double hbm_scale = 1;             ///< multiplies the GPU's memory bandwidth (sensitivity studies)
   bool compute_baseline = true;     ///< find the baseline and fill speedup / scaling efficiency
+  /// prefill and decode: the serving engine's per-iteration overhead, launch mode and
+  /// all-reduce (include/linksim/engine.hpp); nullopt = none (kernels and NCCL alone).
+  std::optional<EngineModel> engine;
+  /// prefill and decode: time exactly this mixed batch instead of the batch/seq/kv_len shape
+  /// (serving's iterations; the layout's batch and seq then only size the memory estimate).
+  std::optional<IterationBatch> iteration;
   std::optional<int> baseline_gpus; ///< --baseline N: compare against the best fitting layout on N GPUs
 };
 
@@ -77,6 +100,7 @@ struct PlanComm {
   double time_s = 0;        ///< all calls of the step: count x one call
   double exposed_s = 0;     ///< the part of time_s not hidden behind computation
   std::string bottleneck;   ///< the link that bounds one call
+  std::string implementation = "nccl";  ///< or a serving engine's "custom one-shot" / "custom two-shot"
   std::string gpus;         ///< the GPUs of the timed group, "gpu0-3" or "host0:gpu0, host1:gpu0..."
   std::vector<DeviceId> group;  ///< the timed group's GPUs, in rank order
 };
@@ -109,6 +133,7 @@ struct PlanBreakdown {
   /// Train: forward + backward of one micro-batch on the slowest stage, its exposed
   /// communication included: bubble_s = (pp - 1) / vpp x microbatch_s (docs/planner.md).
   double microbatch_s = 0;
+  double engine_overhead_s = 0;  ///< prefill, decode: the engine's host time per iteration
 };
 
 struct PlanResult {
@@ -122,6 +147,7 @@ struct PlanResult {
   std::string dtype, weight_dtype;
   bool tp_overlap_async = false;
   std::string framework;       ///< training: the stack modelled, "torchtitan (FSDP2)"
+  std::string engine = "none"; ///< prefill, decode: the serving engine modelled (--engine)
   double step_time_s = 0;      ///< train: one optimizer step; prefill: TTFT; decode: TPOT
   double tokens_per_s = 0;
   double tokens_per_s_per_gpu = 0;
@@ -150,6 +176,47 @@ struct PlanResult {
 /// Plans one layout. Throws ConfigError for invalid combinations, naming the constraint and
 /// the numbers (TP not dividing heads, TP*PP*CP*DP != GPUs selected, EP on a dense model, ...).
 PlanResult plan(const Topology& topology, const PlanRequest& request);
+
+/// One serving iteration's time, seconds: compute, the communication not hidden behind it
+/// and the engine's host overhead (step_s is their sum).
+struct IterationTime {
+  double step_s = 0;
+  double compute_s = 0;
+  double exposed_comm_s = 0;
+  double engine_overhead_s = 0;
+};
+
+/// The step model of one model replica set up once (GPUs, layout, precision, communicators),
+/// timing any batch of a serving engine's iteration: what `plan --mode prefill|decode` prints
+/// for a batch, without its tables. The replica is the request's TP x PP x CP (x EP) on the
+/// first GPUs selected; DP replicas are independent copies, so dp is taken as 1.
+/// Not thread-safe (one per thread). REQUIRES: the topology outlives it.
+class IterationTimer {
+ public:
+  /// Throws ConfigError as plan() does for the request (mode prefill or decode).
+  IterationTimer(const Topology& topology, const PlanRequest& request);
+  ~IterationTimer();
+  IterationTimer(IterationTimer&&) noexcept;
+
+  /// The time of one iteration running exactly `batch` (REQUIRES: batch.tokens() >= 1).
+  IterationTime time(const IterationBatch& batch);
+  /// The whole plan of one iteration running `batch`: its communication table (each call's
+  /// bounding link), compute detail and the replica's memory.
+  PlanResult plan(const IterationBatch& batch);
+  /// Memory per GPU of the replica running `batched_tokens` tokens in one iteration with an
+  /// empty KV cache (kv_cache = 0): weights, activations, workspace (plan_memory.hpp).
+  MemoryBreakdown memory_without_kv(int batched_tokens) const;
+  /// KV-cache bytes one token takes on the most loaded GPU (its pipeline stage's layers, its
+  /// share of the KV heads).
+  double kv_bytes_per_token() const;
+  /// The replica's resolved layout (dp = 1) and the request it answers.
+  const ParallelLayout& layout() const;
+  const PlanRequest& request() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 /// One candidate of a layout search.
 struct SearchCandidate {

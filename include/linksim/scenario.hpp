@@ -16,6 +16,7 @@
 #include "linksim/gpu_selection.hpp"
 #include "linksim/nccl_tests.hpp"
 #include "linksim/plan.hpp"
+#include "linksim/serve.hpp"
 #include "linksim/collective_rows.hpp"
 #include "linksim/topology_yaml.hpp"
 
@@ -43,6 +44,17 @@ struct PlanCaseSpec {
   bool search = false;
 };
 
+/// One serving question: a workload on a replica layout under an engine (simulate_serving),
+/// and with max_rate, the highest Poisson rate meeting the request's SLO.
+struct ServeCaseSpec {
+  ServeRequest request;
+  bool max_rate = false;
+  /// Overrides of the engine's host time per iteration and all-reduce, applied whatever
+  /// order the keys were written in.
+  std::optional<double> engine_overhead_s;
+  std::optional<AllReduceImpl> allreduce;
+};
+
 /// One expanded case: a study on one machine with one value of every swept parameter.
 struct ScenarioCase {
   int index = 0;           ///< position in expansion order, 0-based
@@ -50,7 +62,7 @@ struct ScenarioCase {
   std::string file_stem;   ///< file-system-safe name for per-case files, unique
   std::string fingerprint; ///< hex digest of everything the case depends on (resume checks it)
   std::string study;       ///< the study's name
-  std::string kind;        ///< "collective" or "plan"
+  std::string kind;        ///< "collective", "plan" or "serve"
   std::string machine;     ///< machine label
   std::string topology_file;  ///< resolved path of the machine's topology
   ParamOverrides overrides;   ///< the machine's `set:` values for this case
@@ -60,6 +72,7 @@ struct ScenarioCase {
   SourceLocation machine_where;  ///< the machine entry (topology load errors point here)
   std::optional<CollectiveCaseSpec> collective;
   std::optional<PlanCaseSpec> plan;
+  std::optional<ServeCaseSpec> serve;
   /// Keep the per-link usage of the largest size (CollectiveCaseResult::link_usage): set on
   /// the last case of each (collective study, machine), whose machine the reports draw.
   bool record_link_usage = false;
@@ -114,6 +127,11 @@ struct PlanCaseResult {
   std::vector<SearchCandidate> ranking;     ///< a search case, best first
 };
 
+struct ServeCaseResult {
+  ServeResult run;                              ///< the workload as given
+  std::optional<double> max_rate_requests_per_s;  ///< with ServeCaseSpec::max_rate
+};
+
 /// The outcome of one case. A case that the library rejects (a GPU selection the machine does
 /// not have, an invalid layout) is a result with `error` set, not a failed run.
 struct CaseResult {
@@ -123,6 +141,7 @@ struct CaseResult {
   std::string error;      ///< ConfigError text when the case could not be answered
   std::optional<CollectiveCaseResult> collective;
   std::optional<PlanCaseResult> plan;
+  std::optional<ServeCaseResult> serve;
 };
 
 /// A deterministic 1/count of the cases: those whose index mod count == index (0-based).

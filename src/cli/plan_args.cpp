@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/cli_common.hpp"
+#include "cli/engine_flags.hpp"
 #include "common/text.hpp"
 #include "linksim/error.hpp"
 #include "linksim/model.hpp"
@@ -108,6 +109,16 @@ PlanRequest to_request(const PlanArgs& a) {
   }
   r.sim_mode = *sim;
   r.baseline_gpus = positive(a.baseline, "--baseline");
+  if (a.engine && *a.engine != "none") {
+    if (r.mode == PlanMode::kTrain) {
+      throw ConfigError(fmt::format("--engine: expected --mode prefill or decode, got --mode train"));
+    }
+    r.engine = engine_arg(*a.engine, a.engine_overhead, a.allreduce);
+  } else if (a.engine_overhead || a.allreduce) {
+    throw ConfigError(fmt::format("{}: expected an --engine to apply to, got --engine {}",
+                                  a.engine_overhead ? "--engine-overhead" : "--allreduce",
+                                  a.engine.value_or("none")));
+  }
   return r;
 }
 
@@ -121,6 +132,11 @@ void add_plan_options(CLI::App& c, PlanArgs& a) {
                choice_list(sim_mode_choices()) + ": analytic (closed form, default) or flow "
                                                  "(simulated), as coll --sim");
   c.add_flag("--json", a.json, "Print JSON (docs/cli.md#linksim-plan)");
+  c.add_option("--engine", a.engine,
+               "Prefill, decode: serving engine none | " + engine_names() +
+                   " (default none: kernels and NCCL alone)");
+  c.add_option("--engine-overhead", a.engine_overhead, "With --engine: host time per iteration, e.g. 2ms");
+  c.add_option("--allreduce", a.allreduce, "With --engine: tensor-parallel all-reduce nccl | custom");
 }
 
 void add_layout_options(CLI::App& c, PlanArgs& a) {

@@ -33,6 +33,8 @@ struct PlanArgs : MachineFlags, CommFlags {
   std::optional<int> baseline;
   bool search = false, sensitivity = false, json = false, nccl_debug = false;
   std::string sim = "analytic";
+  /// plan --engine (prefill, decode): none = kernels and NCCL alone (the default)
+  std::optional<std::string> engine, engine_overhead, allreduce;
   StackArgs stack;           ///< --framework, --compile, --shard-group
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plan/comm_timer.hpp"
 
+#include <algorithm>
 #include <fmt/core.h>
 
 #include "linksim/collective_rows.hpp"
@@ -33,6 +34,54 @@ TimedCollective CommTimer::time(const std::vector<DeviceId>& gpus, CollectiveOp 
   const CollectiveResult r = comm.run(query);
   TimedCollective t{r.time_s, r.algorithm, r.protocol, r.bottleneck};
   answers_.emplace(key, t);
+  return t;
+}
+
+const std::optional<CommTimer::NvlinkGroup>& CommTimer::nvlink_group(
+    const std::vector<DeviceId>& gpus) {
+  auto it = nvlink_groups_.find(gpus);
+  if (it != nvlink_groups_.end()) return it->second;
+  if (!router_) router_ = std::make_unique<Router>(topology_);
+  std::optional<NvlinkGroup> group = NvlinkGroup{};
+  for (size_t i = 0; i < gpus.size() && group; ++i) {
+    for (size_t j = 0; j < gpus.size() && group; ++j) {
+      if (i == j) continue;
+      const Route r = router_->route(gpus[i], gpus[j]);
+      if (r.cls != PathClass::kNvlink || r.transport != Transport::kP2p) {
+        group.reset();
+        break;
+      }
+      if (group->pair_bw_Bps == 0 || r.bw_Bps < group->pair_bw_Bps) {
+        group->pair_bw_Bps = r.bw_Bps;
+        group->bottleneck = r.bottleneck;
+      }
+      group->latency_s = std::max(group->latency_s, r.latency_s);
+    }
+  }
+  return nvlink_groups_.emplace(gpus, group).first->second;
+}
+
+TimedCollective CommTimer::allreduce(const std::vector<DeviceId>& gpus, double bytes,
+                                     const EngineModel& engine) {
+  // vLLM's kernels take 2, 4, 6 or 8 GPUs (CustomAllreduce._SUPPORTED_WORLD_SIZES).
+  const int n = int(gpus.size());
+  const bool size_ok = n == 2 || n == 4 || n == 6 || n == 8;
+  if (engine.allreduce != AllReduceImpl::kCustom || !size_ok ||
+      bytes > engine.custom_allreduce_max_bytes) {
+    return time(gpus, CollectiveOp::kAllReduce, bytes);
+  }
+  const std::optional<NvlinkGroup>& g = nvlink_group(gpus);
+  if (!g || g->pair_bw_Bps <= 0) return time(gpus, CollectiveOp::kAllReduce, bytes);
+  TimedCollective t;
+  t.time_s = custom_allreduce_time_s(engine, n, bytes, g->pair_bw_Bps, g->latency_s);
+  const double one_shot_max = n <= 4 ? engine.one_shot_max_bytes_4 : engine.one_shot_max_bytes_8;
+  const bool one_shot = n == 2 || bytes < one_shot_max;
+  t.algorithm = Algorithm::kDirect;
+  t.protocol = Protocol::kSimple;
+  t.bottleneck.kind = BottleneckKind::kLink;
+  t.bottleneck.link = g->bottleneck;
+  t.bottleneck.family = LinkFamily::kNvlink;
+  t.implementation = one_shot ? "custom one-shot" : "custom two-shot";
   return t;
 }
 

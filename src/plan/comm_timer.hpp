@@ -11,6 +11,8 @@
 
 #include "linksim/collective_rows.hpp"
 #include "linksim/collectives.hpp"
+#include "linksim/engine.hpp"
+#include "linksim/routing.hpp"
 #include "linksim/topology.hpp"
 
 namespace linksim::plan_detail {
@@ -20,6 +22,8 @@ struct TimedCollective {
   Algorithm algorithm = Algorithm::kRing;
   Protocol protocol = Protocol::kSimple;
   Bottleneck bottleneck;  ///< what limits one call; in words: describe_bottleneck
+  /// "nccl", or the engine's kernel: "custom one-shot", "custom two-shot"
+  std::string implementation = "nccl";
 };
 
 /// Not thread-safe: one per planning thread. REQUIRES: the topology outlives it.
@@ -30,10 +34,26 @@ class CommTimer {
   /// One call of `op` of nccl-tests size `bytes` on `gpus` (a group of >= 2 GPUs).
   TimedCollective time(const std::vector<DeviceId>& gpus, CollectiveOp op, double bytes);
 
+  /// One AllReduce of `bytes` on `gpus` as the engine runs it: its custom kernels when they
+  /// apply (every pair of the group on NVLink in one server, a group size they take, a
+  /// message within their limit; docs/serving.md#custom-all-reduce), else NCCL's.
+  TimedCollective allreduce(const std::vector<DeviceId>& gpus, double bytes,
+                            const EngineModel& engine);
+
   const Topology& topology() const { return topology_; }
 
  private:
   const Communicator& communicator(const std::vector<DeviceId>& gpus);
+  /// The slowest NVLink pair of a group when every pair is on NVLink, else nullopt.
+  struct NvlinkGroup {
+    double pair_bw_Bps = 0;
+    double latency_s = 0;
+    LinkId bottleneck;
+  };
+  const std::optional<NvlinkGroup>& nvlink_group(const std::vector<DeviceId>& gpus);
+
+  std::unique_ptr<Router> router_;
+  std::map<std::vector<DeviceId>, std::optional<NvlinkGroup>> nvlink_groups_;
 
   const Topology& topology_;
   CommOptions options_;

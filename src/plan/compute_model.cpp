@@ -83,7 +83,18 @@ GpuRates gpu_rates(const GpuModel& gpu, const PlanRequest& r, const Precision& p
   rates.hbm_Bps = gpu.memory_bw_Bps * r.hbm_scale;
   rates.hbm_efficiency = r.hbm_efficiency.value_or(kHbmEfficiency);
   rates.multiprocessors = std::max(1, gpu.multiprocessors);
-  rates.launch_floor_s = r.mode == PlanMode::kTrain ? kLaunchFloorEager_s : kLaunchFloorGraphs_s;
+  rates.cuda_graphs = r.mode != PlanMode::kTrain;
+  rates.launch_floor_s = rates.cuda_graphs ? kLaunchFloorGraphs_s : kLaunchFloorEager_s;
+  if (r.mode != PlanMode::kTrain && r.engine) {
+    // The iteration's tokens and whether prompt tokens are among them decide the launch mode.
+    const double replicas = r.dp.value_or(1);
+    const double tokens = r.iteration ? r.iteration->tokens()
+                          : r.mode == PlanMode::kPrefill ? double(r.batch) * r.seq / replicas
+                                                         : double(r.batch) / replicas;
+    const bool prefill = r.iteration ? r.iteration->prefill_tokens > 0 : r.mode == PlanMode::kPrefill;
+    rates.cuda_graphs = uses_cuda_graph(*r.engine, tokens, prefill);
+    rates.launch_floor_s = rates.cuda_graphs ? kLaunchFloorGraphs_s : kLaunchFloorEager_s;
+  }
   return rates;
 }
 
@@ -122,8 +133,22 @@ void LayerCost::add_memory_kernel(double bytes, const GpuRates& rates) {
   memory_bytes += bytes;
 }
 
-WorkShape work_shape(const ParallelLayout& l, PlanMode mode) {
+WorkShape work_shape(const ParallelLayout& l, PlanMode mode,
+                     const std::optional<IterationBatch>& iteration) {
   WorkShape w;
+  if (iteration && mode != PlanMode::kTrain) {
+    // One replica's iteration: the batch is already that of one data-parallel copy.
+    const IterationBatch& b = *iteration;
+    w.iteration = true;
+    w.sequences = b.decode_sequences + b.prefill_sequences;
+    w.tokens = b.tokens() / l.cp;
+    w.context = w.tokens > 0 ? (b.decode_context_tokens + b.prefill_context_tokens) / std::max(1.0, w.sequences) : 0;
+    w.causal = false;
+    w.attention_pairs = b.decode_context_tokens + b.prefill_attention_pairs;
+    w.kv_tokens = b.decode_context_tokens + b.prefill_context_tokens;
+    w.logit_rows = w.sequences;
+    return w;
+  }
   switch (mode) {
     case PlanMode::kTrain:
       w.sequences = l.micro_batch;
@@ -160,6 +185,7 @@ AttentionShape attention_shape(const ModelSpec& m, const ParallelLayout& l) {
 
 /// Attention core (QK^T, softmax, AV) for the work, FLOPs on this GPU.
 double attention_core_flops(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w) {
+  if (w.iteration) return 4.0 * w.attention_pairs * m.heads * m.head_dim / l.tp / l.cp;
   const double flops = 4.0 * w.tokens * w.context * m.heads * m.head_dim / l.tp;
   return w.causal ? flops / 2 : flops;
 }
@@ -167,6 +193,7 @@ double attention_core_flops(const ModelSpec& m, const ParallelLayout& l, const W
 /// KV-cache (or K/V activation) bytes the attention core reads, for decode's memory bound.
 double attention_kv_bytes(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w,
                           const Precision& p) {
+  if (w.iteration) return 2.0 * w.kv_tokens * attention_shape(m, l).kv_dim * p.kv_bytes / l.cp;
   return 2.0 * w.sequences * w.context * attention_shape(m, l).kv_dim * p.kv_bytes / l.cp;
 }
 

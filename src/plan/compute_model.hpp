@@ -22,6 +22,7 @@ struct GpuRates {
   double hbm_efficiency = 0;    ///< fraction of hbm_Bps a streaming kernel reaches
   int multiprocessors = 1;
   double launch_floor_s = 0;    ///< shortest time one kernel occupies the GPU
+  bool cuda_graphs = false;     ///< the step is replayed from a CUDA graph (else eager launches)
   bool fused_elementwise = true;///< the stack fuses norms, activation and rotary (else one kernel per op)
   OptimizerKernel optimizer = OptimizerKernel::kFused;
 };
@@ -64,8 +65,16 @@ struct WorkShape {
   double context = 0;     ///< keys each query attends to (decode: kv_len + 1)
   bool causal = true;     ///< causal masking halves the attention work (train, prefill)
   double sequences = 0;   ///< sequences in the work
+  /// A serving iteration (PlanRequest::iteration): attention from the batch's own sums
+  /// instead of tokens x context.
+  bool iteration = false;
+  double attention_pairs = 0;  ///< query-key pairs of the attention, all sequences
+  double kv_tokens = 0;        ///< keys read from the KV cache, all sequences
+  double logit_rows = 0;       ///< positions sampled (one per sequence)
 };
-WorkShape work_shape(const ParallelLayout& layout, PlanMode mode);
+/// The work of `mode` on `layout`, or of `iteration` when given (its tokens split over dp).
+WorkShape work_shape(const ParallelLayout& layout, PlanMode mode,
+                     const std::optional<IterationBatch>& iteration = std::nullopt);
 
 /// Forward of one layer; `moe` selects the expert FFN (false: the dense FFN).
 LayerCost layer_forward(const ModelSpec& model, const ParallelLayout& layout, const WorkShape& w,

@@ -114,11 +114,20 @@ class StepBuilder {
               const std::vector<DeviceId>& selected, CommTimer& timer);
 
   PlanResult build();
+  /// Inference only: the step's time without the result's tables (IterationTimer).
+  IterationTime time_only();
 
  private:
   bool train() const { return r_.mode == PlanMode::kTrain; }
+  /// GPUs of one model replica (a serving engine's workers): TP x PP x CP.
+  int replica_gpus() const { return l_.tp * l_.pp * l_.cp; }
   double activation_bytes() const { return w_.tokens * m_.hidden * p_.act_bytes; }
+  /// One call as the step runs it: a serving engine's AllReduce goes through its own
+  /// kernels where they apply (CommTimer::allreduce), everything else through NCCL.
   TimedCollective time(const std::vector<DeviceId>& g, CollectiveOp op, double bytes) {
+    if (op == CollectiveOp::kAllReduce && r_.engine && !train()) {
+      return timer_.allreduce(g, bytes, *r_.engine);
+    }
     return timer_.time(g, op, bytes);
   }
   std::vector<DeviceId> pick(const std::vector<int>& ranks) const;

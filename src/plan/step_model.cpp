@@ -12,7 +12,7 @@ StepBuilder::StepBuilder(const PlanRequest& r, const Precision& precision, const
                          const std::vector<DeviceId>& selected, CommTimer& timer)
     : r_(r), m_(r.model), l_(l), selected_(selected), timer_(timer),
       gpu_(timer.topology().gpu_model(selected.front())), p_(precision), fw_(framework_traits(r)),
-      rates_(gpu_rates(gpu_, r, precision, fw_)), w_(work_shape(l, r.mode)), groups_(rank_groups(l)) {
+      rates_(gpu_rates(gpu_, r, precision, fw_)), w_(work_shape(l, r.mode, r.iteration)), groups_(rank_groups(l)) {
   // A step waits for its slowest GPU: the lowest clock among them sets the compute rate.
   double clock = 1;
   for (DeviceId gpu : selected) clock = std::min(clock, timer.topology().device(gpu).clock_fraction);
@@ -37,7 +37,7 @@ void StepBuilder::describe_assumptions(std::vector<std::string>& lines) const {
                               "occupies the GPU for at least {:.0f} us ({})",
                               100 * rates_.hbm_efficiency, rates_.hbm_Bps / 1e9,
                               r_.hbm_efficiency ? " (overridden)" : "", rates_.launch_floor_s * 1e6,
-                              train() ? "kernels launched one by one" : "CUDA graphs"));
+                              rates_.cuda_graphs ? "CUDA graphs" : "kernels launched one by one"));
   if (train()) {
     lines.push_back(fmt::format("recompute={}; backward = 2x forward GEMMs, FlashAttention backward "
                                 "2.5x its forward; Adam with fp32 master weights",
@@ -48,6 +48,18 @@ void StepBuilder::describe_assumptions(std::vector<std::string>& lines) const {
                                         : "TP communication exposed (no --tp-overlap async)");
   }
   if (m_.is_moe()) lines.push_back("MoE tokens routed uniformly over the experts");
+  if (!train()) {
+    if (r_.engine) {
+      const EngineModel& e = *r_.engine;
+      lines.push_back(fmt::format(
+          "engine {} ({}): {:.2f} ms host time per iteration, {}, {} all-reduce{}",
+          e.name, e.release, e.overhead_s(replica_gpus()) * 1e3, describe_launch(e),
+          to_string(e.allreduce),
+          e.allreduce == AllReduceImpl::kCustom ? " over NVLink where every pair has it, NCCL elsewhere" : ""));
+    } else {
+      lines.push_back("engine none: kernels and NCCL alone, no serving-engine overhead (--engine)");
+    }
+  }
   lines.push_back("each group's collectives timed on its own GPUs as one communicator; concurrent "
                   "groups that share a link (a NIC, a PCIe uplink) are not slowed by each other");
 }
@@ -63,6 +75,7 @@ void StepBuilder::describe(PlanResult& out) const {
   out.dtype = p_.compute_name;
   out.weight_dtype = p_.weight_name;
   out.tp_overlap_async = r_.tp_overlap_async;
+  if (r_.engine && !train()) out.engine = r_.engine->name;
   if (train()) out.framework = std::string(to_string(fw_.framework));
   describe_assumptions(out.assumptions);
   out.memory = estimate_memory(m_, l_, r_.mode, r_.recompute, p_.memory(), gpu_.memory_bytes);
@@ -170,11 +183,26 @@ PlanResult StepBuilder::build() {
   } else {
     items = schedule_inference(stages, send, out.breakdown);
   }
-  out.step_time_s = out.breakdown.compute_s + out.breakdown.exposed_comm_s + out.breakdown.bubble_s;
+  if (r_.engine && !train()) out.breakdown.engine_overhead_s = r_.engine->overhead_s(replica_gpus());
+  out.step_time_s = out.breakdown.compute_s + out.breakdown.exposed_comm_s + out.breakdown.bubble_s +
+                    out.breakdown.engine_overhead_s;
   fill_compute(stages, optimizer_s, out);
   fill_comm_table(items, out);
   fill_throughput(out);
   return out;
+}
+
+IterationTime StepBuilder::time_only() {
+  const StagesCost stages = cost_stages();
+  const PipelineSend send = pipeline_send();
+  PlanBreakdown b;
+  schedule_inference(stages, send, b);
+  IterationTime t;
+  t.compute_s = b.compute_s;
+  t.exposed_comm_s = b.exposed_comm_s;
+  t.engine_overhead_s = r_.engine ? r_.engine->overhead_s(replica_gpus()) : 0;
+  t.step_s = t.compute_s + t.exposed_comm_s + t.engine_overhead_s;
+  return t;
 }
 
 PlanResult evaluate_layout(const PlanRequest& request, const Precision& precision,

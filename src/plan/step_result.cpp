@@ -51,6 +51,7 @@ void StepBuilder::fill_comm_table(const std::vector<CommItem>& items, PlanResult
       c.algorithm = t.algorithm;
       c.protocol = t.protocol;
       c.bottleneck = describe_bottleneck(t.bottleneck, timer_.topology());
+      c.implementation = t.implementation;
       c.gpus = describe_gpus(timer_.topology(), i.group);
       c.group = i.group;
       out.comms.push_back(c);

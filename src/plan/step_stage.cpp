@@ -134,6 +134,7 @@ StageCost StepBuilder::stage_cost(const Stage& s) {
   }
   WorkShape head = w_;
   if (r_.mode == PlanMode::kPrefill) head.tokens = w_.sequences;  // logits of the last position only
+  if (w_.iteration) head.tokens = w_.logit_rows;
   if (s.layers.first) c.fwd.compute += embedding_forward(m_, w_, p_, rates_);
   if (s.layers.last) {
     const LayerCost logits = logits_forward(m_, l_, head, p_, rates_);

@@ -66,6 +66,7 @@ Json comm_json(const PlanComm& c) {
               {"time_s", rounded(c.time_s)},
               {"exposed_s", rounded(c.exposed_s)},
               {"bottleneck", c.bottleneck},
+              {"implementation", c.implementation},
               {"gpus", c.gpus}};
 }
 
@@ -122,7 +123,9 @@ std::string render_plan_json(const PlanResult& r) {
       {"breakdown",
        Json{{"compute_s", rounded(r.breakdown.compute_s)},
             {"exposed_comm_s", rounded(r.breakdown.exposed_comm_s)},
-            {"bubble_s", rounded(r.breakdown.bubble_s)}}},
+            {"bubble_s", rounded(r.breakdown.bubble_s)},
+            {"engine_overhead_s", rounded(r.breakdown.engine_overhead_s)}}},
+      {"engine", r.engine},
       {"compute", compute_json(r.compute)},
       {"comms", std::move(comms)},
       {"memory", memory_json(r)},

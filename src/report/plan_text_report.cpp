@@ -50,6 +50,7 @@ void append_configuration(std::string& out, const PlanResult& r) {
                                       r.dtype, r.weight_dtype, to_string(r.recompute),
                                       r.tp_overlap_async ? "async" : "none")});
   if (!r.framework.empty()) t.add_row({"framework", r.framework});
+  if (r.mode != PlanMode::kTrain) t.add_row({"engine", r.engine});
   t.add_row({"GPU", fmt::format("{}: {} dense, HBM {}", r.gpu_model, tflops_text(c.peak_flops),
                                 format_bandwidth(c.hbm_Bps))});
   t.add_row({"efficiency",
@@ -111,6 +112,7 @@ void append_time(std::string& out, const PlanResult& r) {
   row("exposed communication", b.exposed_comm_s);
   for (const std::string& kind : kinds) row("  " + kind, exposed_by_kind[kind]);
   row("pipeline bubble", b.bubble_s);
+  if (b.engine_overhead_s > 0) row("engine overhead", b.engine_overhead_s);
   row("step", r.step_time_s);
   out += t.render("  ");
 }

@@ -272,6 +272,73 @@ std::vector<std::string> answer_busbw(const std::vector<const Json*>& docs, doub
   return lines;
 }
 
+// One serving case as a question sees it: the metric, at the case's rate, and the share of
+// the iteration time in exposed communication.
+struct ServePoint {
+  std::string label, bound;
+  double value = NAN, comm_share = NAN;
+};
+
+bool serve_metric(const std::string& metric) {
+  return metric == "ttft_p50" || metric == "ttft_p99" || metric == "tpot_p50" ||
+         metric == "tpot_p99" || metric == "goodput" || metric == "max_rate";
+}
+
+std::string serve_value_text(const std::string& metric, double value) {
+  if (metric == "goodput") return fmt::format("goodput {:.3g} requests/s", value);
+  if (metric == "max_rate") return fmt::format("max rate {:.3g} requests/s under the SLO", value);
+  const std::string what = metric.substr(0, 4) == "ttft" ? "TTFT" : "TPOT";
+  return fmt::format("{} {} {}", what, metric.substr(5), format_duration(value));
+}
+
+std::vector<std::string> answer_serve(const std::vector<const Json*>& docs, const std::string& metric) {
+  std::vector<std::string> lines;
+  std::vector<ServePoint> points;
+  for (const Json* doc : docs) {
+    const std::string label = case_label(*doc);
+    const Json serve = doc->value("serve", Json());
+    if (text_of(*doc, "status") == "error" || !serve.is_object()) {
+      lines.push_back(fmt::format("{}: not answered ({})", label, text_of(*doc, "error")));
+      continue;
+    }
+    ServePoint p{label, text_of(serve, "bounding_link"), NAN, number(serve, "comm_share")};
+    if (metric == "goodput") p.value = number(serve, "goodput_requests_per_s");
+    else if (metric == "max_rate") p.value = number(serve, "max_rate_requests_per_s");
+    else p.value = number(serve.value(metric.substr(0, 4) + "_s", Json()), metric.substr(5).c_str());
+    if (!std::isfinite(p.value)) {
+      lines.push_back(fmt::format("{}: no {} (goodput needs an SLO, max rate max_rate: true)", label, metric));
+      continue;
+    }
+    lines.push_back(fmt::format("{}: {} at {:g} requests/s, exposed communication {} of the "
+                                "iteration time{}",
+                                label, serve_value_text(metric, p.value),
+                                number(serve, "rate_requests_per_s"), percent(p.comm_share),
+                                p.bound.empty() ? "" : " (bound by " + p.bound + ")"));
+    points.push_back(std::move(p));
+  }
+  if (points.empty()) {
+    lines.push_back("No case of these studies could answer it.");
+    return lines;
+  }
+  const bool higher = metric == "goodput" || metric == "max_rate";
+  auto better = [&](const ServePoint& a, const ServePoint& b) {
+    return higher ? a.value > b.value : a.value < b.value;
+  };
+  const ServePoint& best = *std::min_element(points.begin(), points.end(), better);
+  const ServePoint& worst = *std::max_element(points.begin(), points.end(), better);
+  if (points.size() == 1 || best.value == worst.value || !(best.value > 0) || !(worst.value > 0)) {
+    lines.push_back(fmt::format("{} gives {}.", best.label, serve_value_text(metric, best.value)));
+    return lines;
+  }
+  const double ratio = higher ? best.value / worst.value : worst.value / best.value;
+  lines.push_back(fmt::format("{} does {} better than {} ({} against {}); communication takes {} "
+                              "of the iteration time on {}.",
+                              best.label, ratio_text(ratio), worst.label,
+                              serve_value_text(metric, best.value), serve_value_text(metric, worst.value),
+                              percent(worst.comm_share), worst.label));
+  return lines;
+}
+
 }  // namespace
 
 std::string render_answers(std::string_view manifest_text,
@@ -295,6 +362,8 @@ std::string render_answers(std::string_view manifest_text,
     std::vector<std::string> lines;
     if (metric == "busbw") {
       lines = answer_busbw(cases, number(q, "size_bytes"));
+    } else if (serve_metric(metric)) {
+      lines = answer_serve(cases, metric);
     } else {
       std::vector<PlanPoint> points;
       for (const Json* doc : cases) points.push_back(plan_point(*doc, metric));

@@ -10,6 +10,7 @@
 #include "linksim/units.hpp"
 #include "report/data_format.hpp"
 #include "report/json_numbers.hpp"
+#include "report/serve_json.hpp"
 
 namespace linksim {
 namespace {
@@ -204,6 +205,13 @@ std::string render_case_json(const ScenarioCase& c, const CaseResult& r) {
   if (doc.contains("link_usage")) return with_compact_links(doc);
   if (r.plan && r.plan->plan) doc["plan"] = plan_json(*r.plan->plan);
   if (r.plan && c.plan && c.plan->search) doc["search"] = ranking_json(r.plan->ranking);
+  if (r.serve) {
+    Json serve = report_json::serve_result_json(r.serve->run);
+    serve.erase("assumptions");
+    serve["max_rate_requests_per_s"] =
+        r.serve->max_rate_requests_per_s ? report_json::rounded(*r.serve->max_rate_requests_per_s) : Json(nullptr);
+    doc["serve"] = std::move(serve);
+  }
   return doc.dump(2) + "\n";
 }
 

@@ -70,7 +70,8 @@ std::vector<ScenarioChart> render_scenario_charts(std::string_view manifest,
   const std::vector<detail::ScenarioJson> cases = detail::parse_case_documents(case_documents);
   std::vector<ScenarioChart> charts;
   for (auto* family : {&detail::busbw_charts, &detail::plan_scaling_charts,
-                       &detail::plan_bar_charts, &detail::machine_charts}) {
+                       &detail::plan_bar_charts, &detail::serve_latency_charts,
+                       &detail::machine_charts}) {
     for (ScenarioChart& chart : (*family)(cases)) charts.push_back(std::move(chart));
   }
   // Two studies whose names differ only in characters a file name cannot hold would share a

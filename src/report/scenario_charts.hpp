@@ -65,5 +65,6 @@ std::vector<ScenarioChart> busbw_charts(const std::vector<ScenarioJson>& cases);
 std::vector<ScenarioChart> plan_scaling_charts(const std::vector<ScenarioJson>& cases);
 std::vector<ScenarioChart> plan_bar_charts(const std::vector<ScenarioJson>& cases);
 std::vector<ScenarioChart> machine_charts(const std::vector<ScenarioJson>& cases);
+std::vector<ScenarioChart> serve_latency_charts(const std::vector<ScenarioJson>& cases);
 
 }  // namespace linksim::detail

@@ -210,6 +210,23 @@ std::string case_summary(const Json& doc) {
     }
     return text;
   }
+  const Json serve = field(doc, "serve");
+  if (serve.is_object()) {
+    std::string text = fmt::format(
+        "{} {} at {:g} req/s: TTFT p50 {} p99 {}, TPOT p50 {} p99 {}, {:.0f} output tokens/s",
+        serve["model"].get<std::string>(), serve["engine"].get<std::string>(),
+        serve["rate_requests_per_s"].get<double>(),
+        format_duration(serve["ttft_s"]["p50"].get<double>()),
+        format_duration(serve["ttft_s"]["p99"].get<double>()),
+        format_duration(serve["tpot_s"]["p50"].get<double>()),
+        format_duration(serve["tpot_s"]["p99"].get<double>()),
+        serve["throughput"]["output_tokens_per_s"].get<double>());
+    if (field(serve, "max_rate_requests_per_s").is_number()) {
+      text += fmt::format("; max rate meeting the SLO {:.3g} req/s",
+                          serve["max_rate_requests_per_s"].get<double>());
+    }
+    return text;
+  }
   const Json search = field(doc, "search");
   if (search.is_array() && !search.empty()) {
     const Json& best = search.front();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The tables of report.html: collective cases, plans, layout searches and cases without an
-// answer, each bounded to kMaxHtmlTableRows rows (docs/scenario-format.md#report-html).
+// The tables of report.html: collective cases, plans, layout searches, serving and cases
+// without an answer, each bounded to kMaxHtmlTableRows rows (docs/scenario-format.md#report-html).
 #include "report/scenario_tables.hpp"
 
 #include <fmt/format.h>
@@ -96,6 +96,24 @@ std::vector<std::string> search_row(const Json& doc) {
           best["verdict"].get<std::string>()};
 }
 
+std::string serve_ms_cell(const Json& stats, const char* key) {
+  return stats.is_object() && stats[key].is_number() ? fmt::format("{:.1f}", 1e3 * stats[key].get<double>()) : "";
+}
+
+std::vector<std::string> serve_row(const Json& doc) {
+  const Json& s = doc["serve"];
+  const Json& l = s["parallel"];
+  return {doc["id"].get<std::string>(), std::to_string(doc["gpus"].get<int>()),
+          doc["gpu_model"].get<std::string>(), s["model"].get<std::string>(),
+          s["engine"].get<std::string>(),
+          fmt::format("{}/{}/{}", l["tp"].get<int>(), l["pp"].get<int>(), l["dp"].get<int>()),
+          number(s["rate_requests_per_s"], "{:.3g}"), serve_ms_cell(s["ttft_s"], "p50"),
+          serve_ms_cell(s["ttft_s"], "p99"), serve_ms_cell(s["tpot_s"], "p50"),
+          serve_ms_cell(s["tpot_s"], "p99"), number(s["throughput"]["output_tokens_per_s"], "{:.0f}"),
+          number(json_field(s, "goodput_requests_per_s"), "{:.3g}"),
+          number(s["max_rate_requests_per_s"], "{:.3g}")};
+}
+
 }  // namespace
 
 std::vector<HtmlTable> scenario_tables(const std::vector<Json>& cases) {
@@ -106,15 +124,19 @@ std::vector<HtmlTable> scenario_tables(const std::vector<Json>& cases) {
       "speedup", "scaling efficiency"}, {}}};
   TableBuilder search{{"Layout searches (best layout)", {"case", "layouts", "best", "tokens/s",
       "step time", "memory (GB)", "fits", "verdict"}, {}}};
+  TableBuilder serve{{"Serving (latencies in ms)", {"case", "GPUs", "GPU", "model", "engine",
+      "tp/pp/dp", "rate (req/s)", "TTFT p50", "TTFT p99", "TPOT p50", "TPOT p99", "output tok/s",
+      "goodput (req/s)", "max rate (req/s)"}, {}}};
   TableBuilder failed{{"Cases without an answer", {"case", "error"}, {}}};
   for (const Json& doc : cases) {
     if (!case_ok(doc)) failed.add({doc["id"].get<std::string>(), json_field(doc, "error").get<std::string>()});
     else if (json_field(doc, "collective").is_object()) collective.add(collective_row(doc));
     else if (json_field(doc, "plan").is_object()) plan.add(plan_row(doc));
     else if (json_field(doc, "search").is_array()) search.add(search_row(doc));
+    else if (json_field(doc, "serve").is_object()) serve.add(serve_row(doc));
   }
   std::vector<HtmlTable> out;
-  for (TableBuilder* t : {&collective, &plan, &search, &failed}) {
+  for (TableBuilder* t : {&collective, &plan, &search, &serve, &failed}) {
     if (std::optional<HtmlTable> table = t->done()) out.push_back(std::move(*table));
   }
   return out;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// One case through the library: a collective sweep (as `linksim coll`) or a plan / layout
-// search (as `linksim plan`).
+// One case through the library: a collective sweep (as `linksim coll`), a plan / layout
+// search (as `linksim plan`) or a serving simulation (as `linksim serve`).
 #include "linksim/error_bands.hpp"
 #include "linksim/scenario.hpp"
 
@@ -65,6 +65,30 @@ PlanCaseResult run_plan(const PlanCaseSpec& spec, const Topology& topology, Case
   return out;
 }
 
+ServeCaseResult run_serve(const ServeCaseSpec& spec, const Topology& topology, CaseResult& result) {
+  ServeRequest request = spec.request;
+  if (spec.engine_overhead_s) {
+    request.engine.iteration_overhead_s = *spec.engine_overhead_s;
+    request.engine.multi_gpu_overhead_s = 0;
+  }
+  if (spec.allreduce) {
+    // Custom kernels with vLLM's limits where the engine has none of its own.
+    if (*spec.allreduce == AllReduceImpl::kCustom && request.engine.custom_allreduce_max_bytes <= 0) {
+      const EngineModel vllm = *find_engine("vllm");
+      request.engine.custom_allreduce_max_bytes = vllm.custom_allreduce_max_bytes;
+      request.engine.one_shot_max_bytes_4 = vllm.one_shot_max_bytes_4;
+      request.engine.one_shot_max_bytes_8 = vllm.one_shot_max_bytes_8;
+    }
+    request.engine.allreduce = *spec.allreduce;
+  }
+  ServeSimulator simulator(topology, request);
+  ServeCaseResult out{simulator.run(), std::nullopt};
+  if (spec.max_rate) out.max_rate_requests_per_s = simulator.max_rate().rate_requests_per_s;
+  result.gpu_model = out.run.gpu_model;
+  result.gpus = out.run.gpus;
+  return out;
+}
+
 }  // namespace
 
 CaseResult run_case(const ScenarioCase& scenario_case, const Topology& topology) {
@@ -75,6 +99,8 @@ CaseResult run_case(const ScenarioCase& scenario_case, const Topology& topology)
                                          scenario_case.record_link_usage, result);
     } else if (scenario_case.plan) {
       result.plan = run_plan(*scenario_case.plan, topology, result);
+    } else if (scenario_case.serve) {
+      result.serve = run_serve(*scenario_case.serve, topology, result);
     }
   } catch (const ConfigError& e) {
     result.error = e.what();

@@ -47,12 +47,30 @@ const std::vector<std::string>& collective_question_metrics() {
   return metrics;
 }
 
+const std::vector<std::string>& serve_question_metrics() {
+  static const std::vector<std::string> metrics = {"ttft_p50", "ttft_p99", "tpot_p50",
+                                                   "tpot_p99", "goodput", "max_rate"};
+  return metrics;
+}
+
+namespace {
+
+/// "collective", "plan" or "serve": the kind of study a metric compares.
+std::string metric_kind(const std::string& metric) {
+  if (metric == "busbw") return "collective";
+  const std::vector<std::string>& serve = serve_question_metrics();
+  return std::find(serve.begin(), serve.end(), metric) != serve.end() ? "serve" : "plan";
+}
+
+}  // namespace
+
 std::vector<ScenarioQuestion> read_questions(
     const YamlValue& list, const std::vector<std::pair<std::string, std::string>>& study_kinds) {
   std::vector<YamlValue> items = list.items();
   if (items.empty()) list.fail("expected at least one question, got an empty list");
   std::vector<std::string> all_metrics = plan_question_metrics();
   for (const std::string& m : collective_question_metrics()) all_metrics.push_back(m);
+  for (const std::string& m : serve_question_metrics()) all_metrics.push_back(m);
   std::vector<ScenarioQuestion> questions;
   for (const YamlValue& entry : items) {
     entry.check_keys({"ask", "studies", "metric", "size"});
@@ -68,9 +86,10 @@ std::vector<ScenarioQuestion> read_questions(
     for (const YamlValue& item : names) {
       const std::string name = study_of(item, study_kinds);
       const std::string& kind = *kind_of(name, study_kinds);
-      if ((kind == "collective") != collective_metric) {
+      const std::string wanted = metric_kind(q.metric);
+      if (kind != wanted) {
         item.fail(fmt::format("metric \"{}\" compares {} studies, but \"{}\" is a {} study",
-                              q.metric, collective_metric ? "collective" : "plan", name, kind));
+                              q.metric, wanted, name, kind));
       }
       q.studies.push_back(name);
     }

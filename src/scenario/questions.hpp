@@ -13,6 +13,8 @@ namespace linksim::detail {
 /// What a question may compare, by study kind.
 const std::vector<std::string>& plan_question_metrics();
 const std::vector<std::string>& collective_question_metrics();
+/// Serving studies: ttft_p50, ttft_p99, tpot_p50, tpot_p99, goodput, max_rate.
+const std::vector<std::string>& serve_question_metrics();
 
 /// Reads every question. `study_kinds` holds (study name, "collective" | "plan") for every
 /// study of the scenario. Throws ConfigError at the offending value: an unknown key or

@@ -17,6 +17,7 @@
 #include "scenario/case_naming.hpp"
 #include "scenario/collective_study.hpp"
 #include "scenario/plan_study.hpp"
+#include "scenario/serve_study.hpp"
 #include "scenario/questions.hpp"
 #include "scenario/study_axes.hpp"
 #include "scenario/value_parsers.hpp"
@@ -40,13 +41,14 @@ struct Machine {
 };
 
 struct Study {
-  std::string kind;  // "collective" | "plan"
+  std::string kind;  // "collective" | "plan" | "serve"
   std::string name;
   YamlValue entry;
   std::vector<const Machine*> machines;
   std::vector<SweepAxis> axes;
   CollectiveCaseSpec collective;
   PlanCaseSpec plan;
+  ServeCaseSpec serve;
   std::string fixed_text;  // the non-swept inputs (sizes) for the fingerprint
 };
 
@@ -183,7 +185,7 @@ std::string study_name(const YamlValue& entry, const std::string& kind) {
     return text;
   }
   const char* key = kind == "collective" ? "ops" : entry.find("model") ? "model" : "arch";
-  const char* prefix = kind == "collective" ? "coll" : "plan";
+  const char* prefix = kind == "collective" ? "coll" : kind == "serve" ? "serve" : "plan";
   std::optional<YamlValue> value = entry.find(key);
   if (value && value->node().IsScalar() && std::string(key) != "arch") {
     return fmt::format("{}-{}", prefix, value->node().Scalar());
@@ -191,15 +193,36 @@ std::string study_name(const YamlValue& entry, const std::string& kind) {
   return prefix;
 }
 
+// The defaults of a serving study: `linksim serve`'s (vLLM, 512 + 128 tokens).
+ServeCaseSpec default_serve_spec() {
+  ServeCaseSpec spec;
+  spec.request.engine = *find_engine("vllm");
+  spec.request.input.a = 512;
+  spec.request.output.a = 128;
+  return spec;
+}
+
+// One value of a study's key applied to a case's spec of the study's kind.
+void apply_study_key(const Study& study, const std::string& key, const YamlValue& value,
+                     CollectiveCaseSpec& collective, PlanCaseSpec& plan, ServeCaseSpec& serve) {
+  if (study.kind == "collective") detail::apply_collective_key(key, value, collective);
+  else if (study.kind == "serve") detail::apply_serve_key(key, value, serve);
+  else detail::apply_plan_key(key, value, plan);
+}
+
 Study read_study(const YamlValue& entry, const std::string& kind,
                  const std::vector<Machine>& machines) {
   const bool collective = kind == "collective";
-  check_keys(entry, collective ? detail::collective_study_keys() : detail::plan_study_keys());
-  Study study{kind, study_name(entry, kind), entry, study_machines(entry, machines), {}, {}, {}, {}};
+  check_keys(entry, collective        ? detail::collective_study_keys()
+                    : kind == "serve" ? detail::serve_study_keys()
+                                      : detail::plan_study_keys());
+  Study study{kind, study_name(entry, kind), entry, study_machines(entry, machines), {}, {}, {}, default_serve_spec(), {}};
   if (collective) {
     study.collective.sweep.sizes_bytes = detail::read_collective_sizes(entry);
     for (double size : study.collective.sweep.sizes_bytes) study.fixed_text += fmt::format("{};", size);
     if (!entry.find("ops")) entry.fail("missing required key \"ops\"");
+  } else if (kind == "serve") {
+    detail::check_serve_entry(entry);
   } else {
     detail::check_plan_entry(entry);
   }
@@ -209,13 +232,10 @@ Study read_study(const YamlValue& entry, const std::string& kind,
     if (collective && detail::is_fixed_collective_key(key)) continue;
     SweepAxis axis = detail::read_axis(key, entry.at(key));
     for (const YamlValue& value : axis.values) {  // every value checked once, up front
-      if (collective) {
-        CollectiveCaseSpec scratch = study.collective;
-        detail::apply_collective_key(key, value, scratch);
-      } else {
-        PlanCaseSpec scratch = study.plan;
-        detail::apply_plan_key(key, value, scratch);
-      }
+      CollectiveCaseSpec collective_scratch = study.collective;
+      PlanCaseSpec plan_scratch = study.plan;
+      ServeCaseSpec serve_scratch = study.serve;
+      apply_study_key(study, key, value, collective_scratch, plan_scratch, serve_scratch);
     }
     study.axes.push_back(std::move(axis));
   }
@@ -225,14 +245,15 @@ Study read_study(const YamlValue& entry, const std::string& kind,
 std::vector<Study> read_studies(const YamlValue& root, const std::vector<Machine>& machines) {
   std::vector<Study> studies;
   std::set<std::string> names;
-  for (const char* section : {"collectives", "plans"}) {
+  for (const char* section : {"collectives", "plans", "serving"}) {
     std::optional<YamlValue> list = root.find(section);
     if (!list) continue;
     std::vector<YamlValue> items = list->items();
     if (items.empty()) list->fail("expected at least one study, got an empty list");
     for (const YamlValue& entry : items) {
-      Study study = read_study(entry, section == std::string("collectives") ? "collective" : "plan",
-                               machines);
+      const std::string name = section;
+      Study study = read_study(
+          entry, name == "collectives" ? "collective" : name == "serving" ? "serve" : "plan", machines);
       if (!names.insert(study.name).second) {
         (entry.find("name") ? *entry.find("name") : entry)
             .fail(fmt::format("duplicate study name \"{}\"; give each study its own name",
@@ -297,19 +318,22 @@ void expand(const std::vector<Study>& studies, Scenario& scenario) {
             if (axis.swept) swept.push_back(axis.key + "=" + value);
             inputs += fmt::format("set.{}={};", axis.key, value);
           }
-          if (study.kind == "collective") c.collective = study.collective;
-          else c.plan = study.plan;
+          CollectiveCaseSpec collective = study.collective;
+          PlanCaseSpec plan = study.plan;
+          ServeCaseSpec serve = study.serve;
           for (size_t i = 0; i < study.axes.size(); ++i) {
             const SweepAxis& axis = study.axes[i];
             const YamlValue& value = axis.values[point[i]];
-            if (c.collective) detail::apply_collective_key(axis.key, value, *c.collective);
-            else detail::apply_plan_key(axis.key, value, *c.plan);
+            apply_study_key(study, axis.key, value, collective, plan, serve);
             inputs += fmt::format("{}={};", axis.key, value.text());
             if (!axis.swept) continue;
             c.parameters.emplace_back(axis.key, value.text());
             add_column(scenario.parameter_columns, columns_seen, axis.key);
             swept.push_back(axis.key + "=" + value.text());
           }
+          if (study.kind == "collective") c.collective = std::move(collective);
+          else if (study.kind == "serve") c.serve = std::move(serve);
+          else c.plan = std::move(plan);
           c.id = study.name + "/" + machine->label;
           if (!swept.empty()) c.id += "/" + text::join(swept, ",");
           c.file_stem = detail::case_file_stem(c.id);
@@ -360,7 +384,7 @@ Scenario parse_scenario(const std::string& text, const std::string& filename,
     root.fail(fmt::format("expected a scenario (a mapping with machines: and collectives: or "
                           "plans:), got {}", detail::describe(node)));
   }
-  root.check_keys({"description", "machines", "collectives", "plans", "questions", "report"});
+  root.check_keys({"description", "machines", "collectives", "plans", "serving", "questions", "report"});
   Scenario scenario;
   scenario.file = filename;
   scenario.name = stem_of(filename);

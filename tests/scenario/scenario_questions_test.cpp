@@ -56,7 +56,8 @@ TEST_CASE("questions: positioned errors") {
       {"  - {ask: q, studies: serv, metric: tpot}", 9, 23,
        "unknown study \"serv\"; did you mean \"serve\"?"},
       {"  - {ask: q, studies: serve, metric: latency}", 9, 38,
-       "expected one of tpot, ttft, step_time, tokens_per_s, scaling, busbw, got \"latency\""},
+       "expected one of tpot, ttft, step_time, tokens_per_s, scaling, busbw, ttft_p50, ttft_p99, "
+       "tpot_p50, tpot_p99, goodput, max_rate, got \"latency\""},
       {"  - {ask: q, studies: serve, metric: busbw}", 9, 23,
        "metric \"busbw\" compares collective studies, but \"serve\" is a plan study"},
       {"  - {ask: q, studies: busbw, metric: tpot}", 9, 23,
