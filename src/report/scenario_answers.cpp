@@ -295,7 +295,7 @@ std::vector<std::string> answer_serve(const std::vector<const Json*>& docs, cons
   std::vector<std::string> lines;
   std::vector<ServePoint> points;
   for (const Json* doc : docs) {
-    const std::string label = case_label(*doc);
+    const std::string label = answer_case_label(*doc);
     const Json serve = doc->value("serve", Json());
     if (text_of(*doc, "status") == "error" || !serve.is_object()) {
       lines.push_back(fmt::format("{}: not answered ({})", label, text_of(*doc, "error")));
