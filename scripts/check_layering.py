@@ -37,7 +37,7 @@ PUBLIC_HEADERS = {
     "measured": "calibration", "acceptance": "calibration",
     "model": "plan", "plan": "plan", "plan_memory": "plan", "plan_explain": "plan",
     "plan_nccl_debug": "plan", "contingency": "plan", "engine": "plan",
-    "serve": "serve", "diagnose": "diagnose",
+    "serve": "serve", "serve_options": "serve", "diagnose": "diagnose",
     "scenario": "scenario",
     "report": "report", "plan_report": "report", "explain_report": "report",
     "nccl_debug_report": "report", "measured_report": "report", "scenario_report": "report",

@@ -29,10 +29,9 @@ void run_serve(const ServeArgs& a) {
   ServeSimulator simulator(topology, request);
   ServeReport report;
   report.slo = request.slo;
-  const bool own_workload = a.rate || a.concurrency || a.trace;
-  if (own_workload) report.run = simulator.run();
+  if (has_own_workload(serve_options_of(a))) report.run = simulator.run();
   if (a.rate_sweep) {
-    const RateSweep s = rate_sweep_arg(*a.rate_sweep);
+    const RateSweep s = parse_rate_sweep(*a.rate_sweep, OptionSpelling::kFlag);
     report.sweep = simulator.sweep(s.from, s.to, s.step);
   }
   if (a.max_rate) report.max_rate = simulator.max_rate();

@@ -9,6 +9,7 @@
 #include "cli/engine_flags.hpp"
 #include "cli/plan_args.hpp"
 #include "linksim/serve.hpp"
+#include "linksim/serve_options.hpp"
 
 namespace CLI {
 class App;
@@ -33,18 +34,12 @@ struct ServeArgs {
 /// Every flag of `serve`. REQUIRES: `a` outlives the parse.
 void add_serve_options(CLI::App& command, ServeArgs& a);
 
-/// The request the flags describe (the trace read from its file). Throws ConfigError naming
-/// the flag, or file:line:column for the trace.
+/// The request the flags describe (the trace read from its file): plan's flags checked here,
+/// the serving options by serve_request_from (linksim/serve_options.hpp). Throws ConfigError
+/// naming the flag, or file:line:column for the trace.
 ServeRequest to_serve_request(const ServeArgs& a);
 
-/// --slo ttft=500ms,tpot=50ms[,pct=99]
-ServeSlo slo_arg(const std::string& text);
-/// --input-len / --output-len: a number or uniform:A:B, normal:MEAN:SD, lognormal:MU:SIGMA.
-LengthDistribution length_arg(const std::string& text, const char* flag, int max_model_len);
-/// --rate-sweep A:B:STEP
-struct RateSweep {
-  double from = 0, to = 0, step = 0;
-};
-RateSweep rate_sweep_arg(const std::string& text);
+/// The serving options of the flags (the library checks them: serve_request_from).
+ServeOptions serve_options_of(const ServeArgs& a);
 
 }  // namespace linksim::cli

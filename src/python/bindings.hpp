@@ -25,6 +25,7 @@ void bind_python_errors(pybind11::module_& m);    // python_errors.cpp
 void bind_topology(pybind11::module_& m);         // topology_binding.cpp
 void bind_collective(pybind11::module_& m);       // collective_binding.cpp
 void bind_plan(pybind11::module_& m);             // plan_binding.cpp
+void bind_serve(pybind11::module_& m);            // serve_binding.cpp
 void bind_scenario(pybind11::module_& m);         // scenario_binding.cpp
 void bind_catalogs(pybind11::module_& m);         // catalog_binding.cpp
 

@@ -12,6 +12,7 @@ PYBIND11_MODULE(_linksim, m) {
   linksim::python::bind_topology(m);
   linksim::python::bind_collective(m);
   linksim::python::bind_plan(m);
+  linksim::python::bind_serve(m);
   linksim::python::bind_scenario(m);
   linksim::python::bind_catalogs(m);
 }

@@ -8,7 +8,8 @@
 
 Every function calls the same library functions as the CLI command it mirrors and returns
 what that command's --json prints, as Python values: collective() the rows of
-`linksim coll --json`, plan() the object of `linksim plan --json`, and so on. Bad input raises
+`linksim coll --json`, plan() the object of `linksim plan --json`, serve() the object of
+`linksim serve --json`, and so on. Bad input raises
 linksim.InputError (a linksim.Error) with the file, line and column; long calls release the
 GIL, so threads can run them side by side.
 """
@@ -24,7 +25,8 @@ from .shipped import shipped_topology_files, topology_description
 
 __all__ = [
     "Topology", "CollectiveRows", "Error", "InputError", "InternalError", "load_topology",
-    "collective", "explain_collective", "plan", "search", "sensitivity", "explain", "run_scenario", "compare",
+    "collective", "explain_collective", "plan", "search", "sensitivity", "explain", "serve",
+    "run_scenario", "compare",
     "models", "gpus", "topologies", "__version__",
 ]
 
@@ -140,6 +142,34 @@ def explain(topo, model=None, **layout):
     """A plan's step time term by term, as `linksim explain plan --json`: a dict."""
     options = _plan_options(model, layout)
     return json.loads(_linksim.explain_json(_topology_arg(topo), options))
+
+
+def serve(topo, model=None, **options):
+    """Simulates serving requests on ``topo`` (docs/serving.md), as `linksim serve --json`:
+    the model (``model="llama3.1-70b"`` or ``arch={...}``) and the layout and machine keywords
+    of plan() (tp, pp, dp = replicas, ..., dtype, weight_dtype, gpus, per_node, sim, NCCL's
+    switches; not mode, batch, seq, kv_len, micro_batch, global_batch or baseline: serving
+    sizes its own batches), and serve's flags with Python names:
+
+    * the workload, one of ``rate`` (Poisson, requests/s), ``concurrency`` (closed-loop
+      clients) or ``trace`` (a CSV file: arrival_s, input_tokens, output_tokens), or only
+      ``rate_sweep="FROM:TO:STEP"`` / ``max_rate=True``; ``requests`` (default 1000),
+      ``seed`` (default 1), ``input_len`` and ``output_len`` (an int or "uniform:A:B",
+      "normal:MEAN:SD", "lognormal:MU:SIGMA"; defaults 512 and 128), ``max_model_len``;
+    * ``slo="ttft=500ms,tpot=50ms,pct=99"``, ``rate_sweep``, ``max_rate`` (the highest rate
+      meeting the slo);
+    * the engine: ``engine`` ("vllm", ...), ``engine_overhead`` ("2ms"), ``allreduce``
+      ("nccl" or "custom"), ``max_num_seqs``, ``max_num_batched_tokens``, ``block_size``,
+      ``chunked_prefill`` (True/False or "on"/"off"), ``preemption`` ("recompute", "swap",
+      "none"), ``kv_blocks``, ``routing`` ("round-robin" or "shortest-queue").
+
+    Returns the object `linksim serve --json` prints, as a dict (its keys: docs/cli.md). Bad
+    input raises InputError with the CLI's message, the keyword named where the CLI names its
+    flag (``rate: expected requests/s > 0, got 0``)."""
+    options = _plan_options(model, options)
+    if options.get("trace") is not None:
+        options["trace"] = _text_arg("trace", options["trace"])
+    return json.loads(_linksim.serve_json(_topology_arg(topo), options))
 
 
 def run_scenario(path, out=None, jobs=0, formats=("csv", "json"), resume=False, shard="0/1"):
