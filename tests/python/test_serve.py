@@ -111,3 +111,22 @@ def test_keyword_errors(dgx_h100):
         linksim.serve(dgx_h100, **LLAMA_70B)
     assert caught.value.message == ("expected a workload: rate=R, concurrency=C or trace=FILE "
                                     "(or rate_sweep, max_rate)")
+
+
+def test_threads_share_a_topology(dgx_h100):
+    from concurrent.futures import ThreadPoolExecutor
+    run = dict(LLAMA_70B, requests=50, output_len=32)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(lambda rate: linksim.serve(dgx_h100, **run, rate=rate), [1, 2, 1]))
+    assert results[0] == results[2] == linksim.serve(dgx_h100, **run, rate=1)
+    assert results[1]["rate_requests_per_s"] == 2
+
+
+def test_trace_error_has_the_cli_position(dgx_h100):
+    malformed = os.path.join(SOURCE_DIR, "tests", "data", "serve", "trace_malformed.csv")
+    first = run_cli("serve", "--topo", topology_file("dgx-h100"), *LLAMA_70B_FLAGS, "--trace",
+                    malformed, ok_statuses=(2,)).stderr.splitlines()[0]
+    with pytest.raises(linksim.InputError) as caught:
+        linksim.serve(dgx_h100, **LLAMA_70B, trace=malformed)
+    assert str(caught.value) == first
+    assert caught.value.line == 3
