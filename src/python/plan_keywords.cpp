@@ -7,6 +7,7 @@
 
 #include "linksim/error.hpp"
 #include "linksim/model.hpp"
+#include "linksim/serve_options.hpp"
 #include "python/comm_keywords.hpp"
 
 namespace linksim::python {
@@ -85,6 +86,24 @@ void apply_training_stack(const KeywordOptions& options, PlanRequest& r) {
   }
 }
 
+/// engine= (with engine_overhead= and allreduce=) for prefill and decode, as the CLI's --engine:
+/// "none" (the default) leaves the kernels and NCCL alone.
+void apply_serving_engine(const KeywordOptions& options, PlanRequest& r) {
+  const std::optional<std::string> engine = options.text_option("engine");
+  const std::optional<std::string> overhead = options.text_option("engine_overhead");
+  const std::optional<std::string> allreduce = options.text_option("allreduce");
+  if (engine && *engine != "none") {
+    if (r.mode == PlanMode::kTrain) {
+      throw ConfigError("engine: expected mode=\"prefill\" or \"decode\", got mode=\"train\"");
+    }
+    r.engine = serving_engine_option(*engine, overhead, allreduce, OptionSpelling::kKeyword);
+  } else if (overhead || allreduce) {
+    throw ConfigError(fmt::format("{}: expected an engine to apply to, got engine={}",
+                                  overhead ? "engine_overhead" : "allreduce",
+                                  engine.value_or("none")));
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> plan_keyword_names() {
@@ -95,7 +114,7 @@ std::vector<std::string> plan_keyword_names() {
       "batch",         "kv_len",   "prefill_chunk", "dtype",      "weight_dtype",
       "recompute",     "tp_overlap", "gemm_efficiency", "hbm_efficiency", "baseline",
       "framework",     "compile",  "shard_group",  "gpus",        "per_node",
-      "sim"};
+      "sim",           "engine",   "engine_overhead", "allreduce"};
   for (std::string& name : comm_keyword_names()) names.push_back(std::move(name));
   return names;
 }
@@ -141,6 +160,7 @@ PlanRequest plan_request_from(const KeywordOptions& options) {
   if (!mode) throw ConfigError(fmt::format("sim: expected one of analytic, flow, got \"{}\"", sim));
   r.sim_mode = *mode;
   r.baseline_gpus = options.positive_int_option("baseline");
+  apply_serving_engine(options, r);
   return r;
 }
 

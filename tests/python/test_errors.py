@@ -105,3 +105,12 @@ def test_the_interpreter_carries_on(dgx_h100):
         with pytest.raises(linksim.Error):
             linksim.load_topology(BAD_UNIT)
     assert linksim.collective(dgx_h100, "allreduce", sizes=[8])[0]["size_bytes"] == 8
+
+
+def test_engine_keywords_need_an_inference_engine(dgx_h100):
+    with pytest.raises(linksim.InputError) as caught:
+        linksim.plan(dgx_h100, "llama3.1-8b", mode="train", dp=8, engine="vllm")
+    assert caught.value.message == 'engine: expected mode="prefill" or "decode", got mode="train"'
+    with pytest.raises(linksim.InputError) as caught:
+        linksim.plan(dgx_h100, "llama3.1-8b", mode="decode", allreduce="nccl")
+    assert caught.value.message == "allreduce: expected an engine to apply to, got engine=none"

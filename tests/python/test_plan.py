@@ -16,6 +16,22 @@ def test_plan_equals_plan_json(dgx_h100):
     assert 0 < result["comm_compute_ratio"]
 
 
+def test_engine_equals_engine_flag(dgx_h100, pcie_8gpu):
+    for topo, name in ((dgx_h100, "dgx-h100"), (pcie_8gpu, "pcie-8gpu")):
+        result = linksim.plan(topo, **DECODE_70B, engine="vllm")
+        cli = cli_json("plan", "--topo", topology_file(name), *DECODE_70B_FLAGS, "--engine", "vllm",
+                       "--json")
+        assert result == cli
+        assert result["engine"] == "vllm"
+        # The engine's host time makes the step slower than kernels and NCCL alone.
+        assert result["step_time_s"] > linksim.plan(topo, **DECODE_70B)["step_time_s"]
+    overridden = linksim.plan(dgx_h100, **DECODE_70B, engine="sglang", engine_overhead="1ms",
+                              allreduce="nccl")
+    assert overridden == cli_json("plan", "--topo", topology_file("dgx-h100"), *DECODE_70B_FLAGS,
+                                  "--engine", "sglang", "--engine-overhead", "1ms", "--allreduce",
+                                  "nccl", "--json")
+
+
 def test_training_layout_equals_flags(dgx_h100):
     result = linksim.plan(dgx_h100, "llama3.1-8b", mode="train", dp=8, zero="fsdp", seq=8192,
                           global_batch=16, framework="torchtitan")

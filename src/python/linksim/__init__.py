@@ -115,7 +115,8 @@ def plan(topo, model=None, **layout):
     the layout as `linksim plan`'s flags with Python names: tp, pp, dp, cp, ep, etp, vpp, sp,
     zero, micro_batch, global_batch, seq, batch, kv_len, prefill_chunk, dtype, weight_dtype,
     recompute, tp_overlap, gemm_efficiency, hbm_efficiency, baseline, framework, compile,
-    shard_group, gpus, per_node, sim ("analytic" or "flow") and NCCL's switches (see
+    shard_group, gpus, per_node, sim ("analytic" or "flow"), engine, engine_overhead and
+    allreduce (prefill and decode, as --engine) and NCCL's switches (see
     collective()).
 
     Returns the object `linksim plan --json` prints, as a dict."""
