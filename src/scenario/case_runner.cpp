@@ -1,11 +1,35 @@
 // SPDX-License-Identifier: Apache-2.0
 // One case through the library: a collective sweep (as `linksim coll`), a plan / layout
 // search (as `linksim plan`) or a serving simulation (as `linksim serve`).
+#include <array>
+#include <string_view>
+#include <utility>
+
 #include "linksim/error_bands.hpp"
 #include "linksim/scenario.hpp"
 
 namespace linksim {
 namespace {
+
+// Request fields whose scenario key is spelled otherwise (docs/scenarios.md); the rest are
+// the key as they are ("gpus", "per_node", "tp").
+constexpr std::array<std::pair<std::string_view, std::string_view>, 5> kFieldKeys{{
+    {"first_n", "g"},
+    {"min_bytes", "minbytes"},
+    {"max_bytes", "maxbytes"},
+    {"factor", "stepfactor"},
+    {"size_bytes", "sizes"},
+}};
+
+// The error as a scenario author reads it: the field named by the case's key.
+std::string error_row_text(const ConfigError& e) {
+  if (e.field().empty()) return e.what();
+  std::string_view key = e.field();
+  for (const auto& [field, spelling] : kFieldKeys) {
+    if (field == key) key = spelling;
+  }
+  return e.with_field_spelled(key).what();
+}
 
 // The link usage of the largest size, from the flow simulation when the case's own mode
 // does not give one (analytic mode outside ring algorithms).
@@ -103,7 +127,7 @@ CaseResult run_case(const ScenarioCase& scenario_case, const Topology& topology)
       result.serve = run_serve(*scenario_case.serve, topology, result);
     }
   } catch (const ConfigError& e) {
-    result.error = e.what();
+    result.error = error_row_text(e);
   }
   return result;
 }

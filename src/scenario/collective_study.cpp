@@ -71,7 +71,18 @@ std::vector<double> read_collective_sizes(const YamlValue& entry) {
           fmt::format("expected stepfactor to be an integer >= 2, got {}", factor->text()));
     }
   }
-  return sweep_sizes(spec);
+  // 0 x stepfactor stays 0: a sweep from 0 would end at one row instead of reaching maxbytes.
+  if (spec.factor > 1 && min_bytes == 0 && max_bytes > 0) {
+    lo->fail(fmt::format("expected minbytes > 0 to multiply by stepfactor {} up to maxbytes "
+                         "(0 x {} stays 0), got \"{}\"",
+                         spec.factor, spec.factor, lo->text()));
+  }
+  try {
+    return sweep_sizes(spec);
+  } catch (const ConfigError& e) {
+    // What the sweep still refuses (the row limit) is about the range as a whole.
+    entry.fail(e.message());
+  }
 }
 
 void apply_collective_key(const std::string& key, const YamlValue& value,

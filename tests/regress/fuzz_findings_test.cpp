@@ -12,6 +12,7 @@
 #include "linksim/input_file.hpp"
 #include "linksim/nccl_log.hpp"
 #include "linksim/routing.hpp"
+#include "linksim/scenario.hpp"
 #include "linksim/sysimport.hpp"
 #include "linksim/topology_yaml.hpp"
 #include "linksim/units.hpp"
@@ -170,6 +171,15 @@ TEST_CASE("fuzz findings: an NCCL log that is not UTF-8 is refused at the byte")
   const std::string text = read_input_file(path);
   CHECK(config_error_text([&] { parse_nccl_log(text, "run.log"); }) ==
         "run.log:4:4: error: expected UTF-8 text, got byte 0x8c");
+}
+
+TEST_CASE("fuzz findings: a scenario sweep from minbytes 0 is refused at minbytes") {
+  // scenario_minbytes_zero.yaml (scenario target): the sweep refused 0 x 8 without naming the
+  // scenario file.
+  const std::string path = regress_path("scenario_minbytes_zero.yaml");
+  CHECK(config_error_text([&] { parse_scenario(read_input_file(path), path); }) ==
+        path + ":7:15: error: expected minbytes > 0 to multiply by stepfactor 8 up to maxbytes "
+               "(0 x 8 stays 0), got \"0K\"");
 }
 
 }

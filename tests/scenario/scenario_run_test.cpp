@@ -149,7 +149,7 @@ collectives: [{ops: allreduce, sizes: [1M], g: 4}]
   RunOptions options;
   options.jobs = 2;
   const std::vector<CaseResult> results = run_scenario(s, options);
-  CHECK(results[0].error == "linksim: error: -g: expected 1..2 GPUs, got 4");
+  CHECK(results[0].error == "linksim: error: g: expected 1..2 GPUs, got 4");
   CHECK_FALSE(results[0].collective.has_value());
   CHECK(results[1].error.empty());
   CHECK(results[1].gpus == 4);
