@@ -39,12 +39,17 @@ struct TraceRequest {
   double arrival_s = 0;
   int input_tokens = 0;
   int output_tokens = 0;
+  int line = 0;          ///< the row's line in its file (1-based); 0 when not read from one
+  int input_column = 0;  ///< the column of its input tokens (1-based); 0 when not read from one
 };
+
+/// The most tokens a trace row may give for its prompt or output: beyond any model's context.
+inline constexpr int kMaxTraceTokens = 100'000'000;
 
 /// Reads a CSV trace: arrival time (s), input tokens, output tokens per row; a header row
 /// (a first row that is not numbers) is skipped; blank lines are ignored. Throws ConfigError
-/// at file:line:column for a malformed row, a length below 1 or an arrival before the one
-/// above it.
+/// at file:line:column for a malformed row, a length below 1 or above kMaxTraceTokens, an
+/// arrival before the one above it, or a file without rows.
 std::vector<TraceRequest> parse_trace_csv(std::string_view text, const std::string& file);
 
 /// A latency objective: a request meets it when its TTFT and its TPOT are within the bounds;
@@ -69,6 +74,7 @@ struct ServeRequest {
   std::optional<int> concurrency;       ///< closed loop: this many clients, each sending its next
                                         ///< request when the previous one completes
   std::vector<TraceRequest> trace;      ///< replaces arrivals and lengths when not empty
+  std::string trace_file;               ///< where the trace was read, for errors at its rows
   LengthDistribution input, output;
   int requests = 1000;                  ///< simulated (ignored with a trace: all of its rows)
   std::uint64_t seed = 1;

@@ -265,7 +265,10 @@ ServeRequest serve_request_from(const ServeOptions& o, PlanRequest plan, OptionS
                                   name("output-len"), r.max_model_len, name("max-model-len"),
                                   r.input.a + r.output.a));
   }
-  if (o.trace) r.trace = parse_trace_csv(read_input_file(*o.trace), *o.trace);
+  if (o.trace) {
+    r.trace = parse_trace_csv(read_input_file(*o.trace), *o.trace);
+    r.trace_file = *o.trace;
+  }
   if (o.seed) r.seed = *o.seed;
   if (o.slo) r.slo = parse_serve_slo(*o.slo, spelling);
   if (o.max_rate && !r.slo) {

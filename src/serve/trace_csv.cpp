@@ -82,10 +82,10 @@ std::vector<TraceRequest> parse_trace_csv(std::string_view text, const std::stri
         trace_error(file, line_no, cells[size_t(c)].column,
                     fmt::format("expected {}, got '{}'", kNames[c], cells[size_t(c)].text));
       }
-      if (c > 0 && (*v < 1 || *v != std::floor(*v))) {
+      if (c > 0 && (*v < 1 || *v > kMaxTraceTokens || *v != std::floor(*v))) {
         trace_error(file, line_no, cells[size_t(c)].column,
-                    fmt::format("expected {} as a whole number >= 1, got '{}'", kNames[c],
-                                cells[size_t(c)].text));
+                    fmt::format("expected {} as a whole number from 1 to {}, got '{}'", kNames[c],
+                                kMaxTraceTokens, cells[size_t(c)].text));
       }
       if (c == 0 && *v < 0) {
         trace_error(file, line_no, cells[0].column,
@@ -98,9 +98,9 @@ std::vector<TraceRequest> parse_trace_csv(std::string_view text, const std::stri
                   fmt::format("arrival times out of order: {} s after {} s on the row above",
                               cells[0].text, out.back().arrival_s));
     }
-    out.push_back({values[0], int(values[1]), int(values[2])});
+    out.push_back({values[0], int(values[1]), int(values[2]), line_no, cells[1].column});
   }
-  if (out.empty()) throw ConfigError(fmt::format("{}: expected at least one request row, got none", file));
+  if (out.empty()) trace_error(file, 1, 1, "expected at least one request row, got none");
   return out;
 }
 

@@ -22,6 +22,15 @@ void check_fits_pool(const Sequence& s, const KvPool& pool) {
   }
 }
 
+// A trace row the run cannot take: at the row's input tokens when the trace came from a file.
+[[noreturn]] void refuse_trace_row(const ServeRequest& r, const TraceRequest& row, int index,
+                                   const std::string& what) {
+  if (!r.trace_file.empty() && row.line > 0) {
+    throw ConfigError(SourceLocation{r.trace_file, row.line, row.input_column}, what);
+  }
+  throw ConfigError(fmt::format("trace row {}: {}", index + 1, what));
+}
+
 }  // namespace
 
 std::vector<Sequence> make_sequences(const ServeRequest& r, const std::optional<double>& rate,
@@ -36,12 +45,17 @@ std::vector<Sequence> make_sequences(const ServeRequest& r, const std::optional<
       s.input_tokens = t.input_tokens;
       s.output_tokens = t.output_tokens;
       s.prefill_target = s.input_tokens;
-      if (s.input_tokens + s.output_tokens > r.max_model_len) {
-        throw ConfigError(fmt::format("trace row {}: {} prompt + {} output tokens exceed the "
-                                      "context of {} tokens (max_model_len)",
-                                      s.id + 1, s.input_tokens, s.output_tokens, r.max_model_len));
+      if (long(s.input_tokens) + s.output_tokens > r.max_model_len) {
+        refuse_trace_row(r, t, s.id,
+                         fmt::format("{} prompt + {} output tokens exceed the context of {} "
+                                     "tokens (max_model_len)",
+                                     s.input_tokens, s.output_tokens, r.max_model_len));
       }
-      check_fits_pool(s, pool);
+      try {
+        check_fits_pool(s, pool);
+      } catch (const ConfigError& e) {
+        refuse_trace_row(r, t, s.id, e.message());
+      }
       out.push_back(s);
     }
     return out;

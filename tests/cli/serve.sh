@@ -74,6 +74,8 @@ expect 2 "$data/trace_malformed.csv:3:5: error: expected input tokens, got 'abc'
   "${base[@]}" --trace "$data/trace_malformed.csv"
 expect 2 "$data/trace_out_of_order.csv:3:1: error: arrival times out of order: 0.5 s after 0.8 s on the row above" \
   "${base[@]}" --trace "$data/trace_out_of_order.csv"
+expect 2 "$data/trace_too_long.csv:3:5: error: 9000 prompt + 10 output tokens exceed the context of 8192 tokens (max_model_len)" \
+  "${base[@]}" --trace "$data/trace_too_long.csv" --max-model-len 8192
 
 # A good run: the text blocks, then every key of the JSON contract.
 out=$("$cli" serve "${base[@]}" --rate 2 --requests 200 --input-len 512 --output-len 64 2>&1)

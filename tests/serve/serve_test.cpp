@@ -266,6 +266,29 @@ TEST_CASE("serve: a CSV trace is read row by row and its errors name file:line:c
                        ConfigError);
 }
 
+TEST_CASE("serve: trace lengths are bounded and a row the run cannot take is refused at the row") {
+  CHECK_THROWS_WITH_AS(parse_trace_csv("0.0,1e12,20\n", "t.csv"),
+                       "t.csv:1:5: error: expected input tokens as a whole number from 1 to "
+                       "100000000, got '1e12'",
+                       ConfigError);
+  CHECK_THROWS_WITH_AS(parse_trace_csv("arrival_s,input_tokens,output_tokens\n", "t.csv"),
+                       "t.csv:1:1: error: expected at least one request row, got none", ConfigError);
+  const Topology t = serve_topology("dgx-h100");
+  ServeRequest r = serve_request("llama3.1-8b", 1, "vllm");
+  r.max_model_len = 8192;
+  r.trace = parse_trace_csv("0.0,512,64\n0.5, 9000,10\n", "t.csv");
+  r.trace_file = "t.csv";
+  CHECK_THROWS_WITH_AS(simulate_serving(t, r),
+                       "t.csv:2:6: error: 9000 prompt + 10 output tokens exceed the context of "
+                       "8192 tokens (max_model_len)",
+                       ConfigError);
+  r.trace_file.clear();  // a trace built in code: the row by its number
+  CHECK_THROWS_WITH_AS(simulate_serving(t, r),
+                       "linksim: error: trace row 2: 9000 prompt + 10 output tokens exceed the "
+                       "context of 8192 tokens (max_model_len)",
+                       ConfigError);
+}
+
 TEST_CASE("serve: a trace runs its own arrivals") {
   const Topology t = serve_topology("dgx-h100");
   ServeRequest r = serve_request("llama3.1-8b", 1, "sglang");
