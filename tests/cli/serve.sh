@@ -126,6 +126,17 @@ rm -f "$csv"
 out=$("$cli" serve "${base[@]}" --max-rate --slo ttft=2s,tpot=100ms,pct=90 --requests 300 2>&1)
 [[ $? -eq 0 && $out == *"max rate meeting the SLO"* ]] || fail "--max-rate: $out"
 
+# --degrade (a fault, docs/cli.md#degrade): an NVSwitch missing slows the TP=8 all-reduce, so
+# every decode step and the mean TPOT; a device the machine lacks is refused.
+tpot() { "$cli" serve --topo "$topo/dgx-h100.yaml" --model llama3.1-70b --tp 8 --rate 2 --requests 200 --json "$@" |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["tpot_s"]["mean"])'; }
+healthy=$(tpot)
+degraded=$(tpot --degrade nvswitch0:missing)
+python3 -c "import sys; sys.exit(0 if float('$degraded') > float('$healthy') else 1)" ||
+  fail "--degrade nvswitch0:missing: TPOT $degraded s is not above the healthy $healthy s"
+expect 2 "linksim: error: --degrade: 'nvswitch9:missing': expected a device of dgx-h100, got 'nvswitch9'; did you mean 'nvswitch0'?" \
+  --topo "$topo/dgx-h100.yaml" --model llama3.1-70b --tp 8 --rate 2 --degrade nvswitch9:missing
+
 # plan --engine: named in the output, none by default.
 out=$("$cli" plan --topo "$topo/dgx-h100.yaml" --model llama3.1-70b --tp 8 --mode decode 2>&1)
 [[ $out == *"engine"*"none"* ]] || fail "plan: default engine none not printed"
