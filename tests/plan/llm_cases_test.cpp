@@ -235,6 +235,15 @@ TEST_CASE("cases become planner requests") {
     CHECK(*c.request.weight_dtype == "int4");
     CHECK(c.request.dtype == "fp16");
   }
+  SUBCASE("inference runs carry the engine their source measured on") {
+    const LlmCase& vllm = find_case("24-qwq32b-bs1-tp2");
+    REQUIRE(vllm.request.engine.has_value());
+    CHECK(vllm.request.engine->name == "vllm");
+    const LlmCase& trtllm = find_case("20-ttft-h100-l2-7b-128");
+    REQUIRE(trtllm.request.engine.has_value());
+    CHECK(trtllm.request.engine->name == "trtllm");
+    CHECK_FALSE(find_case("22-l2-7b-tp1").request.engine.has_value());  // gpt-fast: no engine
+  }
   SUBCASE("an inline architecture") {
     const LlmCase& c = find_case("01-gpt39b-512");
     CHECK(c.request.model.layers == 48);
@@ -263,6 +272,33 @@ TEST_CASE("a case the reader cannot read names its file, line and field") {
     CHECK(e.where().line == 12);
     CHECK(e.message() == "case x: zero: expected 0..3, fsdp or hsdp, got \"sharded\"");
   }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a case's engine is a known engine of an inference run") {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "linksim_llm_engine_test";
+  std::filesystem::create_directories(dir);
+  const std::string file = (dir / "bad.yaml").string();
+  const auto message_for = [&](const std::string& mode, const std::string& engine) {
+    {
+      std::ofstream out(file);
+      out << "- id: x\n  source: https://example.org\n  arch: {layers: 2, hidden: 64, heads: 4, "
+             "kv_heads: 4, ffn: 256, ffn_type: gelu, vocab: 100}\n  mode: " << mode << "\n"
+             "  engine: " << engine << "\n  topo: dgx-h100\n  gpus: 1\n  tp: 1\n  pp: 1\n"
+             "  dp: 1\n  ep: 1\n  cp: 1\n  dtype: bf16\n  metric: step_time_s\n  value: 1\n";
+    }
+    try {
+      load_llm_cases(file, kTopologies);
+    } catch (const ConfigError& e) {
+      CHECK(e.where().line == 5);
+      return e.message();
+    }
+    return std::string("no error");
+  };
+  CHECK(message_for("decode", "tgi") ==
+        "case x: engine: expected vllm, sglang, trtllm, lmdeploy, hf, llama.cpp, got \"tgi\"");
+  CHECK(message_for("train", "vllm") ==
+        "case x: engine: expected no engine for a training run, got \"vllm\"");
   std::filesystem::remove_all(dir);
 }
 

@@ -3,7 +3,7 @@
 // compared as a step time converted with the source's own FLOP convention. The fidelity target
 // (docs/validation.md#llm-planner) is median |error| within 10 %, p90 within 35 %, none off by
 // 2x; the planner does not reach it yet, so this test holds the figures it does reach (median
-// within 19 %, p90 within 52 %, none off by 2x but the runs named below with their reasons) so
+// within 18 %, p90 within 47 %, none off by 2x but the runs named below with their reasons) so
 // that no change makes them worse. The table printed with --success (or on failure) is the one
 // scripts/llm_validation_table.py renders into docs/validation.md.
 #include <doctest/doctest.h>
@@ -59,17 +59,17 @@ const std::map<std::string, std::string> kKnownOutliers = {
     {"09-llama31-8b-8-cp2-64k",
      "500 W power-capped H100 96 GB (the source's hardware, the case's caveat) under a 64k-token "
      "ring attention; the catalog H100 is the 700 W part"},
-    // Serving runs: the engines' per-step scheduling, sampling and small-batch kernel costs
-    // are not in the planner's step (the serving engine model's subject).
-    {"20-ttft-h100-l2-7b-128", "engine overhead of a 128-token prefill not modelled"},
-    {"20-ttft-h100-l2-70b-tp4-128", "engine overhead of a 128-token prefill not modelled"},
-    {"24-qwq32b-bs1-tp8", "vLLM per-token step overhead not modelled"},
-    {"24-qwq32b-bs16-tp4", "vLLM per-token step overhead not modelled"},
-    {"24-qwq32b-bs16-tp8", "vLLM per-token step overhead not modelled"},
-    {"20-static-h100-l2-70b-tp4-128-2048", "engine overhead of 2048 decode steps not modelled"},
+    // TensorRT-LLM 0.5/0.6 runs, planned with today's engine model (docs/serving.md#validation).
+    {"20-ttft-h100-l2-70b-tp4-128",
+     "the 0.6.1 benchmark's first-token path costs more host time than today's in-flight "
+     "batching runtime, the engine model's trtllm"},
+    {"20-static-h100-l2-70b-tp4-128-2048",
+     "GQA decode attention at batch 480: 0.6.1's masked-attention kernel runs one thread block "
+     "per sequence and query head (FasterTransformer's B x H grid) and reads its KV head for "
+     "each of the 8 query heads sharing it; the planner reads each KV head once"},
 };
 
-TEST_CASE("plan: published LLM runs, median error within 19 %, p90 within 52 %, none off by 2x") {
+TEST_CASE("plan: published LLM runs, median error within 18 %, p90 within 47 %, none off by 2x") {
   REQUIRE_MESSAGE(std::filesystem::exists(kCases), "validation data missing: " << kCases);
   const std::vector<testing::LlmCase> cases = testing::load_llm_cases(kCases, kTopologies);
   REQUIRE(cases.size() >= 30);
@@ -85,9 +85,11 @@ TEST_CASE("plan: published LLM runs, median error within 19 %, p90 within 52 %, 
     const Topology& topology = it->second;
     const double peak = testing::dense_peak_flops(topology.gpu_model(topology.gpus().front()),
                                                   c.request.dtype);
-    const std::string framework = c.request.mode == PlanMode::kTrain
-                                      ? std::string(to_string(c.request.framework))
-                                      : std::string(to_string(c.request.mode));
+    // Inference runs are labelled by mode and the engine the source measured on.
+    std::string framework = c.request.mode == PlanMode::kTrain
+                                ? std::string(to_string(c.request.framework))
+                                : std::string(to_string(c.request.mode));
+    if (c.request.engine) framework += ", " + c.request.engine->name;
     Row row{c.id, c.source, framework, testing::published_step_time_s(c, peak),
             predicted_time_s(c, topology)};
     rows.push_back(row);
@@ -114,8 +116,8 @@ TEST_CASE("plan: published LLM runs, median error within 19 %, p90 within 52 %, 
           << fmt::format("{:.6g}\t{:.6g}", r.published_s, r.predicted_s) << '\n';
     }
   }
-  CHECK(median <= 0.19);
-  CHECK(p90 <= 0.52);
+  CHECK(median <= 0.18);
+  CHECK(p90 <= 0.47);
   for (const Row& r : rows) {
     CAPTURE(r.id);
     if (kKnownOutliers.count(r.id)) continue;

@@ -208,6 +208,23 @@ void read_static(const CaseReader& r, LlmCase& c) {
   c.request.kv_len = b.isl + b.osl / 2;
 }
 
+// The serving engine a prefill or decode run was measured on (engine.hpp), as its source names
+// it; none given = the kernels and NCCL alone.
+void read_engine(const CaseReader& r, LlmCase& c) {
+  if (!r.has("engine")) return;
+  const std::string name = r.get<std::string>("engine");
+  if (c.request.mode == PlanMode::kTrain) {
+    r.fail(r.node()["engine"], fmt::format("case {}: engine: expected no engine for a training run, "
+                                           "got \"{}\"", r.id(), name));
+  }
+  const std::optional<EngineModel> engine = find_engine(name);
+  if (!engine) {
+    r.fail(r.node()["engine"], fmt::format("case {}: engine: expected {}, got \"{}\"", r.id(),
+                                           engine_names(), name));
+  }
+  c.request.engine = *engine;
+}
+
 LlmCase read_case(const YAML::Node& node, const std::string& file, const std::string& topologies) {
   const CaseReader r(node, file);
   LlmCase c;
@@ -215,6 +232,7 @@ LlmCase read_case(const YAML::Node& node, const std::string& file, const std::st
   c.source = r.get<std::string>("source");
   c.request.model = case_model(r);
   c.request.mode = case_mode(r);
+  read_engine(r, c);
   c.topology_file = topologies + "/" + r.get<std::string>("topo") + ".yaml";
   if (r.has("set")) {
     for (const auto& entry : r.node()["set"]) c.sets[entry.first.Scalar()] = entry.second.Scalar();
