@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Regression checks through the real binary: sweeps that looped or overflowed, out-of-range
 # flags, the flag parser's own errors, unreadable inputs and one-rank collectives. Each bad
-# request exits 2 with one exact "linksim: error: ..." (or "file: error: ...") first line.
+# request exits 2 with one exact "linksim: error: ..." (or "file: error: ...") first line; every
+# input of tests/data/regress/ goes through the commands that read its kind and ends in 0 or 2.
 # Usage: bash robustness.sh <linksim-binary> <source-dir>
 set -u
 cli=$1
@@ -105,6 +106,36 @@ expect 2 "$topo/dgx-h100-ib.yaml:30:1: error: expected at most 4096 NICs for rad
   topo show "$topo/dgx-h100-ib.yaml" --set nodes=600 --set radix=8
 expect 2 "$topo/dgx-h100-ib.yaml:29:8: error: expected nodes between 1 and 65536, got 100000" \
   topo show "$topo/dgx-h100-ib.yaml" --set nodes=100000
+
+# Every regression input, through each command that reads its kind, ends in an answer (0) or
+# one positioned refusal (2): never an internal error, a signal or a timeout.
+survives() {  # survives <args...>
+  local err status stderr_file
+  stderr_file=$(mktemp)
+  timeout 60 "$cli" "$@" >/dev/null 2>"$stderr_file"
+  status=$?
+  err=$(tr -d '\0' <"$stderr_file")
+  rm -f "$stderr_file"
+  if [[ ($status -ne 0 && $status -ne 2) || $err == *"internal error"* ]]; then
+    echo "FAIL: linksim $*"
+    echo "  got status $status: ${err%%$'\n'*}"
+    failures=$((failures + 1))
+  fi
+}
+checked=0
+for file in "$regress"/*; do
+  case $file in
+    */scenario_*.yaml) survives run "$file" --list ;;
+    *.yaml) survives topo show "$file" --json
+            survives coll allreduce --topo "$file" --size 1M --json ;;
+    *.xml) survives topo import nccl-xml "$file" ;;
+    *.log) survives diagnose "$file" --json ;;
+    *topo*m*.txt) survives topo import nvidia-smi "$file" ;;
+    *) continue ;;
+  esac
+  checked=$((checked + 1))
+done
+[[ $checked -ge 40 ]] || { echo "FAIL: only $checked regression inputs found in $regress"; failures=$((failures + 1)); }
 
 if [[ $failures -gt 0 ]]; then
   echo "$failures failure(s)"
