@@ -114,7 +114,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-double peak_rss_MB() {
+double peak_rss_MiB() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   return double(usage.ru_maxrss) / 1024.0;  // ru_maxrss is KiB
@@ -138,7 +138,7 @@ int standalone(uint32_t n) {
               double(sim.transfer_count()) / run_s);
   std::printf("makespan %.12g s, closed form %.12g s, relative error %.3g\n", makespan_s,
               closed_s, std::abs(makespan_s - closed_s) / closed_s);
-  std::printf("peak RSS %.1f MB\n", peak_rss_MB());
+  std::printf("peak RSS %.1f MiB\n", peak_rss_MiB());
   return 0;
 }
 
@@ -154,7 +154,7 @@ int standalone_steps(uint32_t n) {
   std::printf("run %.3f s, %.3g transfers/s\n", run_s, double(result.transfer_count) / run_s);
   std::printf("makespan %.12g s, closed form %.12g s, relative error %.3g\n", result.makespan_s,
               closed_form_s(n), std::abs(result.makespan_s - closed_form_s(n)) / closed_form_s(n));
-  std::printf("peak RSS %.1f MB\n", peak_rss_MB());
+  std::printf("peak RSS %.1f MiB\n", peak_rss_MiB());
   return 0;
 }
 

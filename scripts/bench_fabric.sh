@@ -19,7 +19,7 @@ failures=0
 
 median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
-# Runs "$@" RUNS times: $secs and $mb get the medians of wall time and peak RSS, $out the
+# Runs "$@" RUNS times: $secs and $mb get the medians of wall time and peak RSS (MiB), $out the
 # last run's output.
 measure() {
   local times=() mems=() stats
@@ -35,8 +35,8 @@ measure() {
 stats_file=$(mktemp)
 trap 'rm -f "$stats_file"' EXIT
 
-printf '%7s  %-78s  %14s  %20s  %20s  %s\n' servers fabric "load s / MB" "analytic us (s/MB)" \
-  "flow us (s/MB)" agree
+printf '%7s  %-78s  %14s  %20s  %20s  %s\n' servers fabric "load s / MiB" "analytic us (s/MiB)" \
+  "flow us (s/MiB)" agree
 for n in "${sizes[@]}"; do
   measure "$cli" topo matrix "$topo" --set nodes="$n"
   load_s=$secs load_mb=$mb

@@ -21,6 +21,6 @@ median_run() {
   local wall_median cpu_median
   wall_median=$(printf '%s\n' "${walls[@]}" | sort -g | sed -n "$((mid + 1))p")
   cpu_median=$(printf '%s\n' "${cpus[@]}" | sort -g | sed -n "$((mid + 1))p")
-  printf 'cpu %s s, wall %s s (medians of %d), peak RSS %.0f MB\n' "$cpu_median" "$wall_median" \
+  printf 'cpu %s s, wall %s s (medians of %d), peak RSS %.0f MiB\n' "$cpu_median" "$wall_median" \
     "$runs" "$(awk -v k="$peak" 'BEGIN { print k / 1024 }')"
 }
