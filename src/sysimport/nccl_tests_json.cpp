@@ -76,6 +76,17 @@ NcclTestsTable parse_json_output(std::string_view text, const std::string& filen
   } catch (const nlohmann::json::parse_error& e) {
     throw ConfigError(location_of(text, e.byte == 0 ? 0 : e.byte - 1, filename),
                       "invalid nccl-tests JSON: expected a complete JSON document");
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number beyond a double (406: "number overflow parsing '6e714'"): at the number.
+    const std::string_view what = e.what();
+    const size_t open = what.find('\'');
+    const size_t close = open == what.npos ? what.npos : what.find('\'', open + 1);
+    const std::string_view token =
+        close == what.npos ? std::string_view() : what.substr(open + 1, close - open - 1);
+    const size_t at = token.empty() ? std::string_view::npos : text.find(token);
+    throw ConfigError(location_of(text, at == std::string_view::npos ? 0 : at, filename),
+                      fmt::format("invalid nccl-tests JSON: expected a number within a double's "
+                                  "range, got {}", token.empty() ? "a larger one" : token));
   }
   NcclTestsTable table;
   table.file = filename;

@@ -131,6 +131,7 @@ for file in "$regress"/*; do
     *.xml) survives topo import nccl-xml "$file" ;;
     *.log) survives diagnose "$file" --json ;;
     *topo*m*.txt) survives topo import nvidia-smi "$file" ;;
+    *nccl_tests*.txt) survives coll compare "$file" --topo "$topo/dgx-h100.yaml" ;;
     *) continue ;;
   esac
   checked=$((checked + 1))

@@ -11,6 +11,7 @@
 #include "linksim/error.hpp"
 #include "linksim/input_file.hpp"
 #include "linksim/nccl_log.hpp"
+#include "linksim/nccl_tests_output.hpp"
 #include "linksim/routing.hpp"
 #include "linksim/scenario.hpp"
 #include "linksim/sysimport.hpp"
@@ -180,6 +181,16 @@ TEST_CASE("fuzz findings: a scenario sweep from minbytes 0 is refused at minbyte
   CHECK(config_error_text([&] { parse_scenario(read_input_file(path), path); }) ==
         path + ":7:15: error: expected minbytes > 0 to multiply by stepfactor 8 up to maxbytes "
                "(0 x 8 stays 0), got \"0K\"");
+}
+
+TEST_CASE("fuzz findings: a JSON number beyond a double is refused at the number") {
+  // nccl_tests_json_number_overflow.txt (nccl_tests_pasted target, 10-minute run): the JSON
+  // library's out_of_range for 6e714 escaped the reader as an uncaught exception.
+  const std::string path = regress_path("nccl_tests_json_number_overflow.txt");
+  const std::string text = read_input_file(path);
+  CHECK(config_error_text([&] { parse_nccl_tests_outputs(text, "results.json", {}); }) ==
+        "results.json:2:17: error: invalid nccl-tests JSON: expected a number within a double's "
+        "range, got 6e714");
 }
 
 }
