@@ -28,30 +28,17 @@ bool is_endpoint(const Device& device) {
   return device.kind == DeviceKind::kGpu || device.kind == DeviceKind::kNic;
 }
 
-/// NVLink paths from a to b: the direct bond, then one path per NVSwitch plane both reach.
-/// Shares are lanes / total lanes; `*lanes` receives the total (the # of NV#).
+/// NVLink paths from a to b (detail::nvlink_bonds): the direct bond, then one path per
+/// NVSwitch plane both reach. Shares are lanes / total lanes; `*lanes` receives the total
+/// (the # of NV#).
 std::vector<Path> nvlink_paths(const Topology& topology, DeviceId a, DeviceId b, int* lanes) {
-  std::vector<Path> paths;
-  std::vector<int> path_lanes;
-  for (LinkId id : topology.out_links(a)) {
-    const Link& link = topology.link(id);
-    if (link.family != LinkFamily::kNvlink) continue;
-    if (link.to == b) {
-      paths.push_back({{id}, 1.0});
-      path_lanes.push_back(link.lanes);
-      continue;
-    }
-    if (topology.device(link.to).kind != DeviceKind::kNvswitch) continue;
-    for (LinkId out : topology.out_links(link.to)) {
-      const Link& down = topology.link(out);
-      if (down.to != b || down.family != LinkFamily::kNvlink) continue;
-      paths.push_back({{id, out}, 1.0});
-      path_lanes.push_back(link.lanes);
-    }
-  }
+  const std::vector<detail::NvlinkBond> bonds = detail::nvlink_bonds(topology, a, b);
   *lanes = 0;
-  for (int n : path_lanes) *lanes += n;
-  for (size_t i = 0; i < paths.size(); ++i) paths[i].share = double(path_lanes[i]) / *lanes;
+  for (const detail::NvlinkBond& bond : bonds) *lanes += bond.lanes;
+  std::vector<Path> paths;
+  for (const detail::NvlinkBond& bond : bonds) {
+    paths.push_back({bond.links, double(bond.lanes) / *lanes});
+  }
   return paths;
 }
 
@@ -301,7 +288,7 @@ Router::Router(const Topology& topology, RouterOptions options,
     if (!is_endpoint(device) || device.host != 0) continue;
     impl.endpoint_of[i] = uint32_t(impl.endpoints.size());
     impl.endpoints.push_back(DeviceId{i});
-    impl.chains.push_back(routing_detail::find_up_chain(topology, DeviceId{i}));
+    impl.chains.push_back(detail::find_up_chain(topology, DeviceId{i}));
   }
   classify_pairs(topology, impl);
   find_nearest_nics(topology, impl, options_.ib_hca);

@@ -49,7 +49,7 @@ TopoMatrix topo_matrix(const Router& router, int host) {
   for (DeviceId gpu : gpus) {
     const int gpu_numa = topology.device(gpu).numa;
     matrix.gpu_numa_id.push_back(gpu_numa >= 0 ? fmt::format("{}", gpu_numa) : "N/A");
-    const routing_detail::UpChain chain = routing_detail::find_up_chain(topology, gpu);
+    const detail::UpChain chain = detail::find_up_chain(topology, gpu);
     if (chain.hops.empty()) {
       matrix.cpu_affinity.push_back("N/A");
       matrix.numa_affinity.push_back("N/A");

@@ -6,12 +6,12 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <deque>
 #include <map>
 #include <numeric>
 
 #include "common/text.hpp"
 #include "sysimport/import_defaults.hpp"
+#include "topology/server_tree.hpp"
 
 namespace linksim {
 
@@ -27,46 +27,22 @@ struct Server {
   std::vector<DeviceId> nics;
   std::vector<int> nvlink_lanes;     // per GPU (parallel to gpus)
   std::vector<int> nvlink_component; // per GPU: GPUs joined by NVLink (directly or via switches)
+  detail::ServerTree tree;
 
   std::string name(DeviceId id) const { return topology.display_name(id); }
 };
 
-// Groups devices joined by NVLink links (through GPUs or NVSwitches); returns a label per
-// device id, equal for devices of one group.
-std::vector<int> nvlink_groups(const Topology& t) {
-  std::vector<int> group(t.devices().size(), -1);
-  int next = 0;
-  for (uint32_t start = 0; start < group.size(); ++start) {
-    if (group[start] >= 0) continue;
-    group[start] = next;
-    std::deque<DeviceId> queue{DeviceId{start}};
-    while (!queue.empty()) {
-      const DeviceId at = queue.front();
-      queue.pop_front();
-      for (LinkId id : t.out_links(at)) {
-        const Link& link = t.link(id);
-        if (link.family != LinkFamily::kNvlink || group[link.to.value] >= 0) continue;
-        group[link.to.value] = next;
-        queue.push_back(link.to);
-      }
-    }
-    ++next;
-  }
-  return group;
-}
-
 Server make_server(const Router& router, int host) {
   const Topology& t = router.topology();
   Server s{router, t, t.devices_of(host, DeviceKind::kGpu), t.devices_of(host, DeviceKind::kNic),
-           {}, {}};
-  const std::vector<int> groups = nvlink_groups(t);
+           {}, {}, detail::build_server_tree(t, host)};
   for (DeviceId gpu : s.gpus) {
     int lanes = 0;
     for (LinkId id : t.out_links(gpu)) {
       if (t.link(id).family == LinkFamily::kNvlink) lanes += t.link(id).lanes;
     }
     s.nvlink_lanes.push_back(lanes);
-    s.nvlink_component.push_back(groups[gpu.value]);
+    s.nvlink_component.push_back(s.tree.nvlink_component[gpu.value]);
   }
   return s;
 }
@@ -125,55 +101,25 @@ void check_gdr(const Server& s, std::vector<LintWarning>& out) {
   }
 }
 
-// Distance from the nearest CPU over PCIe links, per device id (-1: not reached).
-std::vector<int> pcie_depth(const Topology& t) {
-  std::vector<int> depth(t.devices().size(), -1);
-  std::deque<DeviceId> queue;
-  for (uint32_t i = 0; i < depth.size(); ++i) {
-    if (t.devices()[i].kind == DeviceKind::kCpu) {
-      depth[i] = 0;
-      queue.push_back(DeviceId{i});
+// The GPUs and NICs below a switch (PCIe links down the server tree), each with the
+// bandwidth of its own link up.
+void collect_below(const Server& s, DeviceId sw, std::vector<std::pair<DeviceId, double>>& out) {
+  for (DeviceId child : s.tree.children[sw.value]) {
+    const DeviceKind kind = s.topology.device(child).kind;
+    if (kind == DeviceKind::kPcieSwitch) collect_below(s, child, out);
+    if (kind == DeviceKind::kGpu || kind == DeviceKind::kNic) {
+      out.push_back({child, s.topology.link(*s.tree.down_link[child.value]).bw_Bps});
     }
-  }
-  while (!queue.empty()) {
-    const DeviceId at = queue.front();
-    queue.pop_front();
-    for (LinkId id : t.out_links(at)) {
-      const Link& link = t.link(id);
-      if (link.family != LinkFamily::kPcie || depth[link.to.value] >= 0) continue;
-      depth[link.to.value] = depth[at.value] + 1;
-      queue.push_back(link.to);
-    }
-  }
-  return depth;
-}
-
-// The GPUs and NICs below a switch, each with the bandwidth of its own link up.
-void collect_below(const Topology& t, const std::vector<int>& depth, DeviceId sw,
-                   std::vector<std::pair<DeviceId, double>>& out) {
-  for (LinkId id : t.out_links(sw)) {
-    const Link& link = t.link(id);
-    if (link.family != LinkFamily::kPcie || depth[link.to.value] <= depth[sw.value]) continue;
-    const DeviceKind kind = t.device(link.to).kind;
-    if (kind == DeviceKind::kPcieSwitch) collect_below(t, depth, link.to, out);
-    if (kind == DeviceKind::kGpu || kind == DeviceKind::kNic) out.push_back({link.to, link.bw_Bps});
   }
 }
 
-void check_switch(const Server& s, const std::vector<int>& depth, DeviceId sw,
-                  std::vector<LintWarning>& out) {
+void check_switch(const Server& s, DeviceId sw, std::vector<LintWarning>& out) {
   const Topology& t = s.topology;
-  const Link* uplink = nullptr;
-  for (LinkId id : t.out_links(sw)) {
-    const Link& link = t.link(id);
-    if (link.family == LinkFamily::kPcie && depth[link.to.value] >= 0 &&
-        depth[link.to.value] < depth[sw.value]) {
-      uplink = &link;
-    }
-  }
-  if (!uplink) return;
+  const detail::UpChain& up = s.tree.chains[sw.value];
+  if (up.links.empty() || t.link(up.links.front()).family != LinkFamily::kPcie) return;
+  const Link* uplink = &t.link(up.links.front());
   std::vector<std::pair<DeviceId, double>> below;
-  collect_below(t, depth, sw, below);
+  collect_below(s, sw, below);
   const bool serves_local_gpu = std::any_of(below.begin(), below.end(), [&](const auto& e) {
     return t.device(e.first).kind == DeviceKind::kGpu;
   });
@@ -203,10 +149,7 @@ void check_switch(const Server& s, const std::vector<int>& depth, DeviceId sw,
 }
 
 void check_pcie_oversubscription(const Server& s, int host, std::vector<LintWarning>& out) {
-  const std::vector<int> depth = pcie_depth(s.topology);
-  for (DeviceId sw : s.topology.devices_of(host, DeviceKind::kPcieSwitch)) {
-    if (depth[sw.value] > 0) check_switch(s, depth, sw, out);
-  }
+  for (DeviceId sw : s.topology.devices_of(host, DeviceKind::kPcieSwitch)) check_switch(s, sw, out);
 }
 
 void check_nvlink_lanes(const Server& s, std::vector<LintWarning>& out) {

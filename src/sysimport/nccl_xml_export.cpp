@@ -6,8 +6,6 @@
 
 #include <array>
 #include <cmath>
-#include <deque>
-#include <map>
 #include <optional>
 #include <sstream>
 
@@ -15,6 +13,7 @@
 
 #include "linksim/sysimport.hpp"
 #include "sysimport/nccl_xml.hpp"
+#include "topology/server_tree.hpp"
 
 namespace linksim {
 
@@ -27,10 +26,8 @@ constexpr std::string_view kNicClass = "0x020700";
 
 class XmlExporter {
  public:
-  XmlExporter(const Topology& t, int host) : t_(t), host_(host) {
-    parent_link_.assign(t.devices().size(), std::nullopt);
-    build_tree();
-  }
+  XmlExporter(const Topology& t, int host)
+      : t_(t), host_(host), tree_(detail::build_server_tree(t, host)) {}
 
   std::string run() {
     pugi::xml_node system = document_.append_child("system");
@@ -47,27 +44,6 @@ class XmlExporter {
   std::string busid(DeviceId id) const {
     const uint32_t local = id.value - t_.host_device_offset(host_) + 0x10;
     return fmt::format("{:04x}:{:02x}:00.0", local / 256, local % 256);
-  }
-
-  void build_tree() {
-    std::deque<DeviceId> queue;
-    visited_.assign(t_.devices().size(), false);
-    for (DeviceId cpu : t_.devices_of(host_, DeviceKind::kCpu)) {
-      visited_[cpu.value] = true;
-      queue.push_back(cpu);
-    }
-    while (!queue.empty()) {
-      const DeviceId at = queue.front();
-      queue.pop_front();
-      for (LinkId id : t_.out_links(at)) {
-        const Link& link = t_.link(id);
-        if (link.family != LinkFamily::kPcie || visited_[link.to.value]) continue;
-        visited_[link.to.value] = true;
-        parent_link_[link.to.value] = id;
-        children_[at.value].push_back(link.to);
-        queue.push_back(link.to);
-      }
-    }
   }
 
   struct CpuId {
@@ -121,7 +97,7 @@ class XmlExporter {
   }
 
   pugi::xml_node append_pci(pugi::xml_node parent, DeviceId id, std::string_view cls) const {
-    const Link& up = t_.link(*parent_link_[id.value]);
+    const Link& up = t_.link(*tree_.down_link[id.value]);
     const int gen = t_.catalog().find_link_type(up.type)
                         ? t_.catalog().find_link_type(up.type)->pcie_gen
                         : 0;
@@ -133,11 +109,11 @@ class XmlExporter {
     return pci;
   }
 
-  // The PCIe tree below a CPU, depth first in build_tree's child order, without recursion.
+  // The PCIe tree below a CPU, depth first in the server tree's child order, without recursion.
   void write_pci_tree(pugi::xml_node cpu, DeviceId root) {
     std::vector<std::pair<DeviceId, pugi::xml_node>> stack;
     const auto push_children = [&](DeviceId parent, pugi::xml_node node) {
-      const std::vector<DeviceId>& children = children_[parent.value];
+      const std::vector<DeviceId>& children = tree_.children[parent.value];
       for (auto it = children.rbegin(); it != children.rend(); ++it) stack.emplace_back(*it, node);
     };
     push_children(root, cpu);
@@ -188,9 +164,7 @@ class XmlExporter {
 
   const Topology& t_;
   int host_;
-  std::vector<std::optional<LinkId>> parent_link_;
-  std::vector<bool> visited_;
-  std::map<uint32_t, std::vector<DeviceId>> children_;
+  detail::ServerTree tree_;
   pugi::xml_document document_;
 };
 

@@ -2,35 +2,16 @@
 // `topo verify`: the matrix a topology implies, compared cell by cell with a real one.
 #include "sysimport/verify.hpp"
 
+#include "topology/server_tree.hpp"
+
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <deque>
 #include <optional>
 
 namespace linksim {
 
 namespace {
-
-// The CPU a device hangs from: the first CPU reached over PCIe or C2C links (breadth first).
-std::optional<DeviceId> home_cpu(const Topology& topology, DeviceId start) {
-  std::vector<bool> seen(topology.devices().size(), false);
-  std::deque<DeviceId> queue{start};
-  seen[start.value] = true;
-  while (!queue.empty()) {
-    DeviceId at = queue.front();
-    queue.pop_front();
-    if (topology.device(at).kind == DeviceKind::kCpu) return at;
-    for (LinkId id : topology.out_links(at)) {
-      const Link& link = topology.link(id);
-      if (link.family != LinkFamily::kPcie && link.family != LinkFamily::kC2c) continue;
-      if (seen[link.to.value]) continue;
-      seen[link.to.value] = true;
-      queue.push_back(link.to);
-    }
-  }
-  return std::nullopt;
-}
 
 SmiDevice matrix_device(const Topology& topology, DeviceId id) {
   const Device& device = topology.device(id);
@@ -41,7 +22,7 @@ SmiDevice matrix_device(const Topology& topology, DeviceId id) {
   out.port_name = device.port_name;
   out.where = device.where;
   if (device.kind == DeviceKind::kGpu) {
-    if (auto cpu = home_cpu(topology, id)) {
+    if (auto cpu = detail::find_up_chain(topology, id).cpu()) {
       out.cpu_affinity = topology.device(*cpu).cpu_affinity;
       const int numa = topology.device(*cpu).numa;
       if (numa >= 0) out.numa_affinity = std::to_string(numa);

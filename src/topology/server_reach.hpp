@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The loader's check that a server routes: the reachability rules of the router
-// (routing/pcie_tree.cpp, router.cpp local_route) applied to the server template, so that a
-// machine that loads also routes and a machine that cannot is refused at a device's
+// The loader's check that a server routes: the router's reachability rule
+// (topology/server_tree.hpp, detail::reaches) applied to one instance of the server template,
+// so that a machine that loads also routes and a machine that cannot is refused at a device's
 // declaration (docs/topology-format.md#reachability).
 #pragma once
 
@@ -16,6 +16,7 @@ namespace linksim::detail {
 /// (PCIe and NVLink-C2C links), meeting on the way (peer-to-peer, for GPUs that allow it)
 /// or staged through host memory between CPUs joined by socket links. GPUs and NICs carry no
 /// traffic through themselves.
-void check_server_reach(const YamlValue& node, const ServerTemplate& server);
+void check_server_reach(const YamlValue& node, const ServerTemplate& server,
+                        const Catalog& catalog);
 
 }  // namespace linksim::detail

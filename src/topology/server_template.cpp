@@ -23,7 +23,7 @@ ServerTemplate parse_server(const YamlValue& node, const std::optional<YamlValue
       parse_links(*more, catalog, server, EarlierLinks::kReplace);
     }
   }
-  check_server_reach(node, server);
+  check_server_reach(node, server, catalog);
   return server;
 }
 
