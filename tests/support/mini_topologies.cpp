@@ -2,6 +2,8 @@
 // Tiny machines built in C++ for tests; the numbers are documented in mini_topologies.hpp.
 #include "support/mini_topologies.hpp"
 
+#include <doctest/doctest.h>
+
 #include <fmt/core.h>
 
 #include <string>
@@ -191,6 +193,12 @@ std::string path_text(const Topology& topology, const Path& path) {
   std::string text = topology.display_name(topology.link(path.links.front()).from);
   for (LinkId link : path.links) text += ">" + topology.display_name(topology.link(link).to);
   return text;
+}
+
+DeviceId named(const Topology& topology, const char* name) {
+  auto found = topology.find(name);
+  REQUIRE_MESSAGE(found.has_value(), name);
+  return *found;
 }
 
 }  // namespace linksim::testing

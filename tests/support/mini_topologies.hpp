@@ -48,4 +48,7 @@ Topology make_cluster(int hosts, const detail::FabricSpec& spec,
 /// A path as its devices joined by '>': "gpu0>psw0>cpu0".
 std::string path_text(const Topology& topology, const Path& path);
 
+/// The device named `name` of the topology; fails the test when there is none.
+DeviceId named(const Topology& topology, const char* name);
+
 }  // namespace linksim::testing

@@ -10,11 +10,7 @@
 namespace linksim {
 namespace {
 
-DeviceId id(const Topology& topology, const char* name) {
-  auto found = topology.find(name);
-  REQUIRE_MESSAGE(found.has_value(), name);
-  return *found;
-}
+DeviceId id(const Topology& topology, const char* name) { return testing::named(topology, name); }
 
 std::vector<std::string> names(const Topology& t, const std::vector<DeviceId>& ids) {
   std::vector<std::string> out;
