@@ -3,7 +3,7 @@
 // compared as a step time converted with the source's own FLOP convention. The fidelity target
 // (docs/validation.md#llm-planner) is median |error| within 10 %, p90 within 35 %, none off by
 // 2x; the planner does not reach it yet, so this test holds the figures it does reach (all runs:
-// median within 16 %, p90 within 47 %; training runs: median within 12 %, p90 within 34 %; none
+// median within 15 %, p90 within 47 %; training runs: median within 11.5 %, p90 within 33.5 %; none
 // off by 2x but the runs named below with their reasons) so that no change makes them worse. The table printed with --success (or on failure) is the one
 // scripts/llm_validation_table.py renders into docs/validation.md.
 #include <doctest/doctest.h>
@@ -81,7 +81,7 @@ std::pair<double, double> median_p90(std::vector<double> errors) {
 
 }  // namespace
 
-TEST_CASE("plan: published LLM runs, median error within 16 % (training 12 %), p90 within 47 % (training 34 %), none off by 2x") {
+TEST_CASE("plan: published LLM runs, median error within 15 % (training 11.5 %), p90 within 47 % (training 33.5 %), none off by 2x") {
   REQUIRE_MESSAGE(std::filesystem::exists(kCases), "validation data missing: " << kCases);
   const std::vector<testing::LlmCase> cases = testing::load_llm_cases(kCases, kTopologies);
   REQUIRE(cases.size() >= 30);
@@ -127,10 +127,10 @@ TEST_CASE("plan: published LLM runs, median error within 16 % (training 12 %), p
           << fmt::format("{:.6g}\t{:.6g}", r.published_s, r.predicted_s) << '\n';
     }
   }
-  CHECK(median <= 0.16);
+  CHECK(median <= 0.15);
   CHECK(p90 <= 0.47);
-  CHECK(train_median <= 0.12);
-  CHECK(train_p90 <= 0.34);
+  CHECK(train_median <= 0.115);
+  CHECK(train_p90 <= 0.335);
   for (const Row& r : rows) {
     CAPTURE(r.id);
     if (kKnownOutliers.count(r.id)) continue;
