@@ -76,6 +76,11 @@ GpuRates gpu_rates(const GpuModel& gpu, const PlanRequest& r, const Precision& p
   const double attention_scale = rates.gemm_efficiency / default_gemm;
   const bool fa2_on_hopper = framework.attention == AttentionKernel::kFlashAttention2 &&
                             (gpu.arch == "hopper" || gpu.arch == "blackwell");
+  // FP8 training recipes cast the linear layers' GEMMs only: Transformer Engine's DelayedScaling
+  // keeps dot-product attention in BF16 (fp8_dpa = False by default) and torchao's float8
+  // converts nn.Linear modules alone, so the attention core runs at the BF16 rate.
+  const bool fp8_attention = fp8 && r.mode != PlanMode::kTrain;
+  rates.attention_peak_flops = (fp8_attention ? gpu.fp8_flops : gpu.bf16_flops) * r.flops_scale;
   rates.attention_fwd_efficiency = (fa2_on_hopper ? kFa2HopperFwd : g.attention_fwd) * attention_scale;
   rates.attention_bwd_efficiency = (fa2_on_hopper ? kFa2HopperBwd : g.attention_bwd) * attention_scale;
   rates.fused_elementwise = framework.fused_elementwise || framework.compiled;
@@ -205,7 +210,7 @@ LayerCost attention_block(const ModelSpec& m, const ParallelLayout& l, const Wor
   c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, m.hidden, a.q_dim, p.act_bytes, p.weight_bytes, r), r);
   c.flops += 2 * w.tokens * m.hidden * (2 * a.q_dim + 2 * a.kv_dim);
   const double core_flops = attention_core_flops(m, l, w);
-  const double core_compute_s = core_flops / (r.peak_flops * efficiency);
+  const double core_compute_s = core_flops / (r.attention_peak_flops * efficiency);
   const double core_memory_s = attention_kv_bytes(m, l, w, p) / (r.hbm_Bps * r.hbm_efficiency);
   c.add_kernel(&LayerCost::attention_s, std::max(core_compute_s, core_memory_s), r);
   c.flops += core_flops;
@@ -321,6 +326,40 @@ LayerCost layer_backward(const ModelSpec& m, const ParallelLayout& l, const Work
   c.flops = 2 * (attn.flops - attention_core_flops(m, l, w)) + 2.5 * attention_core_flops(m, l, w);
   c += ffn_block(m, l, w, moe, p, r).scaled(2);
   c += elementwise(m, l, w, moe, p, r).scaled(2);
+  return c;
+}
+
+LayerCost attention_core_recompute(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w,
+                                   const Precision& p, const GpuRates& r) {
+  const LayerCost f = attention_block(m, l, w, p, r, r.attention_fwd_efficiency);
+  LayerCost c;
+  c.attention_s = f.attention_s;
+  c.flops = attention_core_flops(m, l, w);
+  return c;
+}
+
+LayerCost every_second_matmul_recompute(const ModelSpec& m, const ParallelLayout& l,
+                                        const WorkShape& w, bool moe, const Precision& p,
+                                        const GpuRates& r) {
+  // The forward's matmuls in order: wq, wk, wv, wo, then w1, w3, w2 (SwiGLU) or w1, w2. The
+  // policy saves the odd ones; of the even ones, wk feeds rotary and SDPA, wo the residual add
+  // the FFN norm reads, w3 the SiLU product; a GELU FFN's w2 feeds only the residual add, whose
+  // backward needs no input, so it is not recomputed.
+  const AttentionShape a = attention_shape(m, l);
+  LayerCost c;
+  c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, a.kv_dim, m.hidden, p.act_bytes, p.weight_bytes, r), r);
+  c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, m.hidden, a.q_dim, p.act_bytes, p.weight_bytes, r), r);
+  c.flops += 2 * w.tokens * m.hidden * (a.kv_dim + a.q_dim);
+  if (moe) {
+    // Routed experts run as grouped matmuls, which are not in the policy's save list.
+    c += ffn_block(m, l, w, moe, p, r);
+  } else if (m.ffn_type == FfnType::kSwiGlu) {
+    const double f = double(m.ffn) / l.tp;
+    c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, f, m.hidden, p.act_bytes, p.weight_bytes, r), r);
+    c.flops += 2 * w.tokens * m.hidden * f;
+  }
+  // Norms, rotary, the activation and the residual adds are not saved: all run again.
+  c += elementwise(m, l, w, moe, p, r);
   return c;
 }
 

@@ -14,6 +14,9 @@ namespace linksim::plan_detail {
 /// What a GPU achieves: the peak and the efficiencies applied to it.
 struct GpuRates {
   double peak_flops = 0;        ///< dense tensor FLOP/s for the compute dtype (x flops_scale)
+  /// Dense tensor FLOP/s of the attention core: BF16 in FP8 training, whose recipes cast only
+  /// the linear layers' GEMMs to FP8 (docs/planner.md#compute)
+  double attention_peak_flops = 0;
   double gemm_efficiency = 0;   ///< fraction of peak a large, well-shaped GEMM reaches
   bool fp8_casts = false;       ///< FP8 GEMMs: each activation input is cast from bf16 first
   double attention_fwd_efficiency = 0;  ///< FlashAttention forward, fraction of peak
@@ -82,6 +85,17 @@ LayerCost layer_forward(const ModelSpec& model, const ParallelLayout& layout, co
 /// Backward of one layer (2x the GEMMs, FlashAttention backward, 2x element-wise traffic).
 LayerCost layer_backward(const ModelSpec& model, const ParallelLayout& layout, const WorkShape& w,
                          bool moe, const Precision& p, const GpuRates& rates);
+/// What Megatron's selective recompute runs again of one layer in backward: the attention
+/// core's forward (Korthikanti et al. 2022).
+LayerCost attention_core_recompute(const ModelSpec& model, const ParallelLayout& layout,
+                                   const WorkShape& w, const Precision& p, const GpuRates& rates);
+/// What torchtitan's op-level selective activation checkpointing recomputes of one layer in
+/// backward: every second matmul of the block's forward whose output the backward needs (K
+/// projection, attention output projection and, with SwiGLU, the up projection) and the
+/// element-wise work; SDPA and the other matmuls are saved (docs/planner.md#frameworks).
+LayerCost every_second_matmul_recompute(const ModelSpec& model, const ParallelLayout& layout,
+                                        const WorkShape& w, bool moe, const Precision& p,
+                                        const GpuRates& rates);
 /// The GEMMs that feed TP communication in one layer's forward (QKV, FFN up): what
 /// --tp-overlap async can hide TP traffic behind.
 double tp_overlappable_gemm_s(const ModelSpec& model, const ParallelLayout& layout,

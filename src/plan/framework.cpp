@@ -55,6 +55,7 @@ FrameworkTraits defaults(TrainFramework framework) {
       t.description = "torchtitan (FSDP2)";
       t.fused_elementwise = false;
       t.attention = AttentionKernel::kFlashAttention2;
+      t.selective = SelectiveRecompute::kEverySecondMatmul;
       t.keep_last_block = true;
       t.pipeline_gathers_once = true;
       break;
@@ -122,6 +123,19 @@ std::string describe_framework(const FrameworkTraits& t, int zero) {
     if (t.bucket_elements > 0) text += fmt::format(" ({:g} M-element buckets)", t.bucket_elements / 1e6);
   }
   return text;
+}
+
+std::string_view describe_recompute(const FrameworkTraits& t, Recompute recompute) {
+  switch (recompute) {
+    case Recompute::kNone: return "nothing recomputed";
+    case Recompute::kFull: return "the whole layer's forward recomputed in backward";
+    case Recompute::kSelective:
+      return t.selective == SelectiveRecompute::kEverySecondMatmul
+                 ? "op-level selective: every second matmul (K, attention output, FFN up) and the "
+                   "element-wise ops recomputed, attention saved"
+                 : "the attention core recomputed in backward";
+  }
+  return "";
 }
 
 }  // namespace plan_detail

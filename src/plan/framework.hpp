@@ -23,6 +23,12 @@ enum class AttentionKernel {
   kFlashAttention2,///< PyTorch SDPA's flash backend or flash-attn 2
 };
 
+/// What --recompute selective recomputes in backward (docs/planner.md#frameworks).
+enum class SelectiveRecompute {
+  kAttentionCore,      ///< Megatron's selective recompute: the attention core (Korthikanti et al. 2022)
+  kEverySecondMatmul,  ///< torchtitan's op-level policy: every second matmul and the element-wise ops
+};
+
 struct FrameworkTraits {
   TrainFramework framework = TrainFramework::kMegatron;
   std::string_view description;      ///< "torchtitan (FSDP2)"
@@ -30,6 +36,7 @@ struct FrameworkTraits {
   bool compiled = false;             ///< torch.compile fuses the element-wise work
   OptimizerKernel optimizer = OptimizerKernel::kFused;
   AttentionKernel attention = AttentionKernel::kCudnnFused;
+  SelectiveRecompute selective = SelectiveRecompute::kAttentionCore;
   double grad_reduce_bytes = 4;      ///< gradient reduction element: fp32 4, bf16 2
   // ZeRO-1/2 (distributed optimizer): the gradient reduce-scatter overlaps the backward and the
   // parameter all-gather the next forward, bucket by bucket.
@@ -51,5 +58,8 @@ FrameworkTraits framework_traits(const PlanRequest& request);
 
 /// One line for the plan's assumptions: what the framework does that changes the step.
 std::string describe_framework(const FrameworkTraits& traits, int zero);
+
+/// What `recompute` means for the framework, for the plan's assumptions.
+std::string_view describe_recompute(const FrameworkTraits& traits, Recompute recompute);
 
 }  // namespace linksim::plan_detail

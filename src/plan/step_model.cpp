@@ -17,6 +17,7 @@ StepBuilder::StepBuilder(const PlanRequest& r, const Precision& precision, const
   double clock = 1;
   for (DeviceId gpu : selected) clock = std::min(clock, timer.topology().device(gpu).clock_fraction);
   rates_.peak_flops *= clock;
+  rates_.attention_peak_flops *= clock;
 }
 
 std::vector<DeviceId> StepBuilder::pick(const std::vector<int>& ranks) const {
@@ -29,19 +30,23 @@ std::vector<DeviceId> StepBuilder::pick(const std::vector<int>& ranks) const {
 void StepBuilder::describe_assumptions(std::vector<std::string>& lines) const {
   lines.push_back(fmt::format(
       "GEMMs at up to {:.0f} % of {:.0f} TFLOP/s dense {} ({} default{}), less for small or "
-      "badly tiled shapes ({} SMs); FlashAttention at {:.0f} % forward, {:.0f} % backward",
+      "badly tiled shapes ({} SMs); FlashAttention at {:.0f} % forward, {:.0f} % backward{}",
       100 * rates_.gemm_efficiency, rates_.peak_flops / 1e12, p_.fp8_compute() ? "FP8" : "BF16",
       gpu_.arch, r_.gemm_efficiency ? ", overridden" : "", rates_.multiprocessors,
-      100 * rates_.attention_fwd_efficiency, 100 * rates_.attention_bwd_efficiency));
+      100 * rates_.attention_fwd_efficiency, 100 * rates_.attention_bwd_efficiency,
+      rates_.attention_peak_flops != rates_.peak_flops
+          ? fmt::format(" of {:.0f} TFLOP/s dense BF16 (FP8 training keeps attention in BF16)",
+                        rates_.attention_peak_flops / 1e12)
+          : ""));
   lines.push_back(fmt::format("memory-bound kernels at {:.0f} % of {:.0f} GB/s HBM{}; a kernel "
                               "occupies the GPU for at least {:.0f} us ({})",
                               100 * rates_.hbm_efficiency, rates_.hbm_Bps / 1e9,
                               r_.hbm_efficiency ? " (overridden)" : "", rates_.launch_floor_s * 1e6,
                               rates_.cuda_graphs ? "CUDA graphs" : "kernels launched one by one"));
   if (train()) {
-    lines.push_back(fmt::format("recompute={}; backward = 2x forward GEMMs, FlashAttention backward "
-                                "2.5x its forward; Adam with fp32 master weights",
-                                to_string(r_.recompute)));
+    lines.push_back(fmt::format("recompute={} ({}); backward = 2x forward GEMMs, FlashAttention "
+                                "backward 2.5x its forward; Adam with fp32 master weights",
+                                to_string(r_.recompute), describe_recompute(fw_, r_.recompute)));
     lines.push_back(describe_framework(fw_, l_.zero));
     lines.push_back(r_.tp_overlap_async ? "TP communication overlapped with the GEMMs it feeds "
                                           "(--tp-overlap async)"

@@ -123,7 +123,13 @@ StageCost StepBuilder::stage_cost(const Stage& s) {
       const LayerCost b = layer_backward(m_, l_, w_, moe, p_, rates_);
       LayerCost recompute;
       if (r_.recompute == Recompute::kFull) recompute = f;
-      if (r_.recompute == Recompute::kSelective) recompute.attention_s = f.attention_s;
+      if (r_.recompute == Recompute::kSelective) {
+        if (fw_.selective == SelectiveRecompute::kEverySecondMatmul) {
+          recompute = every_second_matmul_recompute(m_, l_, w_, moe, p_, rates_);
+        } else {
+          recompute = attention_core_recompute(m_, l_, w_, p_, rates_);
+        }
+      }
       LayerCost total_b = b;
       total_b += recompute;
       c.bwd.compute += total_b.scaled(layers);

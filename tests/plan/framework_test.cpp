@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <utility>
 
 #include "linksim/error.hpp"
 #include "linksim/model.hpp"
@@ -166,16 +167,83 @@ TEST_CASE("frameworks: the same model and machine, different sourced step times"
   // Eager element-wise kernels and FlashAttention-2 cost torchtitan time; torch.compile gives
   // the element-wise part back, not the attention.
   CHECK(titan.compute.memory_bound_s > 2 * megatron.compute.memory_bound_s);
-  // Attention forward twice (selective recompute) and backward 2.5x: FlashAttention-2 at 35 % /
-  // 30 % against cuDNN's 45 % / 35 %.
-  const double ratio = (2 / 0.35 + 2.5 / 0.30) / (2 / 0.45 + 2.5 / 0.35);
+  // Megatron's selective recompute runs the attention forward twice, torchtitan's op-level
+  // policy saves SDPA's output (forward once); backward 2.5x: FlashAttention-2 at 35 % / 30 %
+  // against cuDNN's 45 % / 35 %.
+  const double ratio = (1 / 0.35 + 2.5 / 0.30) / (2 / 0.45 + 2.5 / 0.35);
   CHECK(titan.compute.attention_s == doctest::Approx(megatron.compute.attention_s * ratio).epsilon(0.01));
-  CHECK(compiled.compute.memory_bound_s == doctest::Approx(megatron.compute.memory_bound_s));
+  // Compiled, the element-wise kernels are Megatron's, run once more in torchtitan's recompute.
+  r.recompute = Recompute::kNone;
+  const PlanResult compiled_none = plan(t, r);
+  r.framework = TrainFramework::kMegatron;
+  r.compile.reset();
+  CHECK(compiled_none.compute.memory_bound_s == doctest::Approx(plan(t, r).compute.memory_bound_s));
+  CHECK(compiled.compute.memory_bound_s > compiled_none.compute.memory_bound_s);
   CHECK(titan.step_time_s > compiled.step_time_s);
   CHECK(compiled.step_time_s > megatron.step_time_s);
   bool said = false;
   for (const std::string& a : titan.assumptions) said |= a.find("torchtitan (FSDP2)") != std::string::npos;
   CHECK(said);
+}
+
+TEST_CASE("frameworks: what selective recompute runs again, Megatron's and torchtitan's") {
+  // Llama 3.1 8B, 4096-token sequences, 2 micro-batches per GPU: 32 layers x 2 = 64 layer
+  // backwards. Hidden 4096, 32 query heads and 8 KV heads of 128, SwiGLU FFN 14336.
+  const Topology t = testing::library_topology("dgx-h100.yaml");
+  PlanRequest r;
+  r.model = ModelCatalog::builtin().get("llama3.1-8b");
+  r.mode = PlanMode::kTrain;
+  r.dp = 8;
+  r.zero = 3;
+  r.seq = 4096;
+  r.global_batch = 16;
+  r.compute_baseline = false;
+  const double tokens = 4096, h = 4096, layer_backwards = 64;
+  const auto extra = [&](TrainFramework framework, bool compiled) {
+    r.framework = framework;
+    r.compile = compiled;
+    r.recompute = Recompute::kSelective;
+    const PlanResult selective = plan(t, r);
+    r.recompute = Recompute::kNone;
+    const PlanResult none = plan(t, r);
+    return std::make_pair(selective.compute.flops - none.compute.flops,
+                          selective.compute.memory_bytes - none.compute.memory_bytes);
+  };
+  // Megatron: the attention core's forward, causal: 4 * tokens^2 * heads * head_dim / 2.
+  const auto [megatron_flops, megatron_bytes] = extra(TrainFramework::kMegatron, false);
+  CHECK(megatron_flops == doctest::Approx(layer_backwards * 4 * tokens * tokens * 32 * 128 / 2));
+  CHECK(megatron_bytes == doctest::Approx(0));
+  // torchtitan: wk (4096 -> 1024), wo (4096 -> 4096) and w3 (4096 -> 14336) again, and (compiled)
+  // the fused element-wise kernels: 2 norms (2h each), 2 residual adds (3h), SwiGLU (3f), bf16.
+  const auto [titan_flops, titan_bytes] = extra(TrainFramework::kTorchtitan, true);
+  CHECK(titan_flops == doctest::Approx(layer_backwards * 2 * tokens * h * (1024 + 4096 + 14336)));
+  CHECK(titan_bytes == doctest::Approx(layer_backwards * tokens * (2 * 2 * h + 2 * 3 * h + 3 * 14336) * 2));
+}
+
+TEST_CASE("frameworks: FP8 training keeps attention at the BF16 rate, FP8 GEMMs at the FP8 rate") {
+  const Topology t = testing::library_topology("dgx-h100.yaml");
+  PlanRequest r;
+  r.model = ModelCatalog::builtin().get("llama3.1-8b");
+  r.mode = PlanMode::kTrain;
+  r.dp = 8;
+  r.seq = 16384;
+  r.global_batch = 8;
+  r.compute_baseline = false;
+  const PlanResult bf16 = plan(t, r);
+  r.dtype = "fp8";
+  const PlanResult fp8 = plan(t, r);
+  CHECK(fp8.compute.attention_s == doctest::Approx(bf16.compute.attention_s));
+  CHECK(fp8.compute.gemm_s < 0.75 * bf16.compute.gemm_s);
+  bool said = false;
+  for (const std::string& a : fp8.assumptions) said |= a.find("FP8 training keeps attention in BF16") != std::string::npos;
+  CHECK(said);
+  // Serving in FP8 is left as it was: the attention core at the FP8 rate.
+  r.mode = PlanMode::kPrefill;
+  r.batch = 8;
+  r.dtype = "bf16";
+  const double prefill_bf16 = plan(t, r).compute.attention_s;
+  r.dtype = "fp8";
+  CHECK(plan(t, r).compute.attention_s < prefill_bf16);
 }
 
 TEST_CASE("frameworks: foreach and per-parameter Adam move more bytes than fused") {

@@ -215,7 +215,7 @@ TEST_CASE("cases become planner requests") {
     CHECK(*fsdp.request.zero == 3);
     CHECK(fsdp.request.shard_group == 0);
     CHECK(fsdp.request.framework == TrainFramework::kTorchtitan);
-    CHECK(fsdp.request.compile == true);
+    CHECK(fsdp.request.compile == false);  // Table 1's "FSDP" row, without torch.compile
     CHECK(fsdp.approximations.empty());
     const LlmCase& hsdp = find_case("31-llama2-7b-128-hsdp");
     CHECK(*hsdp.request.zero == 3);
@@ -223,6 +223,17 @@ TEST_CASE("cases become planner requests") {
     CHECK(hsdp.request.framework == TrainFramework::kFsdp);
     CHECK_FALSE(hsdp.request.compile.has_value());
     CHECK(find_case("01-gpt39b-512").request.framework == TrainFramework::kMegatron);
+  }
+  SUBCASE("pipeline micro-batches, virtual stages and async TP as torchtitan ran them") {
+    const LlmCase& one = find_case("09-llama31-405b-512-1f1b");
+    CHECK(one.request.micro_batch == 4);
+    CHECK_FALSE(one.request.vpp.has_value());
+    CHECK(one.request.tp_overlap_async);
+    const LlmCase& looped = find_case("09-llama31-405b-512-interleaved");
+    CHECK(looped.request.micro_batch == 2);
+    CHECK(*looped.request.vpp == 2);
+    CHECK(looped.request.tp_overlap_async);
+    CHECK_FALSE(find_case("09-llama31-70b-256-2d-fp8").request.tp_overlap_async);  // Table 4's "2D" row
   }
   SUBCASE("servers with fewer GPUs in use") {
     const LlmCase& c = find_case("29-13b-tp4-8");
@@ -271,6 +282,28 @@ TEST_CASE("a case the reader cannot read names its file, line and field") {
     CHECK(e.where().file == file);
     CHECK(e.where().line == 12);
     CHECK(e.message() == "case x: zero: expected 0..3, fsdp or hsdp, got \"sharded\"");
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a case's tp_overlap is none or async, at its line") {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "linksim_llm_tp_overlap_test";
+  std::filesystem::create_directories(dir);
+  const std::string file = (dir / "bad.yaml").string();
+  {
+    std::ofstream out(file);
+    out << "- id: x\n  source: https://example.org\n  arch: {layers: 2, hidden: 64, heads: 4, "
+           "kv_heads: 4, ffn: 256, ffn_type: gelu, vocab: 100}\n  mode: train\n  topo: dgx-h100\n"
+           "  gpus: 1\n  tp: 1\n  pp: 1\n  dp: 1\n  ep: 1\n  cp: 1\n  tp_overlap: ring\n"
+           "  dtype: bf16\n  metric: step_time_s\n  value: 1\n";
+  }
+  try {
+    load_llm_cases(file, kTopologies);
+    FAIL("expected a ConfigError");
+  } catch (const ConfigError& e) {
+    CHECK(e.where().file == file);
+    CHECK(e.where().line == 12);
+    CHECK(e.message() == "case x: tp_overlap: expected none or async, got \"ring\"");
   }
   std::filesystem::remove_all(dir);
 }

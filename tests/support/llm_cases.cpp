@@ -168,6 +168,12 @@ void read_layout(const CaseReader& r, LlmCase& c) {
     q.framework = *framework;
   }
   if (r.has("compile")) q.compile = r.get<bool>("compile");
+  const std::string tp_overlap = r.optional<std::string>("tp_overlap").value_or("none");
+  if (tp_overlap != "none" && tp_overlap != "async") {
+    r.fail(r.node()["tp_overlap"],
+           fmt::format("case {}: tp_overlap: expected none or async, got \"{}\"", r.id(), tp_overlap));
+  }
+  q.tp_overlap_async = tp_overlap == "async";
   const std::string schedule = r.optional<std::string>("pp_schedule").value_or("1f1b");
   if (schedule != "1f1b" && schedule != "interleaved-1f1b") {
     r.fail(r.node()["pp_schedule"],
