@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "linksim/units.hpp"
 
@@ -27,13 +29,47 @@ std::string_view node_kind_name(const YAML::Node& node) {
   }
 }
 
+namespace {
+
+// yaml-cpp keeps both entries of a key written twice in one mapping and answers a lookup with
+// the first: refuse the second at its position instead (a catalog entry whose key is repeated
+// would otherwise merge two entries silently). Walks without recursion.
+void refuse_duplicate_keys(const YAML::Node& document, std::string_view file) {
+  std::vector<YAML::Node> pending{document};
+  while (!pending.empty()) {
+    const YAML::Node node = pending.back();
+    pending.pop_back();
+    if (node.IsSequence()) {
+      for (const YAML::Node& item : node) pending.push_back(item);
+      continue;
+    }
+    if (!node.IsMap()) continue;
+    std::vector<std::string> seen;
+    for (const auto& entry : node) {
+      const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : std::string();
+      if (entry.first.IsScalar() &&
+          std::find(seen.begin(), seen.end(), key) != seen.end()) {
+        throw ConfigError(location_of(entry.first, file),
+                          fmt::format("duplicate key '{}' in one mapping", key));
+      }
+      seen.push_back(key);
+      pending.push_back(entry.second);
+    }
+  }
+}
+
+}  // namespace
+
 YAML::Node load_document(std::string_view text, std::string_view file) {
+  YAML::Node document;
   try {
-    return YAML::Load(std::string(text));
+    document = YAML::Load(std::string(text));
   } catch (const YAML::ParserException& e) {
     throw ConfigError(SourceLocation{std::string(file), e.mark.line + 1, e.mark.column + 1},
                       e.msg);
   }
+  refuse_duplicate_keys(document, file);
+  return document;
 }
 
 YAML::Node entry_list(const YAML::Node& document, std::string_view file, const char* top_key) {

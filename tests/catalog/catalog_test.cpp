@@ -249,6 +249,15 @@ TEST_CASE("parse: errors are positioned, expected-vs-got") {
                        ConfigError);
 }
 
+TEST_CASE("parse: a key written twice in one entry is refused at the second") {
+  // Two gpu entries merged by a lost "- " would otherwise keep the first value silently.
+  CHECK_THROWS_WITH_AS(parse_gpus(replace(kGpus, "    sm: 90\n", "    sm: 90\n    sm: 80\n")),
+                       "gpus.yaml:7:5: error: duplicate key 'sm' in one mapping", ConfigError);
+  CHECK_THROWS_WITH_AS(parse_links(std::string(kLinks) + "link_types:\n"),
+                       "links.yaml:10:1: error: duplicate key 'link_types' in one mapping",
+                       ConfigError);
+}
+
 TEST_CASE("parse: references, names and structure") {
   CHECK_THROWS_WITH_AS(parse_gpus(replace(kGpus, "nvlink_type: nvlink4", "nvlink_type: nvlink9")),
                        "gpus.yaml:8:18: error: expected an nvlink link type for 'nvlink_type', "
