@@ -308,7 +308,7 @@ TEST_CASE("platforms: the built-in entries, aliases and the default") {
   CHECK(icx->key == "intel-ice-lake");
   CHECK(icx->nccl_smp_bw_Bps == Approx(10e9));     // topo.cc counts it as Skylake
   CHECK(icx->memory_bw_Bps == Approx(8 * 3200e6 * 8));
-  CHECK(c.find_platform("cascade-lake")->memory_bw_Bps == Approx(6 * 2933e6 * 8));
+  CHECK(c.find_platform("cascade-lake")->memory_bw_Bps == Approx(140.8e9));  // 6 x DDR4-2933
   CHECK(c.find_platform("genoa")->memory_bw_Bps == Approx(12 * 4800e6 * 8));
   // The default platform gives no memory figure: no bound.
   CHECK(generic.memory_bw_Bps == std::numeric_limits<double>::infinity());

@@ -85,9 +85,10 @@ TEST_SUITE("collectives") {
     CHECK(best > 1.8 * staged);
     // The socket transport registers host memory only: the same staging, nothing more modelled.
     CHECK(allreduce_busbw(t, pair, socket, 1 << 30) == doctest::Approx(staged));
-    // Sixteen ranks: the servers' NICs each fed at the staged rate bound the trees as well.
+    // Sixteen ranks: the servers' NICs each fed at the staged rate (8 x 22.56 = 180 GB/s
+    // per server, below 8 x 48) bound the trees as well.
     const double all_best = allreduce_busbw(t, t.gpus(), {}, 1 << 30);
     const double all_staged = allreduce_busbw(t, t.gpus(), gdr_off, 1 << 30);
-    CHECK(all_staged < all_best / 4);
+    CHECK(all_staged < 0.8 * all_best);
   }
 }

@@ -215,7 +215,8 @@ node:
     const CollectiveResult staged =
         run(Communicator(amd, amd.gpus(), pxb), kGiB, Algorithm::kRing);
     CHECK(staged.bottleneck.kind == BottleneckKind::kHostStaging);
-    CHECK(p2p.busbw_Bps > 5 * staged.busbw_Bps);
+    // P2P: 25.2 GB/s (Gen4 x16 at 0.8); staged: B_copy = 0.47 x 24 = 11.28 (below xGMI's 16).
+    CHECK(p2p.busbw_Bps > 2 * staged.busbw_Bps);
   }
 
   TEST_CASE("p2p level: --nccl-version selects NCCL's default level for four GPUs on AMD") {
