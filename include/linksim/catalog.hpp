@@ -80,10 +80,13 @@ struct HostPlatform {
   /// NCCL's bandwidth for the link between two sockets (ncclTopoGetInterCpuBw); +infinity
   /// where NCCL sets none (LOC_BW).
   double nccl_smp_bw_Bps = 0;
-  /// Host-staged (SHM) copy between GPUs of one socket, and across two sockets (measured;
-  /// entries without a measurement carry the generic entry's).
+  /// Host-staged (SHM) copy between GPUs of one socket, and across two sockets, where a
+  /// measurement of this platform bounds it (docs/model.md#shm); 0 = none measured.
   double host_staging_Bps = 0;
   double host_staging_cross_socket_Bps = 0;
+  /// One socket's memory bandwidth (channels x transfer rate x 8 bytes); +infinity when the
+  /// entry gives none (docs/catalog.md#platforms).
+  double memory_bw_Bps = 0;
   std::string source;
 };
 

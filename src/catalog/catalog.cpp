@@ -83,7 +83,7 @@ constexpr std::array<std::pair<std::string_view, CpuArch>, 3> kCpuArchs = {{
 }};
 
 const std::vector<std::string> kPlatformKeys = {
-    "key", "aliases", "name", "vendor", "arch", "nccl_smp_bw", "host_staging_bw",
+    "key", "aliases", "name", "vendor", "arch", "nccl_smp_bw", "memory_bw", "host_staging_bw",
     "host_staging_cross_socket_bw", "source", "note"};
 
 constexpr std::string_view kDefaultPlatformKey = "generic";
@@ -101,8 +101,8 @@ Enum parse_enum(FieldReader& fields, const char* key,
                                   comma_list(names)));
 }
 
-// Rates a platform leaves out are the default platform's; parsed before it, they stay 0 and
-// are filled in by parse_platforms.
+// A staged rate a platform leaves out is 0 (none measured: the model's terms alone bound it,
+// docs/model.md#shm); the default platform must give both.
 HostPlatform parse_platform(FieldReader& fields) {
   HostPlatform platform;
   if (auto key = fields.optional_string("key")) {
@@ -116,6 +116,8 @@ HostPlatform parse_platform(FieldReader& fields) {
   platform.arch = parse_enum(fields, "arch", kCpuArchs);
   platform.nccl_smp_bw_Bps = fields.optional_bandwidth_Bps("nccl_smp_bw")
                                  .value_or(std::numeric_limits<double>::infinity());
+  platform.memory_bw_Bps = fields.optional_bandwidth_Bps("memory_bw")
+                               .value_or(std::numeric_limits<double>::infinity());
   platform.host_staging_Bps = fields.optional_bandwidth_Bps("host_staging_bw").value_or(0);
   platform.host_staging_cross_socket_Bps =
       fields.optional_bandwidth_Bps("host_staging_cross_socket_bw").value_or(0);
@@ -277,13 +279,6 @@ std::vector<HostPlatform> parse_platforms(std::string_view text, std::string_vie
     throw ConfigError(location_of(document, file),
                       fmt::format("expected a platform with key '{}' (the default)",
                                   kDefaultPlatformKey));
-  }
-  const HostPlatform defaults = *fallback;
-  for (HostPlatform& platform : platforms) {
-    if (platform.host_staging_Bps == 0) platform.host_staging_Bps = defaults.host_staging_Bps;
-    if (platform.host_staging_cross_socket_Bps == 0) {
-      platform.host_staging_cross_socket_Bps = defaults.host_staging_cross_socket_Bps;
-    }
   }
   return platforms;
 }

@@ -47,8 +47,9 @@ int rank_of(const CommGraph& g, DeviceId gpu) {
   return -1;
 }
 
-// A host-staged route's rate: the host platform's staged rate, bounded by NCCL's bandwidth
-// for the path (host_staging_rate, docs/model.md#shm).
+// A host-staged route's rate, term by term (host_staging_rate, docs/model.md#shm): the copy
+// over the GPU's PCIe link, the staging CPU's memory, the socket link and a measurement, the
+// smallest of which bounds it.
 void add_staging_rate_terms(const CommGraph& g, const Bottleneck& b,
                             std::vector<ExplainTerm>& terms) {
   const int from = rank_of(g, b.from), to = rank_of(g, b.to);
@@ -56,23 +57,39 @@ void add_staging_rate_terms(const CommGraph& g, const Bottleneck& b,
   const Topology& t = g.topology();
   const HostStagingRate staging = host_staging_rate(t, g.route(from, to), g.options().calibration, &g.gdr_nics());
   const HostPlatform& platform = t.host_platform(staging.cpu);
+  const std::string cpu = t.display_name(staging.cpu);
   const std::string where = staging.crosses_socket ? "across the sockets" : "within a socket";
-  const std::string source =
-      staging.overridden
-          ? fmt::format("{}'s own host_staging{}_bw (the topology), {}",
-                        t.display_name(staging.cpu),
-                        staging.crosses_socket ? "_cross_socket" : "", where)
-          : fmt::format("host platform '{}' of {} (data/catalog/platforms.yaml), {}",
-                        platform.key, t.display_name(staging.cpu), where);
-  terms.push_back(rate_term("B_host", staging.platform_Bps, source));
-  if (std::isfinite(staging.nccl_path_Bps)) {
-    terms.push_back(rate_term("B_nccl_path", staging.nccl_path_Bps,
-                              "NCCL's path bandwidth: PCIe at 12/15.75 of raw (topo.h PCI_BW)" +
-                                  std::string(staging.crosses_socket
-                                                  ? ", the socket link at NCCL's inter-CPU figure"
-                                                  : "")));
+  if (std::isfinite(staging.copy_Bps)) {
+    terms.push_back(rate_term("B_copy", staging.copy_Bps,
+                              fmt::format("{} x NCCL's PCIe bandwidth of the path's slowest PCIe "
+                                          "link (width x speed / 80, topo.h PCI_BW): the GPU "
+                                          "stores into host memory, the peer loads it (shm.cc)",
+                                          kShmCopyFraction)));
   }
-  terms.push_back(rate_term("B_shm", staging.rate_Bps, "min(B_host, B_nccl_path)"));
+  if (std::isfinite(staging.memory_Bps)) {
+    terms.push_back(rate_term(
+        "B_mem", staging.memory_Bps,
+        fmt::format("memory_bw of platform '{}' ({:g} GB/s) of {} / (2 x {} GPUs staging below "
+                    "it): each byte written and read once",
+                    platform.key, platform.memory_bw_Bps / 1e9, cpu, staging.staging_gpus)));
+  }
+  if (std::isfinite(staging.socket_Bps)) {
+    terms.push_back(rate_term("B_socket", staging.socket_Bps,
+                              fmt::format("NCCL's inter-CPU bandwidth of platform '{}' "
+                                          "(ncclTopoGetInterCpuBw, topo.h)",
+                                          platform.key)));
+  }
+  if (std::isfinite(staging.measured_Bps)) {
+    const std::string source =
+        staging.overridden
+            ? fmt::format("{}'s own host_staging{}_bw (the topology), {}", cpu,
+                          staging.crosses_socket ? "_cross_socket" : "", where)
+            : fmt::format("measured host_staging{}_bw of platform '{}' (data/catalog/platforms.yaml), {}",
+                          staging.crosses_socket ? "_cross_socket" : "", platform.key, where);
+    terms.push_back(rate_term("B_measured", staging.measured_Bps, source));
+  }
+  terms.push_back(rate_term("B_shm", staging.rate_Bps,
+                            fmt::format("min of the terms above: {} bounds it", staging.bound)));
 }
 
 }  // namespace

@@ -24,7 +24,7 @@ ExplainTerm rate_term(std::string symbol, double Bps, std::string source);
 
 /// The terms behind a bottleneck: for a link, its catalog entry, raw rate, efficiency and
 /// effective capacity, and `load` when given (the bytes it carries per byte each rank sends);
-/// for host staging, the route's slowest PCIe leg and SMP link with the staging efficiencies;
+/// for host staging, B_copy, B_mem, B_socket and B_measured and which of them bounds B_shm;
 /// for NVLS or the servers' NICs, the rate that binds.
 void add_bottleneck_terms(const CommGraph& graph, const Bottleneck& bottleneck,
                           std::vector<ExplainTerm>& terms,

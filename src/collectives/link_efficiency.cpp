@@ -11,6 +11,7 @@
 
 #include "collectives/model_params.hpp"
 #include "common/check.hpp"
+#include "routing/pcie_tree.hpp"
 
 namespace linksim::detail {
 namespace {
@@ -102,19 +103,32 @@ std::vector<double> effective_capacities(const Topology& topology,
 
 namespace {
 
-// The staged rate of a copy over `paths` (docs/model.md#shm): the host platform's rate of the
-// CPU whose memory stages it (the last CPU the path reaches: paths.cc diverts through
-// ncclGetLocalCpu of the destination), bounded by NCCL's bandwidth for its PCIe and socket links.
+// The GPUs of `cpu`'s server whose way up the PCIe tree ends at `cpu`: each may stage its
+// copies through that CPU's memory at once (a ring's every hop is staged).
+int gpus_below(const Topology& topology, DeviceId cpu) {
+  int n = 0;
+  const std::optional<int> host = topology.device(cpu).host;
+  for (DeviceId gpu : topology.devices_of(host.value_or(0), DeviceKind::kGpu)) {
+    const routing_detail::UpChain chain = routing_detail::find_up_chain(topology, gpu);
+    if (!chain.hops.empty() && chain.hops.back() == cpu) ++n;
+  }
+  return std::max(1, n);
+}
+
+// The staged rate of a copy over `paths` (docs/model.md#shm), the CPU whose memory stages it
+// being the last CPU the path reaches (paths.cc diverts through ncclGetLocalCpu of the
+// destination): B_shm = min(B_copy, B_mem, B_socket, B_measured).
 HostStagingRate staging_over(const Topology& topology, const std::vector<std::vector<LinkId>>& paths,
                              const ModelCalibration& calibration) {
+  constexpr double kNone = std::numeric_limits<double>::infinity();
   HostStagingRate r;
-  r.nccl_path_Bps = std::numeric_limits<double>::infinity();
+  r.copy_Bps = kNone;
   bool found_cpu = false;
   for (const std::vector<LinkId>& path : paths) {
     for (LinkId id : path) {
       const Link& link = topology.link(id);
       if (link.family == LinkFamily::kPcie) {
-        r.nccl_path_Bps = std::min(r.nccl_path_Bps, link.bw_Bps * kNcclPcieBwFraction);
+        r.copy_Bps = std::min(r.copy_Bps, link.bw_Bps * kNcclPcieBwFraction * kShmCopyFraction);
       }
       if (link.family == LinkFamily::kSmp) r.crosses_socket = true;
       if (topology.device(link.to).kind == DeviceKind::kCpu) {
@@ -125,16 +139,38 @@ HostStagingRate staging_over(const Topology& topology, const std::vector<std::ve
   }
   const HostPlatform& platform = found_cpu ? topology.host_platform(r.cpu)
                                            : topology.catalog().default_platform();
+  r.staging_gpus = found_cpu ? gpus_below(topology, r.cpu) : 1;
+  r.memory_Bps = platform.memory_bw_Bps / (2.0 * r.staging_gpus);
+  r.socket_Bps = r.crosses_socket ? platform.nccl_smp_bw_Bps : kNone;
   const std::optional<double> own =
       found_cpu ? (r.crosses_socket ? topology.device(r.cpu).host_staging_cross_socket_Bps
                                     : topology.device(r.cpu).host_staging_Bps)
                 : std::nullopt;
   r.overridden = own.has_value();
-  r.platform_Bps = own.value_or(r.crosses_socket ? platform.host_staging_cross_socket_Bps
-                                                 : platform.host_staging_Bps);
-  if (r.crosses_socket) r.nccl_path_Bps = std::min(r.nccl_path_Bps, platform.nccl_smp_bw_Bps);
-  r.rate_Bps = std::min(r.platform_Bps, r.nccl_path_Bps) *
-               calibration[CalibrationParameter::kHostStagingRate];
+  const double measured = own.value_or(r.crosses_socket ? platform.host_staging_cross_socket_Bps
+                                                        : platform.host_staging_Bps);
+  r.measured_Bps = measured > 0 ? measured : kNone;
+  const std::pair<double, const char*> terms[] = {{r.copy_Bps, "B_copy"},
+                                                  {r.memory_Bps, "B_mem"},
+                                                  {r.socket_Bps, "B_socket"},
+                                                  {r.measured_Bps, "B_measured"}};
+  double rate = kNone;
+  for (const auto& [value, name] : terms) {
+    if (value < rate) {
+      rate = value;
+      r.bound = name;
+    }
+  }
+  if (rate == kNone) {
+    // No PCIe link, memory figure nor measurement bounds it (a C2C-attached GPU on a platform
+    // without memory_bw): the default platform's measured rate.
+    const HostPlatform& fallback = topology.catalog().default_platform();
+    r.measured_Bps = r.crosses_socket ? fallback.host_staging_cross_socket_Bps
+                                      : fallback.host_staging_Bps;
+    rate = r.measured_Bps;
+    r.bound = "B_measured";
+  }
+  r.rate_Bps = rate * calibration[CalibrationParameter::kHostStagingRate];
   return r;
 }
 

@@ -24,13 +24,19 @@ std::vector<double> effective_capacities(const Topology& topology,
                                          const ModelCalibration& calibration);
 
 /// How fast a host-staged (SHM) route copies, and why (docs/model.md#shm).
+/// Each term is +infinity where it does not apply.
 struct HostStagingRate {
   DeviceId cpu;                   ///< the CPU whose memory stages the copy (the receiver's)
   bool crosses_socket = false;    ///< the path crosses the socket link
-  bool overridden = false;        ///< the topology gives the CPU its own rate
-  double platform_Bps = 0;        ///< the host platform's (or the topology's) staged rate
-  double nccl_path_Bps = 0;       ///< NCCL's bandwidth for the path: its PCIe and socket links
-  double rate_Bps = 0;            ///< min(platform_Bps, nccl_path_Bps)
+  bool overridden = false;        ///< the topology gives the CPU its own measured rate
+  double copy_Bps = 0;            ///< B_copy: kShmCopyFraction x NCCL's PCIe bw of the path
+  double memory_Bps = 0;          ///< B_mem: the CPU's memory bw / (2 x GPUs staging below it)
+  int staging_gpus = 0;           ///< the GPUs below that CPU that stage through its memory
+  double socket_Bps = 0;          ///< B_socket: NCCL's inter-CPU bw, across the sockets only
+  double measured_Bps = 0;        ///< B_measured: the platform's (or topology's) measured rate
+  double rate_Bps = 0;            ///< B_shm = min of the four, x the calibration factor
+  /// Which term bounds rate_Bps: "B_copy", "B_mem", "B_socket" or "B_measured".
+  const char* bound = "B_copy";
 };
 /// One GPU/NIC leg of a network route staged through host memory.
 struct StagedLeg {

@@ -72,9 +72,16 @@ inline constexpr double kNetworkEfficiency = 0.96;
 inline constexpr double kC2cEfficiency = 0.8;
 /// NCCL's bandwidth of a PCIe link, as a fraction of its raw rate: NCCL counts width x speed
 /// / 80 GB/s (src/graph/topo.cc), PCI_BW 12 GB/s for Gen3 x16 (15.75 raw; src/graph/topo.h).
-/// It bounds a host-staged copy from above (docs/model.md#shm); the staged rate itself is
-/// the host platform's (data/catalog/platforms.yaml).
+/// A host-staged copy moves at kShmCopyFraction of it (docs/model.md#shm).
 inline constexpr double kNcclPcieBwFraction = 12.0 / 15.75;
+/// A host-staged (SHM) copy through pinned host memory moves this fraction of NCCL's PCIe
+/// bandwidth of the GPU's link (B_copy, docs/model.md#shm): the receiver's SMs load the data
+/// over PCIe from host memory (src/transport/shm.cc), reads whose round trips leave about
+/// half the link. Measured: DGX-1 V100, Gen3 x16, 5.52-5.75 GB/s busbw of NCCL's 12 for
+/// three GPU pairs within and across the sockets (data/validation/nccl-tests/39b-41b, 41:
+/// 0.46-0.48); DGX H100, Gen5 x16, 24.0-24.3 of 48 (four GPUs, P2P off, LLM-Insights: 0.50).
+/// The lower is taken (docs/model.md#shm).
+inline constexpr double kShmCopyFraction = 0.47;
 /// NVLink SHARP (NVLS): algbw achieved as a fraction of the GPU's raw NVLink bandwidth.
 /// 8x H100: 276 GB/s of 450 (calibration 01, 53; NVIDIA's 480 GB/s busbw, nccl#1374):
 /// equals NCCL's nvlsEff 0.85 x SM90 NVLink efficiency 0.824 x ~0.875.

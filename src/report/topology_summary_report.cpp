@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <iterator>
 #include <nlohmann/json.hpp>
 
@@ -12,18 +13,36 @@
 
 namespace linksim {
 
+namespace {
+
+// What bounds a host-staged (SHM) copy on this host (docs/model.md#shm): its measured rates
+// where it has them, and the memory and socket figures the model's terms take.
+std::string describe_staging(const HostPlatformSummary& host) {
+  std::string out = "host-staged copies bounded by the GPU's PCIe link";
+  if (std::isfinite(host.platform->memory_bw_Bps)) {
+    out += fmt::format(", memory ({} per socket)", format_bandwidth(host.platform->memory_bw_Bps));
+  }
+  if (std::isfinite(host.platform->nccl_smp_bw_Bps)) {
+    out += fmt::format(", the socket link ({})", format_bandwidth(host.platform->nccl_smp_bw_Bps));
+  }
+  if (host.staging_Bps > 0 || host.staging_cross_socket_Bps > 0) {
+    out += fmt::format(" and measurements: {} within a socket, {} across",
+                       format_bandwidth(host.staging_Bps),
+                       format_bandwidth(host.staging_cross_socket_Bps));
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string render_topology_summary_text(const TopologySummary& s) {
   std::string out;
   auto line = std::back_inserter(out);
   const HostPlatformSummary& host = s.host;
   fmt::format_to(line, "{}  ({})\n", s.name, s.source_file);
   fmt::format_to(line, "servers: {}\n", s.servers);
-  fmt::format_to(line,
-                 "host: {} = {}; NCCL's default P2P level {}; host-staged copies {} within a "
-                 "socket, {} across\n",
-                 host.platform->key, host.platform->name, p2p_level_name(host.p2p_level),
-                 format_bandwidth(host.staging_Bps),
-                 format_bandwidth(host.staging_cross_socket_Bps));
+  fmt::format_to(line, "host: {} = {}; NCCL's default P2P level {}; {}\n", host.platform->key,
+                 host.platform->name, p2p_level_name(host.p2p_level), describe_staging(host));
   if (s.fabric) fmt::format_to(line, "fabric: {}\n", describe_fabric(*s.fabric));
   fmt::format_to(line, "\ndevices:\n");
   for (const auto& [kind, count] : s.devices_by_kind) {
@@ -56,6 +75,12 @@ std::string render_topology_summary_json(const TopologySummary& s) {
                  {"p2p_level", std::string(p2p_level_name(s.host.p2p_level))},
                  {"host_staging_GBps", s.host.staging_Bps / 1e9},
                  {"host_staging_cross_socket_GBps", s.host.staging_cross_socket_Bps / 1e9}};
+  // A figure the platform does not give (no bound) is null.
+  const auto gbps_or_null = [](double Bps) {
+    return std::isfinite(Bps) ? nlohmann::json(Bps / 1e9) : nlohmann::json(nullptr);
+  };
+  out["host"]["memory_GBps"] = gbps_or_null(s.host.platform->memory_bw_Bps);
+  out["host"]["nccl_smp_GBps"] = gbps_or_null(s.host.platform->nccl_smp_bw_Bps);
   if (s.fabric) {
     out["fabric"] = {{"planes", s.fabric->planes},
                      {"plane_per_rail", s.fabric->plane_per_rail},

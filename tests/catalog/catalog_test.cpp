@@ -59,6 +59,7 @@ constexpr const char* kPlatforms = R"(platforms:
     vendor: amd
     arch: x86
     nccl_smp_bw: 16 GB/s
+    memory_bw: 204.8 GB/s
     source: test
 )";
 
@@ -307,8 +308,19 @@ TEST_CASE("platforms: the built-in entries, aliases and the default") {
   CHECK(spr->key == "intel-sapphire-rapids");
   CHECK(spr->vendor == linksim::CpuVendor::kIntel);
   CHECK(spr->nccl_smp_bw_Bps == Approx(22e9));  // topo.h SRP_QPI_BW
-  // No measurement of its own: the default's rates.
-  CHECK(spr->host_staging_Bps == Approx(4.0e9));
+  // 8 channels of DDR5-4800 x 8 bytes.
+  CHECK(spr->memory_bw_Bps == Approx(8 * 4800e6 * 8));
+  // No measurement of its own, and none inherited: the model's terms alone bound it.
+  CHECK(spr->host_staging_Bps == 0);
+  const linksim::HostPlatform* icx = c.find_platform("ice-lake");
+  REQUIRE(icx != nullptr);
+  CHECK(icx->key == "intel-ice-lake");
+  CHECK(icx->nccl_smp_bw_Bps == Approx(10e9));     // topo.cc counts it as Skylake
+  CHECK(icx->memory_bw_Bps == Approx(8 * 3200e6 * 8));
+  CHECK(c.find_platform("cascade-lake")->memory_bw_Bps == Approx(140.8e9));  // 6 x DDR4-2933
+  CHECK(c.find_platform("genoa")->memory_bw_Bps == Approx(12 * 4800e6 * 8));
+  // The default platform gives no memory figure: no bound.
+  CHECK(generic.memory_bw_Bps == std::numeric_limits<double>::infinity());
   const linksim::HostPlatform* grace = c.find_platform("grace");
   REQUIRE(grace != nullptr);
   CHECK(grace->arch == linksim::CpuArch::kArm);
@@ -316,9 +328,10 @@ TEST_CASE("platforms: the built-in entries, aliases and the default") {
   CHECK(c.find_platform("pentium") == nullptr);
 }
 
-TEST_CASE("platforms: parse inherits the default's rates and rejects bad entries") {
+TEST_CASE("platforms: parse keeps measured rates to their entry and rejects bad entries") {
   const Catalog c = parse_platforms(kPlatforms);
-  CHECK(c.find_platform("rome")->host_staging_cross_socket_Bps == Approx(1.44e9));
+  CHECK(c.find_platform("rome")->host_staging_cross_socket_Bps == 0);
+  CHECK(c.find_platform("rome")->memory_bw_Bps == Approx(204.8e9));
   CHECK(c.find_platform("rome")->nccl_smp_bw_Bps == Approx(16e9));
   CHECK_THROWS_WITH_AS(parse_platforms(replace(kPlatforms, "vendor: amd", "vendor: amdd")),
                        "platforms.yaml:12:13: error: unknown vendor 'amdd'; expected one of: "
@@ -332,6 +345,10 @@ TEST_CASE("platforms: parse inherits the default's rates and rejects bad entries
       parse_platforms(replace(kPlatforms, "    host_staging_bw: 4.0 GB/s\n", "")),
       "platforms.yaml:2:5: error: missing required key 'host_staging_bw' in platform 'generic'",
       ConfigError);
+  CHECK_THROWS_WITH_AS(parse_platforms(replace(kPlatforms, "204.8 GB/s", "fast")),
+                       "platforms.yaml:15:16: error: expected a bandwidth such as \"450 GB/s\" or "
+                       "\"400 Gb/s\", got \"fast\"",
+                       ConfigError);
   CHECK_THROWS_WITH_AS(parse_platforms(replace(kPlatforms, "key: generic", "key: plain")),
                        "platforms.yaml:1:1: error: expected a platform with key 'generic' (the "
                        "default)",

@@ -2,6 +2,7 @@
 // Predictions held against real nccl-tests tables (data/validation/nccl-tests/), case by
 // case as listed in tests/data/calibration/cases.yaml: busbw within the case's tolerance
 // (default 10%) from 64 MiB, time within a factor of 1.5 below. Runs the real CLI.
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <doctest/doctest.h>
@@ -46,7 +47,7 @@ std::string collective_of(const std::string& file) {
 TEST_SUITE("calibration") {
   TEST_CASE("calibration: every real nccl-tests table is predicted within its tolerance") {
     YAML::Node cases = YAML::LoadFile(kSource + "/tests/data/calibration/cases.yaml")["cases"];
-    REQUIRE(cases.size() >= 17);
+    REQUIRE(cases.size() >= 26);
     for (const YAML::Node& c : cases) {
       const std::string file = c["file"].as<std::string>();
       CAPTURE(file);
@@ -70,7 +71,8 @@ TEST_SUITE("calibration") {
       for (const auto& r : json["results"]) predicted[r["size_bytes"].get<double>()] = r;
       const double tolerance = c["tolerance"] ? c["tolerance"].as<double>() : 0.10;
       const double small_factor = c["small_factor"] ? c["small_factor"].as<double>() : 1.5;
-      int compared = 0;
+      int compared = 0, rows = 0;
+      for (const auto& row : table.rows) rows += row.size_bytes > 0 ? 1 : 0;
       for (const auto& row : table.rows) {
         auto it = predicted.find(row.size_bytes);
         if (row.size_bytes <= 0 || it == predicted.end()) continue;
@@ -85,7 +87,8 @@ TEST_SUITE("calibration") {
           CHECK(ratio >= 1 / small_factor);
         }
       }
-      CHECK(compared >= 4);
+      // Every size of the table (a published run may hold a single size).
+      CHECK(compared >= std::min(4, rows));
     }
   }
 

@@ -198,9 +198,10 @@ TEST_CASE("diagnose: gdr-off is costed with the NIC legs staged through host mem
     CHECK(p.logged_busbw_Bps == doctest::Approx(busbw(t, gpus, logged, p.size_bytes)));
     CHECK(p.best_busbw_Bps == doctest::Approx(busbw(t, gpus, {}, p.size_bytes)));
   }
-  // 1 GiB: the staged route's 4.0 GB/s (the generic platform's staged rate) bounds it.
-  CHECK(f->cost->points.back().logged_busbw_Bps <= 4.0e9);
-  CHECK(f->cost->points.back().best_busbw_Bps > 10 * f->cost->points.back().logged_busbw_Bps);
+  // 1 GiB: the staged route's 22.56 GB/s (B_copy: 0.47 x NCCL's 48 GB/s for Gen5 x16) bounds
+  // it; with GDR the NDR NIC's 48 GB/s.
+  CHECK(f->cost->points.back().logged_busbw_Bps <= 22.56e9);
+  CHECK(f->cost->points.back().best_busbw_Bps > 2 * f->cost->points.back().logged_busbw_Bps);
   // A level below PXB in the log is the setting costed.
   const Diagnosis pix = run(
       two_servers("a:1:2 [0] NCCL INFO NCCL_NET_GDR_LEVEL set by environment to LOC\n", "NET/IB/0"), &t);
@@ -224,7 +225,8 @@ TEST_CASE("diagnose: socket-instead-of-ib is costed as NCCL's host-memory socket
     CHECK(p.logged_busbw_Bps == doctest::Approx(busbw(t, gpus, logged, p.size_bytes)));
     CHECK(p.logged_busbw_Bps < p.best_busbw_Bps);
   }
-  CHECK(f->cost->points.back().logged_busbw_Bps <= 4.0e9);
+  // Both NIC legs host-staged: at most B_copy, 0.47 x NCCL's 48 GB/s for Gen5 x16.
+  CHECK(f->cost->points.back().logged_busbw_Bps <= 22.56e9);
   // Without a variable in the log, the transport alone names the setting.
   const Diagnosis bare = run(two_servers("", "NET/Socket/0"), &t);
   CHECK(find(bare, linksim::kFindingSocketInsteadOfIb)->cost->setting == "NET/Socket");

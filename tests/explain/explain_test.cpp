@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -233,12 +234,16 @@ TEST_SUITE("explain") {
     }
     CHECK(saw_ll128);
     CHECK(e.analytic.bottleneck.kind == BottleneckKind::kHostStaging);
-    // The generic host platform's 4.0 GB/s within a socket, under NCCL's 24 GB/s for the
-    // Gen4 x16 legs (31.5 x 12 / 15.75).
+    // B_copy: 0.47 x NCCL's 24 GB/s for the Gen4 x16 legs (31.5 x 12 / 15.75) = 11.28 GB/s;
+    // B_mem: the Ryzen 7000's two channels of DDR5-5200 (83.2 GB/s) / (2 x 2 GPUs) = 20.8;
+    // one socket (no B_socket), no measurement (no B_measured): B_copy bounds it.
     const ExplainStep& bw = step(e.steps, "bandwidth term");
-    CHECK(term(bw, "B_host") == doctest::Approx(4.0e9));
-    CHECK(term(bw, "B_nccl_path") == doctest::Approx(24.0e9));
-    CHECK(term(bw, "B_shm") == doctest::Approx(4.0e9));
+    CHECK(term(bw, "B_copy") == doctest::Approx(11.28e9));
+    CHECK(term(bw, "B_mem") == doctest::Approx(20.8e9));
+    CHECK(term(bw, "B_shm") == doctest::Approx(11.28e9));
+    CHECK(std::none_of(bw.terms.begin(), bw.terms.end(), [](const ExplainTerm& x) {
+      return x.symbol == "B_socket" || x.symbol == "B_measured";
+    }));
   }
 
   TEST_CASE("explain coll: errors are coll's, and one rank has no flow step") {

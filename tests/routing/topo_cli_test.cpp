@@ -64,11 +64,13 @@ TEST_CASE("cli: topo show and dot") {
                       "cpu0") != std::string::npos);
   CHECK(show.out.find("nearest NIC: NIC0 (mlx5_0, PIX)") != std::string::npos);
   CHECK(show.out.find("bisection bandwidth") != std::string::npos);
-  // The host platform of the file, NCCL's default P2P level on it (8 GPUs: PXB), and the
-  // platform's host-staging rates (the generic entry's: no measurement of its own).
+  // The host platform of the file, NCCL's default P2P level on it (8 GPUs: PXB), and what
+  // bounds its host-staged copies (no measurement of its own: PCIe, 8 x DDR5-4800 of memory
+  // per socket, NCCL's 22 GB/s for the socket link).
   CHECK(show.out.find("host: intel-sapphire-rapids = Intel Xeon Scalable gen 4 (Sapphire "
-                      "Rapids); NCCL's default P2P level PXB; host-staged copies 4 GB/s within "
-                      "a socket, 1.44 GB/s across") != std::string::npos);
+                      "Rapids); NCCL's default P2P level PXB; host-staged copies bounded by the "
+                      "GPU's PCIe link, memory (307.2 GB/s per socket), the socket link (22 GB/s)\n") !=
+        std::string::npos);
   const CliResult json = run_cli("topo show --json " + kDgxH100);
   CHECK(json.status == 0);
   CHECK(json.out.find("\"nvlink_lanes\": 18") != std::string::npos);

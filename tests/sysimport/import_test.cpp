@@ -50,7 +50,7 @@ TEST_CASE("import nvidia-smi: every calibration capture round-trips through a to
       CHECK_MESSAGE(report.match(), report.text());
     }
   }
-  CHECK(imported == 4);  // 04, 06, 07 and 13: the four topo -m captures
+  CHECK(imported == 5);  // 04, 06, 07, 13 and 14: the five topo -m captures
 }
 
 TEST_CASE("import nvidia-smi: a PXB tree, NODE bridges and SYS sockets are reproduced") {

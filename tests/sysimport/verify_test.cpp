@@ -65,6 +65,7 @@ TEST_CASE("verify: shipped topologies match their machines' real outputs") {
   CHECK(verify_file("dgx1-v100.yaml", "06-v100x8-dgx1-cubemesh-topo-m-konnase.txt").match());
   CHECK(verify_file("dgx-a100.yaml", "04-a100x8-nvswitch-topo-m-mleng.txt").match());
   CHECK(verify_file("dual-2080ti.yaml", "07-rtx2080ti-x2-pix-topo-m-autodl.txt").match());
+  CHECK(verify_file("dgx1-v100-broadwell.yaml", "14-v100x8-dgx1v-topo-m-empovit.txt").match());
   CHECK(verify_file("rtx4090-8gpu-server.yaml",
                     "13-rtx4090-x8-pcie-switch-server-topo-m-nccltests307.txt")
             .match());

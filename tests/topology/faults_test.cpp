@@ -95,10 +95,12 @@ TEST_SUITE("topology") {
       CAPTURE(names.front());
       CHECK(allreduce_s(d, gpus(d, names), k256MiB) == allreduce_s(t, gpus(t, names), k256MiB));
     }
-    // Across the CPU the ring's copies are staged through host memory, slower than the x8
-    // link: a route that crosses it but is limited elsewhere is no faster and no slower.
+    // Across the CPU the ring's copies are staged through host memory at B_copy, 0.47 x NCCL's
+    // PCIe bandwidth of the GPU's link (docs/model.md#shm): x8 halves it (0.47 x 12 GB/s
+    // against 0.47 x 24), so the staged ring through the degraded link takes twice as long.
     const std::vector<std::string> staged = {"gpu0", "gpu1", "gpu2", "gpu3"};
-    CHECK(allreduce_s(d, gpus(d, staged), k256MiB) == allreduce_s(t, gpus(t, staged), k256MiB));
+    CHECK(allreduce_s(d, gpus(d, staged), k256MiB) >
+          1.9 * allreduce_s(t, gpus(t, staged), k256MiB));
   }
 
   TEST_CASE("faults: an NVLink lane down slows the GPU's collectives only") {

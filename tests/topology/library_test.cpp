@@ -48,7 +48,7 @@ struct Expected {
 //   HGX B200: 2 chips x 9 = 18; NVL72: 18 chips x 1 = 18; DGX-1: 2x NV1 + 2x NV2 = 6;
 //   A40 bridge pair: 4; A100 PCIe bridges: 12; PCIe-only machines: 0.
 //   NICs: one per GPU on DGX/HGX and NVL72; 16 RoCE ports on BM.GPU4.8; 4 (one per switch) on
-//   pcie-8gpu; the single mlx5_bond_0 on the RTX 4090 server; none where topo -m shows none.
+//   pcie-8gpu and the DGX-1V; the single mlx5_bond_0 on the RTX 4090 server; none where topo -m shows none.
 const std::vector<Expected>& expectations() {
   static const std::vector<Expected> table = {
       {"a100-pcie-nvlink-pair.yaml", 1, 2, 0, 12, "a100-pcie"},
@@ -57,6 +57,7 @@ const std::vector<Expected>& expectations() {
       {"dgx-a100.yaml", 1, 8, 8, 12, "a100-sxm-80g"},
       {"dgx-h100-ib.yaml", 4, 8, 8, 18, "h100-sxm"},
       {"dgx-h100.yaml", 1, 8, 8, 18, "h100-sxm"},
+      {"dgx1-v100-broadwell.yaml", 1, 8, 4, 6, "v100-sxm"},
       {"dgx1-v100.yaml", 1, 8, 0, 6, "v100-sxm"},
       {"dual-2080ti.yaml", 1, 2, 0, 0, "rtx2080ti"},
       {"dual-4090.yaml", 1, 2, 0, 0, "rtx4090"},
@@ -273,6 +274,11 @@ TEST_SUITE("topology.library.matrix") {
 TEST_CASE("dgx1-v100 implies the real DGX-1 matrix cell for cell (topo-m/06)") {
   Topology topo = load_topology(library_path("dgx1-v100.yaml"));
   check_matrix_equals(topo, calibration_path("06-v100x8-dgx1-cubemesh-topo-m-konnase.txt"));
+}
+
+TEST_CASE("dgx1-v100-broadwell implies the real DGX-1V matrix incl. its NICs (topo-m/14)") {
+  Topology topo = load_topology(library_path("dgx1-v100-broadwell.yaml"));
+  check_matrix_equals(topo, calibration_path("14-v100x8-dgx1v-topo-m-empovit.txt"));
 }
 
 TEST_CASE("rtx4090-8gpu-server implies the real matrix incl. NIC0 (topo-m/13)") {
