@@ -2,9 +2,10 @@
 // The planner held to published LLM training and inference runs (data/validation/llm/), each
 // compared as a step time converted with the source's own FLOP convention. The fidelity target
 // (docs/validation.md#llm-planner) is median |error| within 10 %, p90 within 35 %, none off by
-// 2x; the planner does not reach it yet, so this test holds the figures it does reach (median
-// within 18 %, p90 within 47 %, none off by 2x but the runs named below with their reasons) so
-// that no change makes them worse. The table printed with --success (or on failure) is the one
+// 2x, and for inference median within 15 % for prefill and for decode separately; the planner
+// does not reach all of it yet, so this test holds the figures it does reach (all runs: median
+// within 15 %, p90 within 40 %; prefill median within 10 %, decode within 17 %; none off by 2x
+// but the runs named below with their reasons) so that no change makes them worse. The table printed with --success (or on failure) is the one
 // scripts/llm_validation_table.py renders into docs/validation.md.
 #include <doctest/doctest.h>
 
@@ -59,17 +60,15 @@ const std::map<std::string, std::string> kKnownOutliers = {
     {"09-llama31-8b-8-cp2-64k",
      "500 W power-capped H100 96 GB (the source's hardware, the case's caveat) under a 64k-token "
      "ring attention; the catalog H100 is the 700 W part"},
-    // TensorRT-LLM 0.5/0.6 runs, planned with today's engine model (docs/serving.md#validation).
-    {"20-ttft-h100-l2-70b-tp4-128",
-     "the 0.6.1 benchmark's first-token path costs more host time than today's in-flight "
-     "batching runtime, the engine model's trtllm"},
-    {"20-static-h100-l2-70b-tp4-128-2048",
-     "GQA decode attention at batch 480: 0.6.1's masked-attention kernel runs one thread block "
-     "per sequence and query head (FasterTransformer's B x H grid) and reads its KV head for "
-     "each of the 8 query heads sharing it; the planner reads each KV head once"},
 };
 
-TEST_CASE("plan: published LLM runs, median error within 18 %, p90 within 47 %, none off by 2x") {
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  if (v.empty()) return 0;
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+TEST_CASE("plan: published LLM runs, median error within 15 %, p90 within 40 %, none off by 2x") {
   REQUIRE_MESSAGE(std::filesystem::exists(kCases), "validation data missing: " << kCases);
   const std::vector<testing::LlmCase> cases = testing::load_llm_cases(kCases, kTopologies);
   REQUIRE(cases.size() >= 30);
@@ -116,8 +115,16 @@ TEST_CASE("plan: published LLM runs, median error within 18 %, p90 within 47 %, 
           << fmt::format("{:.6g}\t{:.6g}", r.published_s, r.predicted_s) << '\n';
     }
   }
-  CHECK(median <= 0.18);
-  CHECK(p90 <= 0.47);
+  CHECK(median <= 0.15);
+  CHECK(p90 <= 0.40);
+  // Inference by mode: prefill (TTFT) and decode (TPOT, tokens/s) each held on its own.
+  std::map<std::string, std::vector<double>> by_mode;
+  for (const Row& r : rows) {
+    const std::string mode = r.framework.substr(0, r.framework.find(','));
+    if (mode == "prefill" || mode == "decode") by_mode[mode].push_back(std::abs(r.error()));
+  }
+  CHECK(median_of(by_mode["prefill"]) <= 0.10);
+  CHECK(median_of(by_mode["decode"]) <= 0.17);
   for (const Row& r : rows) {
     CAPTURE(r.id);
     if (kKnownOutliers.count(r.id)) continue;
