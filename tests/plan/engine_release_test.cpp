@@ -8,8 +8,10 @@
 #include <string>
 
 #include "linksim/engine_release.hpp"
+#include "linksim/error.hpp"
 #include "linksim/model.hpp"
 #include "linksim/plan.hpp"
+#include "linksim/serve_options.hpp"
 #include "linksim/topology_yaml.hpp"
 
 namespace linksim {
@@ -70,6 +72,25 @@ TEST_CASE("engine releases: an unknown release or engine says what was expected"
   CHECK_FALSE(find_engine_spec("sglang@0.4").has_value());
   CHECK(engine_spec_expectation("sglang@0.4") == "sglang with no release (it has none in the table)");
   CHECK(engine_release_versions("trtllm") == "0.5.0, 0.6.1");
+}
+
+TEST_CASE("engine releases: --engine and engine= take NAME@RELEASE, and name themselves when refused") {
+  const EngineModel old = serving_engine_option("trtllm@0.6.1", std::nullopt, std::nullopt,
+                                                OptionSpelling::kFlag);
+  CHECK_FALSE(old.continuous_batching);  // serve runs gptSession's static batches
+  CHECK(old.kernel_launch_host_s == doctest::Approx(15e-6));
+  const auto message = [](OptionSpelling spelling) {
+    try {
+      serving_engine_option("trtllm@0.9", std::nullopt, std::nullopt, spelling);
+    } catch (const ConfigError& e) {
+      return e.message();
+    }
+    return std::string("no error");
+  };
+  CHECK(message(OptionSpelling::kFlag) ==
+        "--engine: expected trtllm@RELEASE with RELEASE one of 0.5.0, 0.6.1, got \"trtllm@0.9\"");
+  CHECK(message(OptionSpelling::kKeyword) ==
+        "engine: expected trtllm@RELEASE with RELEASE one of 0.5.0, 0.6.1, got \"trtllm@0.9\"");
 }
 
 TEST_CASE("engine releases: decode without GQA sharing re-reads each KV head from L2") {
