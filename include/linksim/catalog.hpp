@@ -58,6 +58,9 @@ struct GpuModel {
   double fp8_flops = 0;             ///< dense FP8 tensor FLOP/s; 0 where unsupported
   double memory_bytes = 0;
   double memory_bw_Bps = 0;
+  /// L2 cache read bandwidth, bytes/s, where a public measurement or datasheet gives it; 0 =
+  /// not known (the planner then times L2-resident re-reads at the memory bandwidth).
+  double l2_bw_Bps = 0;
   std::string source;
 };
 

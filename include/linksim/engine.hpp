@@ -72,6 +72,13 @@ struct EngineModel {
   /// activations and workspace (TensorRT-LLM, LMDeploy), not of the whole GPU (vLLM, SGLang)
   bool memory_fraction_of_free = false;
   bool continuous_batching = true;   ///< false: a batch runs to completion before the next starts
+  /// Eager launches: the host time to enqueue one kernel (an engine without CUDA graphs waits
+  /// on its host whenever a kernel is shorter); 0 = the planner's eager launch floor.
+  double kernel_launch_host_s = 0;
+  bool fused_gate_up = true;         ///< SwiGLU's gate and up projections as one GEMM
+  /// Decode attention reads each KV head once for the query heads sharing it (GQA); false: once
+  /// per query head, the re-reads served from L2 where the GPU's L2 bandwidth is known.
+  bool gqa_shared_kv_reads = true;
 };
 
 /// The engines known to linksim, in a stable order.

@@ -134,7 +134,7 @@ void add_plan_options(CLI::App& c, PlanArgs& a) {
   c.add_flag("--json", a.json, "Print JSON (docs/cli.md#linksim-plan)");
   c.add_option("--engine", a.engine,
                "Prefill, decode: serving engine none | " + engine_names() +
-                   " (default none: kernels and NCCL alone)");
+                   ", or NAME@RELEASE such as trtllm@0.6.1 (default none: kernels and NCCL alone)");
   c.add_option("--engine-overhead", a.engine_overhead, "With --engine: host time per iteration, e.g. 2ms");
   c.add_option("--allreduce", a.allreduce, "With --engine: tensor-parallel all-reduce nccl | custom");
 }

@@ -94,7 +94,7 @@ void add_serve_options(CLI::App& c, ServeArgs& a) {
   c.add_option("--slo", a.slo, "Latency objective: ttft=500ms,tpot=50ms[,pct=99]");
   c.add_option("--rate-sweep", a.rate_sweep, "Run at each rate FROM:TO:STEP (requests/s)");
   c.add_flag("--max-rate", a.max_rate, "The highest Poisson rate meeting --slo (bisection)");
-  c.add_option("--engine", a.engine, "Serving engine: " + engine_names() + " (default vllm)");
+  c.add_option("--engine", a.engine, "Serving engine: " + engine_names() + ", or NAME@RELEASE such as trtllm@0.6.1 (default vllm)");
   c.add_option("--engine-overhead", a.engine_overhead, "Host time per iteration, e.g. 2ms (default: the engine's)");
   c.add_option("--allreduce", a.allreduce, "Tensor-parallel all-reduce: nccl | custom (default: the engine's)");
   c.add_option("--max-num-seqs", a.max_num_seqs, "Running sequences at most (default: the engine's)");

@@ -11,7 +11,7 @@
 
 #include "collectives/model_params.hpp"
 #include "common/check.hpp"
-#include "routing/pcie_tree.hpp"
+#include "topology/server_tree.hpp"
 
 namespace linksim::detail {
 namespace {
@@ -109,8 +109,7 @@ int gpus_below(const Topology& topology, DeviceId cpu) {
   int n = 0;
   const std::optional<int> host = topology.device(cpu).host;
   for (DeviceId gpu : topology.devices_of(host.value_or(0), DeviceKind::kGpu)) {
-    const routing_detail::UpChain chain = routing_detail::find_up_chain(topology, gpu);
-    if (!chain.hops.empty() && chain.hops.back() == cpu) ++n;
+    if (detail::find_up_chain(topology, gpu).cpu() == cpu) ++n;
   }
   return std::max(1, n);
 }

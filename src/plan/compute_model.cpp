@@ -98,8 +98,14 @@ GpuRates gpu_rates(const GpuModel& gpu, const PlanRequest& r, const Precision& p
                                                          : double(r.batch) / replicas;
     const bool prefill = r.iteration ? r.iteration->prefill_tokens > 0 : r.mode == PlanMode::kPrefill;
     rates.cuda_graphs = uses_cuda_graph(*r.engine, tokens, prefill);
-    rates.launch_floor_s = rates.cuda_graphs ? kLaunchFloorGraphs_s : kLaunchFloorEager_s;
+    // Eager: a kernel occupies the GPU at least as long as the host takes to enqueue the next.
+    rates.launch_floor_s = rates.cuda_graphs
+                               ? kLaunchFloorGraphs_s
+                               : std::max(kLaunchFloorEager_s, r.engine->kernel_launch_host_s);
+    rates.fused_gate_up = r.engine->fused_gate_up;
+    rates.gqa_shared_kv_reads = r.engine->gqa_shared_kv_reads;
   }
+  rates.l2_Bps = gpu.l2_bw_Bps * r.hbm_scale;
   return rates;
 }
 
@@ -151,6 +157,7 @@ WorkShape work_shape(const ParallelLayout& l, PlanMode mode,
     w.causal = false;
     w.attention_pairs = b.decode_context_tokens + b.prefill_attention_pairs;
     w.kv_tokens = b.decode_context_tokens + b.prefill_context_tokens;
+    w.decode_kv_tokens = b.decode_context_tokens;
     w.logit_rows = w.sequences;
     return w;
   }
@@ -172,6 +179,7 @@ WorkShape work_shape(const ParallelLayout& l, PlanMode mode,
       w.tokens = w.sequences;
       w.context = double(l.kv_len) + 1;
       w.causal = false;
+      w.decode_kv_tokens = w.sequences * w.context;
       break;
   }
   return w;
@@ -202,6 +210,26 @@ double attention_kv_bytes(const ModelSpec& m, const ParallelLayout& l, const Wor
   return 2.0 * w.sequences * w.context * attention_shape(m, l).kv_dim * p.kv_bytes / l.cp;
 }
 
+/// Decode attention without GQA sharing (EngineModel::gqa_shared_kv_reads false): one thread
+/// block per sequence and query head, each reading its KV head, so a KV head is read once per
+/// query head of its group. The blocks of one sequence's heads run side by side, so the first
+/// read comes from HBM (attention_kv_bytes) and the group's other g - 1 from L2 at its
+/// bandwidth, or from HBM again where the GPU's L2 bandwidth is not in the catalog. Returns the
+/// time those re-reads add beyond the HBM read (docs/serving.md#releases).
+double gqa_reread_s(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w,
+                    const Precision& p, const GpuRates& r) {
+  if (r.gqa_shared_kv_reads || w.decode_kv_tokens <= 0) return 0;
+  const AttentionShape a = attention_shape(m, l);
+  const double group = a.q_dim / a.kv_dim;  // query heads per KV head on this GPU
+  if (group <= 1) return 0;
+  const double first_read_bytes = 2.0 * w.decode_kv_tokens * a.kv_dim * p.kv_bytes / l.cp;
+  const double reread_bytes = (group - 1) * first_read_bytes;
+  const double hbm_s = first_read_bytes / (r.hbm_Bps * r.hbm_efficiency);
+  if (r.l2_Bps <= 0) return reread_bytes / (r.hbm_Bps * r.hbm_efficiency);
+  // The L2 serves every read of the group while HBM fills it: whichever is slower bounds.
+  return std::max(0.0, group * first_read_bytes / r.l2_Bps - hbm_s);
+}
+
 LayerCost attention_block(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w,
                           const Precision& p, const GpuRates& r, double efficiency) {
   const AttentionShape a = attention_shape(m, l);
@@ -211,7 +239,8 @@ LayerCost attention_block(const ModelSpec& m, const ParallelLayout& l, const Wor
   c.flops += 2 * w.tokens * m.hidden * (2 * a.q_dim + 2 * a.kv_dim);
   const double core_flops = attention_core_flops(m, l, w);
   const double core_compute_s = core_flops / (r.attention_peak_flops * efficiency);
-  const double core_memory_s = attention_kv_bytes(m, l, w, p) / (r.hbm_Bps * r.hbm_efficiency);
+  const double core_memory_s = attention_kv_bytes(m, l, w, p) / (r.hbm_Bps * r.hbm_efficiency) +
+                               gqa_reread_s(m, l, w, p, r);
   c.add_kernel(&LayerCost::attention_s, std::max(core_compute_s, core_memory_s), r);
   c.flops += core_flops;
   return c;
@@ -223,8 +252,16 @@ LayerCost ffn_block(const ModelSpec& m, const ParallelLayout& l, const WorkShape
   const double mats = ffn_matrices(m.ffn_type);
   if (!moe) {
     const double f = double(m.ffn) / l.tp;
-    const double up_n = (mats - 1) * f;  // gate and up fused into one GEMM for SwiGLU
-    c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, up_n, m.hidden, p.act_bytes, p.weight_bytes, r), r);
+    if (mats == 3 && !r.fused_gate_up) {
+      // Gate and up as two GEMMs (an engine without the fused MLP): two launches, and the
+      // activations read twice.
+      for (int gemm = 0; gemm < 2; ++gemm) {
+        c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, f, m.hidden, p.act_bytes, p.weight_bytes, r), r);
+      }
+    } else {
+      const double up_n = (mats - 1) * f;  // gate and up fused into one GEMM for SwiGLU
+      c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, up_n, m.hidden, p.act_bytes, p.weight_bytes, r), r);
+    }
     c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, m.hidden, f, p.act_bytes, p.weight_bytes, r), r);
     c.flops += 2 * w.tokens * m.hidden * f * mats;
     return c;

@@ -28,6 +28,11 @@ struct GpuRates {
   bool cuda_graphs = false;     ///< the step is replayed from a CUDA graph (else eager launches)
   bool fused_elementwise = true;///< the stack fuses norms, activation and rotary (else one kernel per op)
   OptimizerKernel optimizer = OptimizerKernel::kFused;
+  /// Serving engine mechanisms (PlanRequest::engine, include/linksim/engine.hpp); training and
+  /// engine none keep the defaults.
+  bool fused_gate_up = true;        ///< SwiGLU's gate and up projections as one GEMM
+  bool gqa_shared_kv_reads = true;  ///< decode attention reads a KV head once per query group
+  double l2_Bps = 0;                ///< L2 read bandwidth (catalog l2_bw); 0 = not known
 };
 
 /// Sourced defaults for the GPU's generation and the compute format, with the request's
@@ -73,6 +78,7 @@ struct WorkShape {
   bool iteration = false;
   double attention_pairs = 0;  ///< query-key pairs of the attention, all sequences
   double kv_tokens = 0;        ///< keys read from the KV cache, all sequences
+  double decode_kv_tokens = 0; ///< of kv_tokens, those read by decoding (one-query) sequences
   double logit_rows = 0;       ///< positions sampled (one per sequence)
 };
 /// The work of `mode` on `layout`, or of `iteration` when given (its tokens split over dp).

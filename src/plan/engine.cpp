@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include <fmt/core.h>
+
 #include "common/text.hpp"
 
 namespace linksim {
@@ -165,7 +167,10 @@ bool uses_cuda_graph(const EngineModel& engine, double tokens, bool with_prefill
 }
 
 std::string describe_launch(const EngineModel& engine) {
-  if (engine.launch != LaunchMode::kCudaGraphs) return "eager launches";
+  if (engine.launch != LaunchMode::kCudaGraphs) {
+    if (engine.kernel_launch_host_s <= 0) return "eager launches";
+    return fmt::format("eager launches ({:g} us host time per kernel)", engine.kernel_launch_host_s * 1e6);
+  }
   std::string text = engine.cuda_graph_prefill ? "CUDA graphs" : "CUDA graphs for decode";
   if (engine.cuda_graph_max_tokens > 0) text += " up to " + std::to_string(engine.cuda_graph_max_tokens) + " tokens";
   return engine.cuda_graph_max_tokens > 0 || !engine.cuda_graph_prefill ? text + ", eager otherwise" : text;

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <vector>
 
+#include "linksim/engine_release.hpp"
 #include "linksim/error.hpp"
 #include "linksim/input_file.hpp"
 #include "linksim/units.hpp"
@@ -89,10 +90,10 @@ std::string spell_option(std::string_view dashed_name, OptionSpelling spelling) 
 EngineModel serving_engine_option(const std::string& name, const std::optional<std::string>& overhead,
                                   const std::optional<std::string>& allreduce,
                                   OptionSpelling spelling) {
-  std::optional<EngineModel> engine = find_engine(name);
+  std::optional<EngineModel> engine = find_engine_spec(name);
   if (!engine) {
-    throw ConfigError(fmt::format("{}: expected one of {}, got \"{}\"", spell_option("engine", spelling),
-                                  engine_names(), name));
+    throw ConfigError(fmt::format("{}: expected {}, got \"{}\"", spell_option("engine", spelling),
+                                  engine_spec_expectation(name), name));
   }
   if (overhead) {
     const std::optional<double> s = parse_duration_s(*overhead);

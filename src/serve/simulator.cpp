@@ -108,10 +108,11 @@ void ServeSimulator::Impl::describe(ServeResult& out) const {
   out.assumptions.push_back(fmt::format(
       "engine {} ({}): {:.2f} ms host time per iteration, {}, {} all-reduce; "
       "max {} sequences and {} tokens per iteration, chunked prefill {}, blocks of {} tokens, "
-      "preemption {}",
+      "preemption {}{}",
       e.name, e.release, e.overhead_s(replica_gpus) * 1e3, describe_launch(e), to_string(e.allreduce),
       e.max_num_seqs, e.max_num_batched_tokens, e.chunked_prefill ? "on" : "off",
-      e.block_size_tokens, to_string(e.preemption)));
+      e.block_size_tokens, to_string(e.preemption),
+      e.continuous_batching ? "" : "; static batches (a new batch when the last completes)"));
   out.assumptions.push_back(fmt::format(
       "KV pool per replica: {} blocks = {} per GPU ({:g} x {} {}{}, less weights {}, "
       "activations {}, workspace {}); {} per token per GPU",

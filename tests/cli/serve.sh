@@ -56,6 +56,8 @@ expect 2 'linksim: error: --rate-sweep: expected FROM:TO:STEP in requests/s with
   "${base[@]}" --rate-sweep 5:1:1
 expect 2 'linksim: error: --engine: expected one of vllm, sglang, trtllm, lmdeploy, hf, llama.cpp, got "tgi"' \
   "${base[@]}" --rate 1 --engine tgi
+expect 2 'linksim: error: --engine: expected trtllm@RELEASE with RELEASE one of 0.5.0, 0.6.1, got "trtllm@0.9"' \
+  "${base[@]}" --rate 1 --engine trtllm@0.9
 expect 2 'linksim: error: --allreduce: expected one of nccl, custom, got "mpi"' \
   "${base[@]}" --rate 1 --allreduce mpi
 expect 2 'linksim: error: --engine-overhead: expected a duration such as "2 ms" or "500 us", got "3"' \
@@ -153,6 +155,19 @@ none=$(step)
 expect_plan_status=$("$cli" plan --topo "$topo/dgx-h100.yaml" --model llama3.1-70b --tp 8 --mode train --engine vllm 2>&1 >/dev/null)
 [[ $expect_plan_status == 'linksim: error: --engine: expected --mode prefill or decode, got --mode train' ]] ||
   fail "plan --mode train --engine vllm: $expect_plan_status"
+
+# plan --engine NAME@RELEASE: the release's mechanisms (eager launches, NCCL, unfused gate/up)
+# make TensorRT-LLM 0.6.1's step slower than today's trtllm; an unknown release is refused.
+old_step=$(step --engine trtllm@0.6.1)
+new_step=$(step --engine trtllm)
+python3 -c "import sys; sys.exit(0 if float('$old_step') > float('$new_step') else 1)" ||
+  fail "plan --engine trtllm@0.6.1 ($old_step) not slower than trtllm ($new_step)"
+out=$("$cli" plan --topo "$topo/dgx-h100.yaml" --model llama3.1-70b --tp 8 --mode decode --engine trtllm@0.6.1 --json 2>&1)
+[[ $out == *'"engine": "trtllm@0.6.1"'* ]] || fail "plan --engine trtllm@0.6.1 --json: $out"
+bad_release=$("$cli" plan --topo "$topo/dgx-h100.yaml" --model llama3.1-70b --tp 8 --mode decode --engine vllm@0.1 2>&1 >/dev/null)
+status=$?
+[[ $status -eq 2 && $bad_release == 'linksim: error: --engine: expected vllm@RELEASE with RELEASE one of 0.7.2, got "vllm@0.1"' ]] ||
+  fail "plan --engine vllm@0.1: status $status: $bad_release"
 
 if [[ $failures -gt 0 ]]; then
   echo "$failures failure(s)"

@@ -130,7 +130,7 @@ TEST_CASE("FLOP conventions are named by the first word of the field") {
 
 TEST_CASE("every published case is read") {
   REQUIRE(std::filesystem::exists(kCasesFile));
-  REQUIRE(cases().size() == 75);
+  REQUIRE(cases().size() == 85);
   std::set<std::string> ids;
   for (const LlmCase& c : cases()) {
     CAPTURE(c.id);
@@ -249,10 +249,12 @@ TEST_CASE("cases become planner requests") {
   SUBCASE("inference runs carry the engine their source measured on") {
     const LlmCase& vllm = find_case("24-qwq32b-bs1-tp2");
     REQUIRE(vllm.request.engine.has_value());
-    CHECK(vllm.request.engine->name == "vllm");
+    CHECK(vllm.request.engine->name == "vllm@0.7.2");  // engine_version: 0.7.2
     const LlmCase& trtllm = find_case("20-ttft-h100-l2-7b-128");
     REQUIRE(trtllm.request.engine.has_value());
-    CHECK(trtllm.request.engine->name == "trtllm");
+    CHECK(trtllm.request.engine->name == "trtllm@0.5.0");
+    CHECK(trtllm.request.engine->launch == LaunchMode::kEager);
+    CHECK(find_case("30-nim-l33-70b-tp2-500-2000-itl").request.engine->name == "trtllm");
     CHECK_FALSE(find_case("22-l2-7b-tp1").request.engine.has_value());  // gpt-fast: no engine
   }
   SUBCASE("an inline architecture") {
@@ -332,6 +334,45 @@ TEST_CASE("a case's engine is a known engine of an inference run") {
         "case x: engine: expected vllm, sglang, trtllm, lmdeploy, hf, llama.cpp, got \"tgi\"");
   CHECK(message_for("train", "vllm") ==
         "case x: engine: expected no engine for a training run, got \"vllm\"");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a case's engine_version is a release of its engine, refused at its line and column") {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "linksim_llm_release_test";
+  std::filesystem::create_directories(dir);
+  const std::string file = (dir / "bad.yaml").string();
+  const auto load_with = [&](const std::string& engine, const std::string& version) {
+    std::ofstream(file) << "- id: x\n  source: https://example.org\n  arch: {layers: 2, hidden: 64, "
+                           "heads: 4, kv_heads: 4, ffn: 256, ffn_type: gelu, vocab: 100}\n"
+                           "  mode: decode\n  engine: " << engine << "\n  engine_version: "
+                        << version << "\n  topo: dgx-h100\n  gpus: 1\n  tp: 1\n  pp: 1\n  dp: 1\n"
+                           "  ep: 1\n  cp: 1\n  dtype: bf16\n  metric: step_time_s\n  value: 1\n";
+    return load_llm_cases(file, kTopologies);
+  };
+  const std::vector<LlmCase> ok = load_with("trtllm", "0.6.1");
+  REQUIRE(ok.size() == 1);
+  REQUIRE(ok[0].request.engine.has_value());
+  CHECK(ok[0].request.engine->name == "trtllm@0.6.1");
+  CHECK_FALSE(ok[0].request.engine->gqa_shared_kv_reads);
+  CHECK_FALSE(ok[0].request.engine->fused_gate_up);
+  try {
+    load_with("trtllm", "0.9.9");
+    FAIL("expected a ConfigError");
+  } catch (const ConfigError& e) {
+    CHECK(e.where().file == file);
+    CHECK(e.where().line == 6);
+    CHECK(e.where().column == 19);
+    CHECK(e.message() == "case x: engine_version: expected one of 0.5.0, 0.6.1, got \"0.9.9\"");
+  }
+  try {
+    load_with("sglang", "0.4");
+    FAIL("expected a ConfigError");
+  } catch (const ConfigError& e) {
+    CHECK(e.where().line == 6);
+    CHECK(e.message() ==
+          "case x: engine_version: expected no version (sglang has no releases in the table), "
+          "got \"0.4\"");
+  }
   std::filesystem::remove_all(dir);
 }
 

@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "linksim/engine_release.hpp"
 #include "linksim/error.hpp"
 
 namespace linksim::testing {
@@ -229,6 +230,19 @@ void read_engine(const CaseReader& r, LlmCase& c) {
                                            engine_names(), name));
   }
   c.request.engine = *engine;
+  // engine_version: the release the source measured on (include/linksim/engine_release.hpp).
+  if (!r.has("engine_version")) return;
+  const std::string version = r.get<std::string>("engine_version");
+  const std::optional<EngineModel> release = find_engine_spec(name + "@" + version);
+  if (!release) {
+    const std::string known = engine_release_versions(name);
+    r.fail(r.node()["engine_version"],
+           fmt::format("case {}: engine_version: expected {}, got \"{}\"", r.id(),
+                       known.empty() ? "no version (" + name + " has no releases in the table)"
+                                     : "one of " + known,
+                       version));
+  }
+  c.request.engine = *release;
 }
 
 LlmCase read_case(const YAML::Node& node, const std::string& file, const std::string& topologies) {
