@@ -65,8 +65,10 @@ TimedCollective CommTimer::time_concurrent(const std::vector<std::vector<DeviceI
   const Answer own_answer = answer(own, op, bytes);
   TimedCollective t = own_answer.timed;
   // Only links that touch none of the group's GPUs can be loaded by another, disjoint group
-  // of its kind (a GPU's own NVLink or PCIe link is its alone): a group with none shares
-  // nothing and the other groups need not be timed.
+  // of its kind (a GPU's own NVLink or PCIe link is its alone). Links between network
+  // switches are left out: which trunk a flow takes is the fabric's routing choice (adaptive
+  // routing spreads it), not something the groups' placement fixes. A group with no candidate
+  // shares nothing and the other groups need not be timed.
   std::map<LinkId, double> total_s;
   double own_s = 0;
   for (const auto& [link, busy] : own_answer.busy_s) {
@@ -74,7 +76,9 @@ TimedCollective CommTimer::time_concurrent(const std::vector<std::vector<DeviceI
     const Link& l = topology_.link(link);
     const bool touches_group = std::find(own.begin(), own.end(), l.from) != own.end() ||
                                std::find(own.begin(), own.end(), l.to) != own.end();
-    if (!touches_group) total_s.emplace(link, busy);
+    const bool fabric_trunk = topology_.device(l.from).kind == DeviceKind::kNetSwitch &&
+                              topology_.device(l.to).kind == DeviceKind::kNetSwitch;
+    if (!touches_group && !fabric_trunk) total_s.emplace(link, busy);
   }
   std::map<LinkId, int> loaders;
   for (const auto& [link, busy] : total_s) loaders[link] = 1;
