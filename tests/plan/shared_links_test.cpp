@@ -9,6 +9,7 @@
 
 #include "linksim/model.hpp"
 #include "linksim/plan.hpp"
+#include "linksim/plan_report.hpp"
 #include "linksim/topology_yaml.hpp"
 #include "plan/comm_timer.hpp"
 #include "support/mini_topologies.hpp"
@@ -117,6 +118,13 @@ TEST_CASE("shared links: the plan's DP row reports the NIC its two groups share"
   for (const PlanComm& c : p.comms) {
     if (c.kind == "tp") CHECK(c.shared_slowdown == 1);
   }
+  const std::string text = render_plan_text(p);
+  CHECK(text.find("  shared: dp step allreduce ") != std::string::npos);
+  CHECK(text.find(" x its time alone, 2 groups at once on " + dp->shared_link) != std::string::npos);
+  const std::string json = render_plan_json(p);
+  CHECK(json.find("\"shared_groups\": 2") != std::string::npos);
+  CHECK(json.find("\"shared_link\": \"" + dp->shared_link + "\"") != std::string::npos);
+  CHECK(json.find("\"shared_link\": null") != std::string::npos);  // the TP rows
 }
 
 TEST_CASE("shared links: DGX H100 DP groups, each on its own rail NIC, are not slowed") {
