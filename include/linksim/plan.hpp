@@ -103,6 +103,11 @@ struct PlanComm {
   std::string implementation = "nccl";  ///< or a serving engine's "custom one-shot" / "custom two-shot"
   std::string gpus;         ///< the GPUs of the timed group, "gpu0-3" or "host0:gpu0, host1:gpu0..."
   std::vector<DeviceId> group;  ///< the timed group's GPUs, in rank order
+  /// One call's time with the groups of its kind that run at the same time over the call timed
+  /// alone (>= 1; docs/planner.md#shared-links); 1 when they share no link that limits it.
+  double shared_slowdown = 1;
+  std::string shared_link;  ///< the link they share, "nic0->leaf0 (ib_ndr)"; "" when none
+  int shared_groups = 0;    ///< the groups that load shared_link, the timed one included
 };
 
 /// Compute of one step on the slowest pipeline stage, seconds, and what it was built from.

@@ -23,7 +23,8 @@ const Communicator& CommTimer::communicator(const std::vector<DeviceId>& gpus) {
   return *it->second;
 }
 
-TimedCollective CommTimer::time(const std::vector<DeviceId>& gpus, CollectiveOp op, double bytes) {
+const CommTimer::Answer& CommTimer::answer(const std::vector<DeviceId>& gpus, CollectiveOp op,
+                                           double bytes) {
   const Communicator& comm = communicator(gpus);
   const auto key = std::make_tuple(&comm, int(op), bytes);
   if (auto it = answers_.find(key); it != answers_.end()) return it->second;
@@ -32,9 +33,84 @@ TimedCollective CommTimer::time(const std::vector<DeviceId>& gpus, CollectiveOp 
   query.size_bytes = bytes;
   query.mode = mode_;
   const CollectiveResult r = comm.run(query);
-  TimedCollective t{r.time_s, r.algorithm, r.protocol, r.bottleneck};
-  answers_.emplace(key, t);
-  return t;
+  Answer a;
+  a.timed = TimedCollective{r.time_s, r.algorithm, r.protocol, r.bottleneck};
+  a.timed.alone_s = r.time_s;
+  for (const LinkUsage& u : r.link_usage) {
+    if (u.busy_s > 0) a.busy_s.emplace_back(u.link, u.busy_s);
+  }
+  if (a.busy_s.empty() && r.bottleneck.kind == BottleneckKind::kLink && bytes > 0) {
+    // No per-link usage (tree, direct patterns): the bottleneck link is busy for the part of
+    // the call that the same algorithm and protocol do not take for an empty message.
+    CollectiveQuery empty = query;
+    empty.size_bytes = 0;
+    empty.mode = SimMode::kAnalytic;
+    empty.algorithm = r.algorithm;
+    empty.protocol = r.protocol;
+    const double fixed_s = comm.run(empty).time_s;
+    if (r.time_s > fixed_s) a.busy_s.emplace_back(r.bottleneck.link, r.time_s - fixed_s);
+  }
+  return answers_.emplace(key, std::move(a)).first->second;
+}
+
+TimedCollective CommTimer::time(const std::vector<DeviceId>& gpus, CollectiveOp op, double bytes) {
+  return answer(gpus, op, bytes).timed;
+}
+
+TimedCollective CommTimer::time_concurrent(const std::vector<std::vector<DeviceId>>& groups,
+                                           CollectiveOp op, double bytes) {
+  const std::vector<DeviceId>& own = groups.front();
+  const auto key = std::make_tuple(&communicator(own), int(op), bytes);
+  if (auto it = shared_answers_.find(key); it != shared_answers_.end()) return it->second;
+  const Answer own_answer = answer(own, op, bytes);
+  TimedCollective t = own_answer.timed;
+  // Only links that touch none of the group's GPUs can be loaded by another, disjoint group
+  // of its kind (a GPU's own NVLink or PCIe link is its alone). Links between network
+  // switches are left out: which trunk a flow takes is the fabric's routing choice (adaptive
+  // routing spreads it), not something the groups' placement fixes. A group with no candidate
+  // shares nothing and the other groups need not be timed.
+  std::map<LinkId, double> total_s;
+  double own_s = 0;
+  for (const auto& [link, busy] : own_answer.busy_s) {
+    own_s = std::max(own_s, busy);
+    const Link& l = topology_.link(link);
+    const bool touches_group = std::find(own.begin(), own.end(), l.from) != own.end() ||
+                               std::find(own.begin(), own.end(), l.to) != own.end();
+    const bool fabric_trunk = topology_.device(l.from).kind == DeviceKind::kNetSwitch &&
+                              topology_.device(l.to).kind == DeviceKind::kNetSwitch;
+    if (!touches_group && !fabric_trunk) total_s.emplace(link, busy);
+  }
+  std::map<LinkId, int> loaders;
+  for (const auto& [link, busy] : total_s) loaders[link] = 1;
+  if (!total_s.empty()) {
+    for (size_t g = 1; g < groups.size(); ++g) {
+      for (const auto& [link, busy] : answer(groups[g], op, bytes).busy_s) {
+        auto it = total_s.find(link);
+        if (it == total_s.end()) continue;
+        it->second += busy;
+        ++loaders[link];
+      }
+    }
+  }
+  // The busiest shared link sets the bandwidth-bound time: what it carries for every group
+  // beyond the group's own bandwidth-bound time adds to the call.
+  double busiest_s = 0;
+  for (const auto& [link, busy] : total_s) {
+    if (loaders[link] > 1 && busy > busiest_s) {
+      busiest_s = busy;
+      t.shared_link = link;
+      t.shared_groups = loaders[link];
+    }
+  }
+  const double extra_s = std::max(0.0, busiest_s - own_s);
+  t.time_s += extra_s;
+  t.shared_slowdown = t.alone_s > 0 ? t.time_s / t.alone_s : 1;
+  if (extra_s <= 0) {
+    t.shared_link.reset();
+    t.shared_groups = 0;
+    t.shared_slowdown = 1;
+  }
+  return shared_answers_.emplace(key, t).first->second;
 }
 
 const std::optional<CommTimer::NvlinkGroup>& CommTimer::nvlink_group(

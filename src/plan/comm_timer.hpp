@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -24,6 +25,13 @@ struct TimedCollective {
   Bottleneck bottleneck;  ///< what limits one call; in words: describe_bottleneck
   /// "nccl", or the engine's kernel: "custom one-shot", "custom two-shot"
   std::string implementation = "nccl";
+  /// time_concurrent: the call timed alone on its group, and what the groups of its kind that
+  /// run at the same time cost it (docs/planner.md#shared-links): time_s / alone_s, the link
+  /// they share most and how many groups load it. 1, none, 0 when nothing is shared.
+  double alone_s = 0;
+  double shared_slowdown = 1;
+  std::optional<LinkId> shared_link;
+  int shared_groups = 0;
 };
 
 /// Not thread-safe: one per planning thread. REQUIRES: the topology outlives it.
@@ -33,6 +41,13 @@ class CommTimer {
 
   /// One call of `op` of nccl-tests size `bytes` on `gpus` (a group of >= 2 GPUs).
   TimedCollective time(const std::vector<DeviceId>& gpus, CollectiveOp op, double bytes);
+
+  /// One call of `op` on groups.front() while every group of `groups` runs the same call:
+  /// where they load a common link (a NIC, a PCIe uplink, a switch trunk), its busy time adds
+  /// up and the bandwidth-bound part of the call stretches to the busiest such link's total;
+  /// the latency terms stay (docs/planner.md#shared-links).
+  TimedCollective time_concurrent(const std::vector<std::vector<DeviceId>>& groups,
+                                  CollectiveOp op, double bytes);
 
   /// One AllReduce of `bytes` on `gpus` as the engine runs it: its custom kernels when they
   /// apply (every pair of the group on NVLink in one server, a group size they take, a
@@ -59,7 +74,15 @@ class CommTimer {
   CommOptions options_;
   SimMode mode_;
   std::map<std::vector<DeviceId>, std::unique_ptr<Communicator>> communicators_;
-  std::map<std::tuple<const Communicator*, int, double>, TimedCollective> answers_;
+  /// A call's answer and the seconds it keeps each link it loads busy: the collective's link
+  /// usage, else its bottleneck link for the bandwidth-bound part of the call.
+  struct Answer {
+    TimedCollective timed;
+    std::vector<std::pair<LinkId, double>> busy_s;
+  };
+  const Answer& answer(const std::vector<DeviceId>& gpus, CollectiveOp op, double bytes);
+  std::map<std::tuple<const Communicator*, int, double>, Answer> answers_;
+  std::map<std::tuple<const Communicator*, int, double>, TimedCollective> shared_answers_;
 };
 
 /// "gpu0-3", "gpu0, gpu2" or "host0:gpu0, host1:gpu0, ... (16 GPUs)" for a table cell.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plan/layout.hpp"
 
+#include <algorithm>
 #include <fmt/core.h>
 
 #include "linksim/error.hpp"
@@ -166,6 +167,32 @@ Groups rank_groups(const ParallelLayout& l) {
   const int edp = stage_size / (l.ep * l.etp);
   for (int i = 0; i < edp; ++i) g.edp.push_back(i * l.etp * l.ep);
   return g;
+}
+
+std::vector<std::vector<int>> concurrent_groups(const std::vector<int>& group, int ranks,
+                                                bool every_shift) {
+  std::vector<std::vector<int>> out{group};
+  if (group.empty()) return out;
+  const int low = *std::min_element(group.begin(), group.end());
+  const int high = *std::max_element(group.begin(), group.end());
+  // A group of one kind varies one digit of the rank (rank_groups): the smallest rank not yet
+  // in a group has that digit 0, so it starts the next group.
+  std::vector<bool> taken(size_t(ranks), false);
+  for (int r : group) taken[size_t(r)] = true;
+  for (int start = 0; start < ranks; ++start) {
+    const int shift = start - low;
+    if (shift == 0 || high + shift >= ranks || (!every_shift && taken[size_t(start)])) continue;
+    std::vector<int> g;
+    bool free = true;
+    for (int r : group) {
+      g.push_back(r + shift);
+      free = free && !taken[size_t(r + shift)];
+    }
+    if (!every_shift && !free) continue;
+    if (!every_shift) for (int r : g) taken[size_t(r)] = true;
+    out.push_back(std::move(g));
+  }
+  return out;
 }
 
 }  // namespace linksim::plan_detail

@@ -36,4 +36,12 @@ struct Groups {
 };
 Groups rank_groups(const ParallelLayout& layout);
 
+/// Every group of the kind of `group` (rank indices of one group, as rank_groups gives it)
+/// among `ranks` ranks, `group` first: the layout's groups of one kind partition the ranks,
+/// each the first group shifted by a rank offset (docs/planner.md#shared-links). With
+/// `every_shift` (the neighbour pairs of pipeline stages and of CP rings, which overlap), every
+/// shift that stays within the ranks instead.
+std::vector<std::vector<int>> concurrent_groups(const std::vector<int>& group, int ranks,
+                                                bool every_shift = false);
+
 }  // namespace linksim::plan_detail

@@ -5,6 +5,7 @@
 // (docs/planner.md#step). Internal to src/plan/.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -123,14 +124,25 @@ class StepBuilder {
   int replica_gpus() const { return l_.tp * l_.pp * l_.cp; }
   double activation_bytes() const { return w_.tokens * m_.hidden * p_.act_bytes; }
   /// One call as the step runs it: a serving engine's AllReduce goes through its own
-  /// kernels where they apply (CommTimer::allreduce), everything else through NCCL.
+  /// kernels where they apply (CommTimer::allreduce), everything else through NCCL, slowed by
+  /// the groups of its kind that run it at the same time (CommTimer::time_concurrent).
   TimedCollective time(const std::vector<DeviceId>& g, CollectiveOp op, double bytes) {
     if (op == CollectiveOp::kAllReduce && r_.engine && !train()) {
-      return timer_.allreduce(g, bytes, *r_.engine);
+      TimedCollective t = timer_.allreduce(g, bytes, *r_.engine);
+      if (t.implementation != "nccl") return t;
+    }
+    if (auto it = concurrent_.find(g); it != concurrent_.end()) {
+      return timer_.time_concurrent(it->second, op, bytes);
     }
     return timer_.time(g, op, bytes);
   }
-  std::vector<DeviceId> pick(const std::vector<int>& ranks) const;
+  /// The GPUs of a group (rank indices, as rank_groups gives them). Records the groups of
+  /// its kind that run its collectives at the same time (concurrent_groups); `every_shift`
+  /// as there, for neighbour pairs.
+  std::vector<DeviceId> pick(const std::vector<int>& ranks, bool every_shift = false);
+  /// As pick, for a group whose concurrent groups the caller lists (rank indices, its own
+  /// first).
+  std::vector<DeviceId> pick_with(const std::vector<std::vector<int>>& concurrent);
 
   // Phases of build(), in order.
   void describe(PlanResult& out) const;
@@ -180,6 +192,8 @@ class StepBuilder {
   GpuRates rates_;
   WorkShape w_;
   Groups groups_;
+  /// By group: every group of its kind, itself first (pick).
+  std::map<std::vector<DeviceId>, std::vector<std::vector<DeviceId>>> concurrent_;
 };
 
 }  // namespace linksim::plan_detail

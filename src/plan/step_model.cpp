@@ -20,11 +20,21 @@ StepBuilder::StepBuilder(const PlanRequest& r, const Precision& precision, const
   rates_.attention_peak_flops *= clock;
 }
 
-std::vector<DeviceId> StepBuilder::pick(const std::vector<int>& ranks) const {
-  std::vector<DeviceId> out;
-  out.reserve(ranks.size());
-  for (int r : ranks) out.push_back(selected_[size_t(r)]);
-  return out;
+std::vector<DeviceId> StepBuilder::pick(const std::vector<int>& ranks, bool every_shift) {
+  return pick_with(concurrent_groups(ranks, int(selected_.size()), every_shift));
+}
+
+std::vector<DeviceId> StepBuilder::pick_with(const std::vector<std::vector<int>>& concurrent) {
+  std::vector<std::vector<DeviceId>> groups;
+  groups.reserve(concurrent.size());
+  for (const std::vector<int>& ranks : concurrent) {
+    std::vector<DeviceId>& g = groups.emplace_back();
+    g.reserve(ranks.size());
+    for (int r : ranks) g.push_back(selected_[size_t(r)]);
+  }
+  std::vector<DeviceId> own = groups.front();
+  concurrent_.try_emplace(own, std::move(groups));
+  return own;
 }
 
 void StepBuilder::describe_assumptions(std::vector<std::string>& lines) const {
@@ -65,8 +75,9 @@ void StepBuilder::describe_assumptions(std::vector<std::string>& lines) const {
       lines.push_back("engine none: kernels and NCCL alone, no serving-engine overhead (--engine)");
     }
   }
-  lines.push_back("each group's collectives timed on its own GPUs as one communicator; concurrent "
-                  "groups that share a link (a NIC, a PCIe uplink) are not slowed by each other");
+  lines.push_back("each group's collectives timed on its own GPUs as one communicator, then "
+                  "slowed where the groups of its kind running at the same time load the same "
+                  "link (a NIC, a PCIe uplink, a switch trunk): that link's time is shared");
 }
 
 void StepBuilder::describe(PlanResult& out) const {
@@ -90,7 +101,8 @@ PipelineSend StepBuilder::pipeline_send() {
   PipelineSend out;
   out.bytes = activation_bytes() / (l_.sp ? l_.tp : 1);
   for (const auto& [a, b] : groups_.pp_pairs) {
-    std::vector<DeviceId> pair{selected_[size_t(a)], selected_[size_t(b)]};
+    // Every stage sends to the next at once, in every pipeline.
+    const std::vector<DeviceId> pair = pick({a, b}, true);
     const TimedCollective t = time(pair, CollectiveOp::kSendRecv, out.bytes);
     if (t.time_s > out.time_s) {
       out.time_s = t.time_s;

@@ -54,6 +54,16 @@ void StepBuilder::fill_comm_table(const std::vector<CommItem>& items, PlanResult
       c.implementation = t.implementation;
       c.gpus = describe_gpus(timer_.topology(), i.group);
       c.group = i.group;
+      c.shared_slowdown = t.shared_slowdown;
+      if (t.shared_link) {
+        Bottleneck link;
+        link.kind = BottleneckKind::kLink;
+        link.link = *t.shared_link;
+        link.family = timer_.topology().link(*t.shared_link).family;
+        link.name_family = false;
+        c.shared_link = describe_bottleneck(link, timer_.topology());
+      }
+      c.shared_groups = t.shared_groups;
       out.comms.push_back(c);
       same = out.comms.end() - 1;
     }

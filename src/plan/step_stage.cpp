@@ -78,12 +78,19 @@ void StepBuilder::add_cp_comms(double n, StageCost& c, double attn_fwd_s, double
   // passes this rank's K/V block to its ring neighbour.
   const double kv_local = std::max(1.0, double(m_.kv_heads) / l_.tp) * m_.head_dim;
   const double block = w_.tokens * 2 * kv_local * p_.act_bytes;
-  // The slowest neighbour pair of the ring sets the pace.
-  const std::vector<DeviceId> ring = pick(groups_.cp);
+  // The slowest neighbour pair of the ring sets the pace. Every rank of every CP ring sends
+  // to its neighbour at once.
+  const std::vector<std::vector<int>> rings = concurrent_groups(groups_.cp, int(selected_.size()));
+  std::vector<std::vector<int>> sends;
+  for (const std::vector<int>& ring : rings) {
+    for (size_t i = 0; i < ring.size(); ++i) sends.push_back({ring[i], ring[(i + 1) % ring.size()]});
+  }
   std::vector<DeviceId> pair;
   double send_fwd_s = 0, send_bwd_s = 0;
-  for (size_t i = 0; i < ring.size(); ++i) {
-    std::vector<DeviceId> p{ring[i], ring[(i + 1) % ring.size()]};
+  for (size_t i = 0; i < groups_.cp.size(); ++i) {
+    std::vector<std::vector<int>> concurrent = sends;
+    std::swap(concurrent[0], concurrent[i]);
+    const std::vector<DeviceId> p = pick_with(concurrent);
     const double t = time(p, CollectiveOp::kSendRecv, block).time_s;
     if (t > send_fwd_s || pair.empty()) {
       send_fwd_s = t;

@@ -67,7 +67,10 @@ Json comm_json(const PlanComm& c) {
               {"exposed_s", rounded(c.exposed_s)},
               {"bottleneck", c.bottleneck},
               {"implementation", c.implementation},
-              {"gpus", c.gpus}};
+              {"gpus", c.gpus},
+              {"shared_slowdown", rounded(c.shared_slowdown)},
+              {"shared_link", c.shared_link.empty() ? Json(nullptr) : Json(c.shared_link)},
+              {"shared_groups", c.shared_groups}};
 }
 
 Json memory_json(const PlanResult& r) {

@@ -153,6 +153,14 @@ void append_comms(std::string& out, const PlanResult& r) {
                format_duration(c.time_s), format_duration(c.exposed_s), c.bottleneck, c.gpus});
   }
   out += t.render("  ");
+  // What the groups of one kind running at once cost each other (docs/planner.md#shared-links).
+  for (const PlanComm& c : r.comms) {
+    if (c.shared_slowdown <= 1) continue;
+    append_line(out, fmt::format("  shared: {} {} {} {:.2f} x its time alone, {} groups at once "
+                                 "on {}",
+                                 c.kind, c.phase, to_string(c.collective), c.shared_slowdown,
+                                 c.shared_groups, c.shared_link));
+  }
 }
 
 }  // namespace
