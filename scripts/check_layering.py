@@ -36,7 +36,7 @@ PUBLIC_HEADERS = {
     "calibration": "calibration", "calibrate": "calibration", "error_bands": "calibration",
     "measured": "calibration", "acceptance": "calibration",
     "model": "plan", "plan": "plan", "plan_memory": "plan", "plan_explain": "plan",
-    "plan_nccl_debug": "plan", "contingency": "plan", "engine": "plan",
+    "plan_nccl_debug": "plan", "contingency": "plan", "engine": "plan", "engine_release": "plan",
     "serve": "serve", "serve_options": "serve", "diagnose": "diagnose",
     "scenario": "scenario",
     "report": "report", "plan_report": "report", "explain_report": "report",
