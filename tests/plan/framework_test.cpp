@@ -148,8 +148,11 @@ TEST_CASE("fsdp: with pipeline stages torchtitan gathers once a step, plain FSDP
   CHECK(per_micro_batch->count == doctest::Approx(2 * 4));
 }
 
-TEST_CASE("frameworks: the same model and machine, different sourced step times") {
-  const Topology t = testing::library_topology("dgx-h100.yaml");
+namespace {
+
+/// Llama 3.1 8B trained with ZeRO-3 over the 8 GPUs of a DGX H100: 4096-token sequences,
+/// 16 per step (2 micro-batches per GPU).
+PlanRequest llama8b_zero3_on_8() {
   PlanRequest r;
   r.model = ModelCatalog::builtin().get("llama3.1-8b");
   r.mode = PlanMode::kTrain;
@@ -158,6 +161,14 @@ TEST_CASE("frameworks: the same model and machine, different sourced step times"
   r.seq = 4096;
   r.global_batch = 16;
   r.compute_baseline = false;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("frameworks: the same model and machine, different sourced step times") {
+  const Topology t = testing::library_topology("dgx-h100.yaml");
+  PlanRequest r = llama8b_zero3_on_8();
   r.framework = TrainFramework::kMegatron;
   const PlanResult megatron = plan(t, r);
   r.framework = TrainFramework::kTorchtitan;
@@ -190,14 +201,7 @@ TEST_CASE("frameworks: what selective recompute runs again, Megatron's and torch
   // Llama 3.1 8B, 4096-token sequences, 2 micro-batches per GPU: 32 layers x 2 = 64 layer
   // backwards. Hidden 4096, 32 query heads and 8 KV heads of 128, SwiGLU FFN 14336.
   const Topology t = testing::library_topology("dgx-h100.yaml");
-  PlanRequest r;
-  r.model = ModelCatalog::builtin().get("llama3.1-8b");
-  r.mode = PlanMode::kTrain;
-  r.dp = 8;
-  r.zero = 3;
-  r.seq = 4096;
-  r.global_batch = 16;
-  r.compute_baseline = false;
+  PlanRequest r = llama8b_zero3_on_8();
   const double tokens = 4096, h = 4096, layer_backwards = 64;
   const auto extra = [&](TrainFramework framework, bool compiled) {
     r.framework = framework;

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <set>
 
@@ -266,7 +267,10 @@ TEST_CASE("cases become planner requests") {
   }
 }
 
-TEST_CASE("a case the reader cannot read names its file, line and field") {
+namespace {
+
+/// Loads a one-case file whose line 12 is `line12` and returns the refusal it must raise.
+ConfigError refusal_at_line_12(const std::string& line12) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "linksim_llm_cases_test";
   std::filesystem::create_directories(dir);
   const std::string file = (dir / "bad.yaml").string();
@@ -274,40 +278,32 @@ TEST_CASE("a case the reader cannot read names its file, line and field") {
     std::ofstream out(file);
     out << "- id: x\n  source: https://example.org\n  arch: {layers: 2, hidden: 64, heads: 4, "
            "kv_heads: 4, ffn: 256, ffn_type: gelu, vocab: 100}\n  mode: train\n  topo: dgx-h100\n"
-           "  gpus: 1\n  tp: 1\n  pp: 1\n  dp: 1\n  ep: 1\n  cp: 1\n  zero: sharded\n"
+           "  gpus: 1\n  tp: 1\n  pp: 1\n  dp: 1\n  ep: 1\n  cp: 1\n" << line12 << "\n"
            "  dtype: bf16\n  metric: step_time_s\n  value: 1\n";
   }
+  std::optional<ConfigError> refusal;
   try {
     load_llm_cases(file, kTopologies);
-    FAIL("expected a ConfigError");
   } catch (const ConfigError& e) {
-    CHECK(e.where().file == file);
-    CHECK(e.where().line == 12);
-    CHECK(e.message() == "case x: zero: expected 0..3, fsdp or hsdp, got \"sharded\"");
+    refusal = e;
   }
   std::filesystem::remove_all(dir);
+  REQUIRE_MESSAGE(refusal.has_value(), "expected a ConfigError");
+  CHECK(refusal->where().file == file);
+  CHECK(refusal->where().line == 12);
+  return *refusal;
+}
+
+}  // namespace
+
+TEST_CASE("a case the reader cannot read names its file, line and field") {
+  CHECK(refusal_at_line_12("  zero: sharded").message() ==
+        "case x: zero: expected 0..3, fsdp or hsdp, got \"sharded\"");
 }
 
 TEST_CASE("a case's tp_overlap is none or async, at its line") {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "linksim_llm_tp_overlap_test";
-  std::filesystem::create_directories(dir);
-  const std::string file = (dir / "bad.yaml").string();
-  {
-    std::ofstream out(file);
-    out << "- id: x\n  source: https://example.org\n  arch: {layers: 2, hidden: 64, heads: 4, "
-           "kv_heads: 4, ffn: 256, ffn_type: gelu, vocab: 100}\n  mode: train\n  topo: dgx-h100\n"
-           "  gpus: 1\n  tp: 1\n  pp: 1\n  dp: 1\n  ep: 1\n  cp: 1\n  tp_overlap: ring\n"
-           "  dtype: bf16\n  metric: step_time_s\n  value: 1\n";
-  }
-  try {
-    load_llm_cases(file, kTopologies);
-    FAIL("expected a ConfigError");
-  } catch (const ConfigError& e) {
-    CHECK(e.where().file == file);
-    CHECK(e.where().line == 12);
-    CHECK(e.message() == "case x: tp_overlap: expected none or async, got \"ring\"");
-  }
-  std::filesystem::remove_all(dir);
+  CHECK(refusal_at_line_12("  tp_overlap: ring").message() ==
+        "case x: tp_overlap: expected none or async, got \"ring\"");
 }
 
 TEST_CASE("a case's engine is a known engine of an inference run") {
