@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(g++ cmake ninja-build pkg-config libyaml-cpp-dev doctest-dev libfmt-dev
   libboost-graph-dev libcli11-dev nlohmann-json3-dev libpugixml-dev libbenchmark-dev libspdlog-dev
   libeigen3-dev python3-yaml
+  ccache  # reused objects: the pip-install test and rebuilds (scripts/build.sh, docs/testing.md)
   # the Python module and its tests (docs/python.md): pybind11, the headers, pytest, a venv
   # with pip for `pip install .`, pandas and matplotlib for .to_pandas() and the examples
   python3-dev pybind11-dev python3-pybind11 python3-pytest python3-venv python3-setuptools
