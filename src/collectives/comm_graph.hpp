@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -115,6 +116,17 @@ class CommGraph {
   void group_nodes();
   void find_gdr_nics();
   void plan_rings();
+  /// One server's rings and the rate each carries (bytes/s per rank), and what limits them.
+  struct ServerRings {
+    std::vector<std::vector<int>> rings;
+    std::vector<double> rates;
+    Bottleneck bottleneck;
+    bool link_bound = true;  ///< false when a route cap (host staging) limits
+  };
+  ServerRings pack_rings_greedily(const std::vector<int>& first_ring) const;
+  /// Channels at one lower common rate that carry more in total than `greedy`, when a
+  /// search finds them (docs/model.md#rings); nullopt otherwise.
+  std::optional<ServerRings> pack_equal_speed_channels(const ServerRings& greedy) const;
   void find_nvls();
   void measure_network();
   void measure_hop_latency();

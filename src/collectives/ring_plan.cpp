@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
+#include <set>
 
 #include "collectives/comm_graph.hpp"
 #include "collectives/link_efficiency.hpp"
@@ -14,6 +16,13 @@ namespace {
 
 constexpr double kMinExtraRingFraction = 0.2;
 constexpr int kMaxPackedRings = 16;
+// Equal-speed channels (pack_equal_speed_channels): searched on servers of at most this many
+// ranks, at the first ring's rate divided by 1..kMaxChannelSplit, each split within a budget
+// of hop trials; adopted only when they beat the greedy packing by more than kBetterBy.
+constexpr int kMaxMeshSearchRanks = 9;
+constexpr int kMaxChannelSplit = 4;
+constexpr long kMeshSearchSteps = 1L << 16;
+constexpr double kBetterBy = 1e-6;
 
 double hop_rate_on(const Topology& t, const ModelCalibration& calibration, const Route& route,
                    const std::vector<double>& residual, const GdrNics& gdr_nics) {
@@ -48,6 +57,132 @@ void CommGraph::add_ring_streams(StreamSet& set, const std::vector<int>& ring, d
       set.add(r, weight, cap, why);
     });
   }
+}
+
+CommGraph::ServerRings CommGraph::pack_rings_greedily(const std::vector<int>& first_ring) const {
+  // Rings one after another while links have capacity left, each the best cycle on what the
+  // previous ones left (NCCL builds several channels on meshes such as DGX-1's cube mesh).
+  ServerRings out;
+  std::vector<double> residual = capacities();
+  const auto& node = nodes_[0];
+  for (int k = 0; k < kMaxPackedRings; ++k) {
+    std::vector<int> ring = first_ring;
+    if (k > 0) {
+      ring.clear();
+      const auto order = best_cycle(static_cast<int>(node.size()), [&](int a, int b) {
+        double rate = 0;
+        with_route(node[a], node[b], [&](const Route& r) {
+          rate = hop_rate_on(topology_, options_.calibration, r, residual, gdr_nics_);
+        });
+        return rate;
+      });
+      for (int pos : order) ring.push_back(node[pos]);
+    }
+    StreamSet set(residual);
+    add_ring_streams(set, ring, 1.0);
+    const StreamSet::Limit limit = set.limit();
+    if (k == 0) out.bottleneck = limit.bottleneck(topology_);
+    if (k > 0 && limit.throughput_Bps < kMinExtraRingFraction * out.rates.front()) break;
+    if (!(limit.throughput_Bps > 0)) break;
+    out.rates.push_back(limit.throughput_Bps);
+    out.rings.push_back(ring);
+    for (size_t i = 0; i < ring.size(); ++i) {
+      for (const Path& p : route(ring[i], ring[(i + 1) % ring.size()]).paths) {
+        for (LinkId id : p.links) {
+          residual[id.value] = std::max(0.0, residual[id.value] - limit.throughput_Bps * p.share);
+        }
+      }
+    }
+    if (!limit.by_link) {  // capped by host staging: more rings add nothing
+      out.link_bound = false;
+      break;
+    }
+  }
+  return out;
+}
+
+std::optional<CommGraph::ServerRings> CommGraph::pack_equal_speed_channels(
+    const ServerRings& greedy) const {
+  // NCCL's search asks for as many channels as fit at one speed and lowers the speed when
+  // few do (search.cc ncclTopoCompute); several slower rings can then use every lane of a
+  // mesh where full-speed rings cannot (a 4-GPU full mesh has no set of directed Hamiltonian
+  // cycles using each hop once: Tillson's theorem). Only for direct P2P hops on a link-bound
+  // plan below what the GPUs can send.
+  const auto& node = nodes_[0];
+  const int n = static_cast<int>(node.size());
+  if (n < 3 || n > kMaxMeshSearchRanks || !greedy.link_bound || greedy.rates.empty()) {
+    return std::nullopt;
+  }
+  std::map<uint32_t, int> ledger_link;  // LinkId -> ledger index
+  std::vector<uint32_t> link_of;
+  std::vector<std::vector<std::pair<uint32_t, double>>> hops(size_t(n * n));
+  std::vector<std::set<uint32_t>> first_links(static_cast<size_t>(n));  // by rank: links its hops leave on
+  bool direct = true;
+  for (int a = 0; a < n && direct; ++a) {
+    for (int b = 0; b < n && direct; ++b) {
+      if (a == b) continue;
+      with_route(node[a], node[b], [&](const Route& r) {
+        if (r.transport != Transport::kP2p ||
+            route_rate_cap(topology_, r, options_.calibration, nullptr, &gdr_nics_) <
+                std::numeric_limits<double>::infinity()) {
+          direct = false;
+          return;
+        }
+        for (const Path& p : r.paths) {
+          if (p.links.empty()) continue;
+          first_links[size_t(a)].insert(p.links.front().value);
+          for (LinkId id : p.links) hops[size_t(a * n + b)].emplace_back(id.value, p.share);
+        }
+      });
+    }
+  }
+  if (!direct) return std::nullopt;
+  double egress_Bps = std::numeric_limits<double>::infinity();
+  for (const auto& links : first_links) {
+    double sum = 0;
+    for (uint32_t id : links) sum += capacities()[id];
+    egress_Bps = std::min(egress_Bps, sum);
+  }
+  double greedy_total = 0;
+  for (double r : greedy.rates) greedy_total += r;
+  if (!(greedy_total < egress_Bps * (1 - kBetterBy))) return std::nullopt;
+
+  ChannelLedger base;
+  base.n = n;
+  base.hop_loads.resize(hops.size());
+  for (size_t h = 0; h < hops.size(); ++h) {
+    for (const auto& [id, share] : hops[h]) {
+      auto [it, added] = ledger_link.emplace(id, static_cast<int>(link_of.size()));
+      if (added) link_of.push_back(id);
+      base.hop_loads[h].emplace_back(it->second, share);
+    }
+  }
+  std::optional<ServerRings> best;
+  double best_total = greedy_total * (1 + kBetterBy);
+  for (int split = 1; split <= kMaxChannelSplit; ++split) {
+    const double channel_Bps = greedy.rates.front() / split;
+    ChannelLedger ledger = base;
+    ledger.free_channels.clear();
+    for (uint32_t id : link_of) ledger.free_channels.push_back(capacities()[id] / channel_Bps);
+    const int most = std::min(kMaxPackedRings, static_cast<int>(egress_Bps / channel_Bps + 1e-9));
+    const auto channels = pack_equal_channels(most, kMeshSearchSteps, std::move(ledger));
+    if (channels.empty()) continue;
+    ServerRings candidate;
+    StreamSet set(capacities());
+    for (const auto& order : channels) {
+      std::vector<int> ring;
+      for (int pos : order) ring.push_back(node[pos]);
+      add_ring_streams(set, ring, 1.0 / static_cast<double>(channels.size()));
+      candidate.rings.push_back(std::move(ring));
+    }
+    const StreamSet::Limit limit = set.limit();
+    if (!(limit.throughput_Bps > best_total)) continue;
+    best_total = limit.throughput_Bps;
+    candidate.rates.assign(channels.size(), limit.throughput_Bps / static_cast<double>(channels.size()));
+    candidate.bottleneck = limit.bottleneck(topology_);
+    best = std::move(candidate);
+  }
+  return best;
 }
 
 void CommGraph::plan_rings() {
@@ -93,44 +228,15 @@ void CommGraph::plan_rings() {
   };
 
   if (n_nodes == 1) {
-    // One server: pack rings while links have capacity left (NCCL builds several channels on
-    // meshes such as DGX-1's NVLink cube mesh, each on its own links).
-    std::vector<double> residual = capacities();
-    const auto& node = nodes_[0];
-    std::vector<double> rates;
-    for (int k = 0; k < kMaxPackedRings; ++k) {
-      std::vector<int> order = k == 0 ? std::vector<int>() : best_cycle(
-          static_cast<int>(node.size()), [&](int a, int b) {
-            double rate = 0;
-            with_route(node[a], node[b],
-                       [&](const Route& r) { rate = hop_rate_on(topology_, options_.calibration, r, residual, gdr_nics_); });
-            return rate;
-          });
-      std::vector<int> ring;
-      if (k == 0) ring = node_order[0];
-      else for (int pos : order) ring.push_back(node[pos]);
-      StreamSet set(residual);
-      add_ring_streams(set, ring, 1.0);
-      StreamSet::Limit limit = set.limit();
-      if (k == 0) ring_.bottleneck = limit.bottleneck(topology_);
-      if (k > 0 && limit.throughput_Bps < kMinExtraRingFraction * rates.front()) break;
-      if (!(limit.throughput_Bps > 0)) break;
-      rates.push_back(limit.throughput_Bps);
-      ring_.rings.push_back(ring);
-      for (size_t i = 0; i < ring.size(); ++i) {
-        for (const Path& p : route(ring[i], ring[(i + 1) % ring.size()]).paths) {
-          for (LinkId id : p.links) {
-            residual[id.value] = std::max(0.0, residual[id.value] - limit.throughput_Bps * p.share);
-          }
-        }
-      }
-      if (!limit.by_link) break;  // capped by host staging: more rings add nothing
-    }
+    ServerRings server = pack_rings_greedily(node_order[0]);
+    if (auto equal = pack_equal_speed_channels(server)) server = std::move(*equal);
     double total = 0;
-    for (double r : rates) total += r;
-    for (double r : rates) ring_.weights.push_back(r / total);
+    for (double r : server.rates) total += r;
+    ring_.rings = std::move(server.rings);
+    for (double r : server.rates) ring_.weights.push_back(r / total);
     ring_.throughput_Bps = total;
     ring_.intra_throughput_Bps = total;
+    ring_.bottleneck = server.bottleneck;
     StreamSet all(capacities());
     for (size_t k = 0; k < ring_.rings.size(); ++k) {
       add_ring_streams(all, ring_.rings[k], ring_.weights[k]);
