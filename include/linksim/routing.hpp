@@ -151,6 +151,10 @@ class Router {
   /// The NIC a GPU uses for inter-server traffic (nearest by PCIe class, then index),
   /// or nullopt when its server has none.
   std::optional<DeviceId> nearest_nic(DeviceId gpu) const;
+  /// Every NIC a GPU sends through between servers, nearest_nic first: more than one when its
+  /// server has at least twice as many equally near NICs as GPUs sharing them (a GPU with a
+  /// dual-port card of its own); empty when its server has none. docs/routing.md#nics.
+  std::vector<DeviceId> nics(DeviceId gpu) const;
   /// The PCIe (or C2C) links from a GPU or NIC up through its PCIe switches to its CPU, in
   /// order; empty when it reaches no CPU that way.
   std::vector<LinkId> cpu_path(DeviceId device) const;

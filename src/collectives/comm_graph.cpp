@@ -288,8 +288,9 @@ void CommGraph::find_gdr_nics() {
   if (nodes_.size() < 2) return;  // no network route
   gdr_nics_.assign(topology_.devices().size(), false);
   for (DeviceId gpu : ranks_) {
-    const auto nic = router_.nearest_nic(gpu);
-    if (nic && router_.route(gpu, *nic).transport == Transport::kP2p) gdr_nics_[nic->value] = true;
+    for (DeviceId nic : router_.nics(gpu)) {
+      if (router_.route(gpu, nic).transport == Transport::kP2p) gdr_nics_[nic.value] = true;
+    }
   }
 }
 
@@ -301,14 +302,17 @@ void CommGraph::measure_network() {
   std::map<uint32_t, double> staged_Bps;
   std::set<uint32_t> direct;
   for (int r : nodes_[0]) {
-    const auto nic = router_.nearest_nic(ranks_[r]);
-    if (!nic) continue;
-    nics.insert(nic->value);
-    const Route leg = router_.route(ranks_[r], *nic);
-    if (leg.transport == Transport::kShm) {
-      staged_Bps[nic->value] += host_staging_rate(topology_, leg, options_.calibration).rate_Bps;
-    } else {
-      direct.insert(nic->value);
+    const std::vector<DeviceId> gpu_nics = router_.nics(ranks_[r]);
+    for (DeviceId nic : gpu_nics) {
+      nics.insert(nic.value);
+      const Route leg = router_.route(ranks_[r], nic);
+      if (leg.transport == Transport::kShm) {
+        // A GPU staging through several NICs splits its one staged copy among them.
+        staged_Bps[nic.value] += host_staging_rate(topology_, leg, options_.calibration).rate_Bps /
+                                 double(gpu_nics.size());
+      } else {
+        direct.insert(nic.value);
+      }
     }
   }
   node_nic_count_ = static_cast<int>(nics.size());

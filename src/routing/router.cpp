@@ -66,7 +66,9 @@ struct HostTables {
   /// touches O(E) of the E^2 pairs, so a server of many endpoints costs a pointer per pair
   /// instead of a route. A slot holds &kNoRoute for a pair without one.
   std::unique_ptr<std::atomic<const Route*>[]> routes;
-  std::vector<std::optional<DeviceId>> nearest_nic;  ///< per endpoint, host-0 id
+  /// Per endpoint, host-0 ids: the NICs it sends through, first the one it is nearest to by
+  /// index; empty when its server has none (find_nearest_nics). A NIC's list is itself.
+  std::vector<std::vector<DeviceId>> nics;
   std::shared_ptr<const routing_detail::FabricRoutes> fabric;  ///< shared by sibling routers
   PathClass p2p_level = PathClass::kPxb;             ///< in force in every server
   PathClass gdr_level = PathClass::kPxb;             ///< NCCL_NET_GDR_LEVEL in force
@@ -124,15 +126,20 @@ void classify_pairs(const Topology& topology, HostTables& impl) {
   }
 }
 
-// Each GPU's NIC: the nearest by PCIe class (even between NVLinked GPUs); when several GPUs
-// share the same set of equally near NICs (two GPUs and two NICs under one switch), they take
-// them in turn by index, as NCCL spreads its channels over the NICs (GPU k of the set -> NIC k).
+// Each GPU's NICs: the nearest by PCIe class (even between NVLinked GPUs). When g GPUs share
+// the same set of s equally near NICs they take them in turn by index, as NCCL spreads its
+// channels over the NICs (search.cc ncclTopoSelectNets): with s >= 2g (two dual-port cards
+// under a switch of two GPUs) GPU k of the set drives NICs k, k+g, k+2g, ...; otherwise NIC
+// k mod s.
 void find_nearest_nics(const Topology& topology, HostTables& impl, const IbHcaFilter& ib_hca) {
   const uint32_t count = static_cast<uint32_t>(impl.endpoints.size());
-  impl.nearest_nic.assign(count, std::nullopt);
+  impl.nics.assign(count, {});
   const auto cls_between = [&](uint32_t a, uint32_t b) {
     return a == b ? PathClass::kSelf
                   : routing_detail::meet(topology, impl.chains[a], impl.chains[b]).cls;
+  };
+  const auto is_nic = [&](uint32_t a) {
+    return topology.device(impl.endpoints[a]).kind == DeviceKind::kNic;
   };
   std::vector<std::vector<uint32_t>> nearest(count);  // per endpoint: its best NICs by index
   for (uint32_t a = 0; a < count; ++a) {
@@ -152,6 +159,10 @@ void find_nearest_nics(const Topology& topology, HostTables& impl, const IbHcaFi
       return topology.device(impl.endpoints[x]).index < topology.device(impl.endpoints[y]).index;
     });
   }
+  std::map<std::vector<uint32_t>, int> sharing;  // NIC set -> GPUs whose nearest set it is
+  for (uint32_t a = 0; a < count; ++a) {
+    if (!is_nic(a) && !nearest[a].empty()) ++sharing[nearest[a]];
+  }
   std::map<std::vector<uint32_t>, int> taken;  // NIC set -> GPUs of that set seen so far
   std::vector<uint32_t> by_index(count);
   std::iota(by_index.begin(), by_index.end(), 0u);
@@ -162,10 +173,18 @@ void find_nearest_nics(const Topology& topology, HostTables& impl, const IbHcaFi
   });
   for (uint32_t a : by_index) {
     if (nearest[a].empty()) continue;
-    const bool is_nic = topology.device(impl.endpoints[a]).kind == DeviceKind::kNic;
-    const int turn = is_nic ? 0 : taken[nearest[a]]++;
-    impl.nearest_nic[a] =
-        impl.endpoints[is_nic ? a : nearest[a][static_cast<size_t>(turn) % nearest[a].size()]];
+    if (is_nic(a)) {
+      impl.nics[a] = {impl.endpoints[a]};
+      continue;
+    }
+    const std::vector<uint32_t>& set = nearest[a];
+    const size_t gpus = static_cast<size_t>(sharing[set]);
+    const size_t turn = static_cast<size_t>(taken[set]++);
+    if (set.size() >= 2 * gpus) {
+      for (size_t k = turn; k < set.size(); k += gpus) impl.nics[a].push_back(impl.endpoints[set[k]]);
+    } else {
+      impl.nics[a] = {impl.endpoints[set[turn % set.size()]]};
+    }
   }
 }
 
@@ -257,12 +276,19 @@ Located locate(const Topology& topology, const HostTables& impl, DeviceId id) {
   return {*device.host, *impl.endpoint_of[local]};
 }
 
-// The NIC of `at`'s server that its endpoint uses (HostTables::nearest_nic, shifted to the
-// server), without reading a device.
+// The NICs of `at`'s server that its endpoint uses (HostTables::nics, shifted to the server),
+// without reading a device.
+std::vector<DeviceId> nics_of(const HostTables& impl, const Located& at) {
+  std::vector<DeviceId> nics = impl.nics[at.endpoint];
+  for (DeviceId& nic : nics) nic.value += uint32_t(at.host) * impl.host_devices;
+  return nics;
+}
+
+// The first of them: the NIC nearest by index.
 std::optional<DeviceId> nearest_nic_of(const HostTables& impl, const Located& at) {
-  const auto nic = impl.nearest_nic[at.endpoint];
-  if (!nic) return std::nullopt;
-  return DeviceId{nic->value + uint32_t(at.host) * impl.host_devices};
+  const std::vector<DeviceId>& nics = impl.nics[at.endpoint];
+  if (nics.empty()) return std::nullopt;
+  return DeviceId{nics.front().value + uint32_t(at.host) * impl.host_devices};
 }
 
 }  // namespace
@@ -321,6 +347,10 @@ std::optional<DeviceId> Router::nearest_nic(DeviceId gpu) const {
   return nearest_nic_of(*impl_, locate(topology_, *impl_, gpu));
 }
 
+std::vector<DeviceId> Router::nics(DeviceId gpu) const {
+  return nics_of(*impl_, locate(topology_, *impl_, gpu));
+}
+
 std::vector<LinkId> Router::cpu_path(DeviceId device) const {
   const Located at = locate(topology_, *impl_, device);
   std::vector<LinkId> links = impl_->chains[at.endpoint].links;
@@ -366,6 +396,61 @@ const Route& local_leg(const Topology& topology, const HostTables& impl, uint32_
   return *local;
 }
 
+ConfigError no_network_path(const Topology& topology, const RouterOptions& options,
+                            DeviceId src, DeviceId dst, bool without_nic) {
+  const bool filtered = !options.ib_hca.entries.empty() && without_nic;
+  return ConfigError(fmt::format("no network path from {} to {}{}", topology.display_name(src),
+                                 topology.display_name(dst),
+                                 filtered ? " (NCCL_IB_HCA leaves its server no NIC)" : ""));
+}
+
+// The path between two GPUs of different servers through the NICs `nic_s` and `nic_d`: the
+// source's leg to its NIC, the fabric, the destination's leg; it carries `share` of the
+// route's bytes. Refuses a pair the fabric does not join.
+Path network_path(const Topology& topology, const HostTables& impl, const RouterOptions& options,
+                  const Located& ls, const Located& ld, DeviceId nic_s, DeviceId nic_d,
+                  double share) {
+  std::vector<LinkId> fabric;
+  bool found = impl.fabric->append_route(nic_s, nic_d, &fabric);
+  if (!found) {
+    // Planes of a rail-optimized fabric are disjoint: leave through the source server's NIC
+    // on the destination NIC's rail (docs/routing.md#planes).
+    if (const auto on_rail = rail_matched_nic(topology, impl, ls.host, nic_d)) {
+      found = impl.fabric->append_route(*on_rail, nic_d, &fabric);
+      if (found) nic_s = *on_rail;
+    }
+  }
+  const DeviceId src = DeviceId{impl.endpoints[ls.endpoint].value + uint32_t(ls.host) * impl.host_devices};
+  const DeviceId dst = DeviceId{impl.endpoints[ld.endpoint].value + uint32_t(ld.host) * impl.host_devices};
+  if (!found) throw no_network_path(topology, options, src, dst, false);
+  // Each end's NIC, located from the host-0 tables (the servers repeat them) without reading
+  // the NIC's device.
+  const auto endpoint_of = [&](DeviceId nic, const Located& at) {
+    return *impl.endpoint_of[nic.value - uint32_t(at.host) * impl.host_devices];
+  };
+  const uint32_t nic_s_endpoint = endpoint_of(nic_s, ls);
+  const uint32_t nic_d_endpoint = endpoint_of(nic_d, ld);
+  const auto leg_links = [&](uint32_t a, uint32_t b) {
+    size_t count = 0;
+    for (const Path& p : local_leg(topology, impl, a, b).paths) count += p.links.size();
+    return count;
+  };
+  Path path;
+  path.share = share;
+  path.links.reserve(leg_links(ls.endpoint, nic_s_endpoint) + fabric.size() +
+                     leg_links(nic_d_endpoint, ld.endpoint));
+  const auto append_leg = [&](const Located& where, uint32_t a, uint32_t b) {
+    const uint32_t offset = uint32_t(where.host) * impl.host_links;
+    for (const Path& p : local_leg(topology, impl, a, b).paths) {
+      for (LinkId id : p.links) path.links.push_back(LinkId{id.value + offset});
+    }
+  };
+  append_leg(ls, ls.endpoint, nic_s_endpoint);
+  path.links.insert(path.links.end(), fabric.begin(), fabric.end());
+  append_leg(ld, nic_d_endpoint, ld.endpoint);
+  return path;
+}
+
 }  // namespace
 
 std::optional<Router::HostRoute> Router::host_route(DeviceId src, DeviceId dst) const {
@@ -386,54 +471,24 @@ Route Router::route(DeviceId src, DeviceId dst) const {
                    uint32_t(ls.host) * impl.host_devices, uint32_t(ls.host) * impl.host_links);
   }
 
-  // Each end's NIC, located from the host-0 tables (the servers repeat them) without reading
-  // the NIC's device.
-  const auto nic_located = [&](DeviceId nic, const Located& at) {
-    return Located{at.host, *impl.endpoint_of[nic.value - uint32_t(at.host) * impl.host_devices]};
-  };
-  auto nic_s = nearest_nic_of(impl, ls);
-  const auto nic_d = nearest_nic_of(impl, ld);
-  // The route's one path: the source's leg to its NIC, the fabric, the destination's leg.
+  // One path per NIC of the end that drives more of them, each carrying an equal share: a GPU
+  // with two ports of its own spreads its channels over both (find_nearest_nics).
+  const std::vector<DeviceId> nics_s = nics_of(impl, ls);
+  const std::vector<DeviceId> nics_d = nics_of(impl, ld);
+  if (nics_s.empty() || nics_d.empty() || !impl.fabric) {
+    throw no_network_path(topology_, options_, src, dst, nics_s.empty() || nics_d.empty());
+  }
   Route route;
   route.src = src;
   route.dst = dst;
   route.cls = PathClass::kNet;
   route.transport = Transport::kNet;
-  Path& path = route.paths.emplace_back();
-  const auto append_leg = [&](const Located& where, uint32_t a, uint32_t b) {
-    const uint32_t offset = uint32_t(where.host) * impl.host_links;
-    for (const Path& p : local_leg(topology_, impl, a, b).paths) {
-      for (LinkId id : p.links) path.links.push_back(LinkId{id.value + offset});
-    }
-  };
-  std::vector<LinkId> fabric;
-  bool found = nic_s && nic_d && impl.fabric && impl.fabric->append_route(*nic_s, *nic_d, &fabric);
-  if (!found && nic_s && nic_d && impl.fabric) {
-    // Planes of a rail-optimized fabric are disjoint: leave through the source server's NIC
-    // on the destination NIC's rail (docs/routing.md#planes).
-    if (const auto on_rail = rail_matched_nic(topology_, impl, ls.host, *nic_d)) {
-      found = impl.fabric->append_route(*on_rail, *nic_d, &fabric);
-      if (found) nic_s = on_rail;
-    }
+  const size_t count = std::max(nics_s.size(), nics_d.size());
+  for (size_t i = 0; i < count; ++i) {
+    route.paths.push_back(network_path(topology_, impl, options_, ls, ld,
+                                       nics_s[i % nics_s.size()], nics_d[i % nics_d.size()],
+                                       1.0 / double(count)));
   }
-  if (!found) {
-    const bool filtered = !options_.ib_hca.entries.empty() && (!nic_s || !nic_d);
-    throw ConfigError(fmt::format("no network path from {} to {}{}", topology_.display_name(src),
-                                  topology_.display_name(dst),
-                                  filtered ? " (NCCL_IB_HCA leaves its server no NIC)" : ""));
-  }
-  const Located lnic_s = nic_located(*nic_s, ls);
-  const Located lnic_d = nic_located(*nic_d, ld);
-  const auto leg_links = [&](uint32_t a, uint32_t b) {
-    size_t count = 0;
-    for (const Path& p : local_leg(topology_, impl, a, b).paths) count += p.links.size();
-    return count;
-  };
-  path.links.reserve(leg_links(ls.endpoint, lnic_s.endpoint) + fabric.size() +
-                     leg_links(lnic_d.endpoint, ld.endpoint));
-  append_leg(ls, ls.endpoint, lnic_s.endpoint);
-  path.links.insert(path.links.end(), fabric.begin(), fabric.end());
-  append_leg(ld, lnic_d.endpoint, ld.endpoint);
   routing_detail::summarize(topology_, &route);
   return route;
 }
