@@ -28,6 +28,14 @@ std::string kind_of(const Json& value) {
 
 }  // namespace
 
+Json parse_document(std::string_view text, const std::string& file) {
+  try {
+    return Json::parse(text);
+  } catch (const Json::exception& e) {
+    throw ConfigError(SourceLocation{SourceFile(file)}, fmt::format("not JSON: {}", e.what()));
+  }
+}
+
 FieldReader::FieldReader(const Json& object, std::string file, std::string path)
     : object_(&object), file_(std::move(file)), path_(std::move(path)) {
   if (!object.is_object()) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -14,6 +15,9 @@
 namespace linksim::json_fields {
 
 using Json = nlohmann::ordered_json;
+
+/// `text` parsed; throws ConfigError "<file>: error: not JSON: ..." when it does not parse.
+Json parse_document(std::string_view text, const std::string& file);
 
 class FieldReader {
  public:

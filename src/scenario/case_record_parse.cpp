@@ -223,12 +223,7 @@ CaseAnswer answer_from(const FieldReader& f) {
 }  // namespace
 
 CaseRecord parse_case_record(std::string_view text, const std::string& file) {
-  Json doc;
-  try {
-    doc = Json::parse(text);
-  } catch (const Json::exception& e) {
-    throw ConfigError(SourceLocation{SourceFile(file)}, fmt::format("not JSON: {}", e.what()));
-  }
+  const Json doc = json_fields::parse_document(text, file);
   const FieldReader f(doc, file);
   CaseRecord r;
   r.id = f.text("id");

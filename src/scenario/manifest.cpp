@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // DIR/manifest.json both ways (field names are a contract: docs/scenario-format.md#outputs).
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "common/json_fields.hpp"
 #include "common/json_numbers.hpp"
-#include "linksim/error.hpp"
 #include "linksim/scenario_results.hpp"
 
 namespace linksim {
@@ -48,12 +46,7 @@ std::string manifest_json(const ScenarioManifest& m) {
 }
 
 ScenarioManifest parse_manifest(std::string_view text, const std::string& file) {
-  Json doc;
-  try {
-    doc = Json::parse(text);
-  } catch (const Json::exception& e) {
-    throw ConfigError(SourceLocation{SourceFile(file)}, fmt::format("not JSON: {}", e.what()));
-  }
+  const Json doc = json_fields::parse_document(text, file);
   const FieldReader f(doc, file);
   ScenarioManifest m;
   m.scenario = f.text("scenario");
