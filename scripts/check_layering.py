@@ -38,7 +38,7 @@ PUBLIC_HEADERS = {
     "model": "plan", "plan": "plan", "plan_memory": "plan", "plan_explain": "plan",
     "plan_nccl_debug": "plan", "contingency": "plan", "engine": "plan", "engine_release": "plan",
     "serve": "serve", "serve_options": "serve", "diagnose": "diagnose",
-    "scenario": "scenario",
+    "scenario": "scenario", "scenario_results": "scenario",
     "report": "report", "plan_report": "report", "explain_report": "report",
     "nccl_debug_report": "report", "measured_report": "report", "scenario_report": "report",
     "topo_matrix_report": "report", "fault_reports": "report", "diagnose_report": "report",

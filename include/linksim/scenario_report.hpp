@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The outputs of a scenario run (docs/scenario-format.md#outputs): one JSON document per case,
-// assembled into results.csv, results.json and a terminal summary; the run directory with its
-// atomic writes, resume and shard merge.
+// The outputs of a scenario run (docs/scenario-format.md#outputs), rendered from the typed case
+// records (linksim/scenario_results.hpp) alone: results.csv, results.json, a terminal summary,
+// the answers to the scenario's questions, the charts and report.html.
 #pragma once
 
 #include <functional>
@@ -10,33 +10,27 @@
 #include <vector>
 
 #include "linksim/scenario.hpp"
+#include "linksim/scenario_results.hpp"
 
 namespace linksim {
 
-/// The case's document, as stored in DIR/cases/<file_stem>.json: its id, index, fingerprint,
-/// study, machine, parameters, GPU model and count, status, and the collective rows, the plan
-/// or the layout ranking. Deterministic: the same case and result give the same bytes.
-std::string render_case_json(const ScenarioCase& scenario_case, const CaseResult& result);
-
-/// What every output of one scenario shares: written as DIR/manifest.json, identical for
-/// every shard of a scenario, so merge can check that shards belong together.
-std::string render_manifest(const Scenario& scenario);
-
-/// The data files, assembled from case documents (render_case_json's output, in case order).
-/// `manifest` is render_manifest's output. Throws ConfigError for a document that is not one.
-std::string render_results_json(std::string_view manifest,
-                                 const std::vector<std::string>& case_documents);
-std::string render_results_csv(std::string_view manifest,
-                               const std::vector<std::string>& case_documents);
+/// The data files, assembled from the records of the cases present, in case order.
+std::string render_results_json(const ScenarioManifest& manifest, const std::vector<CaseRecord>& cases);
+std::string render_results_csv(const ScenarioManifest& manifest, const std::vector<CaseRecord>& cases);
 /// One line per case with its key numbers, for the terminal.
-std::string render_results_table(std::string_view manifest,
-                                 const std::vector<std::string>& case_documents);
+std::string render_results_table(const ScenarioManifest& manifest, const std::vector<CaseRecord>& cases);
 
 /// The answers to the manifest's questions (docs/scenario-format.md#questions): per question,
 /// one line per case of its studies with the compared number and the share of exposed
 /// communication, then one sentence comparing them. Empty when the scenario asks none.
-std::string render_answers(std::string_view manifest,
-                           const std::vector<std::string>& case_documents);
+std::string render_answers(const ScenarioManifest& manifest, const std::vector<CaseRecord>& cases);
+
+/// The same renderings from the texts of a manifest and of case files, read with
+/// parse_manifest and parse_case_record (ConfigError for one that is not one).
+std::string render_results_json(std::string_view manifest, const std::vector<std::string>& case_documents);
+std::string render_results_csv(std::string_view manifest, const std::vector<std::string>& case_documents);
+std::string render_results_table(std::string_view manifest, const std::vector<std::string>& case_documents);
+std::string render_answers(std::string_view manifest, const std::vector<std::string>& case_documents);
 
 /// One chart of a scenario run, as DIR/charts/<file_stem>.svg and a figure of report.html.
 struct ScenarioChart {
@@ -46,8 +40,8 @@ struct ScenarioChart {
   std::string svg;        ///< one <svg> element (include/linksim/charts.hpp)
 };
 
-/// The charts of a run, built from its manifest and case documents alone (never by running
-/// cases), so a resumed or merged run draws the same bytes as a single one
+/// The charts of a run, built from its case records alone (never by running cases), so a
+/// resumed or merged run draws the same bytes as a single one
 /// (docs/scenario-format.md#charts):
 ///  - per collective study and operation, busbw against message size, one line per case;
 ///  - per plan study whose cases differ in GPU count, step time, tokens/s and (when the
@@ -56,11 +50,13 @@ struct ScenarioChart {
 ///    and the memory per GPU against its capacity, one bar per case;
 ///  - per layout search (at most 4), its 12 best layouts by part of the step;
 ///  - per machine of a collective study, its links coloured by their utilisation in the
-///    study's last case (the documents' link_usage; its topology is loaded again).
+///    study's last case (the records' link usage; its topology is loaded again).
 /// A chart with nothing to draw (every case on one GPU) is left out.
 /// Charts hold at most kMaxChartSeries lines or kMaxChartBars bars (an evenly spread choice
 /// when there are more, said in the caption). Failed cases are left out. Throws ConfigError
-/// for a document that is not one, or a machine whose topology no longer loads.
+/// for a machine whose topology no longer loads.
+std::vector<ScenarioChart> render_scenario_charts(const std::vector<CaseRecord>& cases);
+/// The same from the texts of a manifest and of case files.
 std::vector<ScenarioChart> render_scenario_charts(std::string_view manifest,
                                                   const std::vector<std::string>& case_documents);
 inline constexpr int kMaxChartSeries = 12;
@@ -77,10 +73,9 @@ struct ScenarioReportInfo {
 /// DIR/report.html: one self-contained page (render_html_report) with a summary, `charts`,
 /// tables of the collective, plan, search and failed cases, the assumptions the results rest
 /// on (NCCL switches, algorithm, protocol and mode of collective studies, the planner's
-/// assumptions, the catalog GPUs) and the command. It states no time, so the same documents
+/// assumptions, the catalog GPUs) and the command. It states no time, so the same records
 /// give the same bytes.
-std::string render_scenario_html(std::string_view manifest,
-                                 const std::vector<std::string>& case_documents,
+std::string render_scenario_html(const ScenarioManifest& manifest, const std::vector<CaseRecord>& cases,
                                  const std::vector<ScenarioChart>& charts,
                                  const ScenarioReportInfo& info);
 

@@ -6,13 +6,13 @@
 
 #include "linksim/fault_reports.hpp"
 #include "linksim/units.hpp"
-#include "report/json_numbers.hpp"
+#include "common/json_numbers.hpp"
 
 namespace linksim {
 namespace {
 
-using report_json::count_value;
-using report_json::rounded;
+using json_numbers::count_value;
+using json_numbers::rounded;
 
 std::string gbps(double bytes_per_s) { return fmt::format("{:.2f}", bytes_per_s / kGB); }
 

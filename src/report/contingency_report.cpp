@@ -7,13 +7,13 @@
 
 #include "linksim/fault_reports.hpp"
 #include "linksim/units.hpp"
-#include "report/json_numbers.hpp"
+#include "common/json_numbers.hpp"
 
 namespace linksim {
 namespace {
 
-using report_json::count_value;
-using report_json::rounded;
+using json_numbers::count_value;
+using json_numbers::rounded;
 
 bool is_plan(const ContingencyReport& r) { return r.subject == "plan"; }
 

@@ -9,7 +9,7 @@
 
 #include "linksim/plan_memory.hpp"
 #include "linksim/units.hpp"
-#include "report/json_numbers.hpp"
+#include "common/json_numbers.hpp"
 
 namespace linksim {
 namespace {
@@ -30,9 +30,9 @@ ordered_json cost_json(const std::optional<FindingCost>& cost) {
   if (!cost) return nullptr;
   ordered_json sizes = ordered_json::array();
   for (const CostPoint& p : cost->points) {
-    sizes.push_back({{"size_bytes", report_json::count_value(p.size_bytes)},
-                     {"logged_busbw_GBps", report_json::rounded(p.logged_busbw_Bps / kGB)},
-                     {"best_busbw_GBps", report_json::rounded(p.best_busbw_Bps / kGB)}});
+    sizes.push_back({{"size_bytes", json_numbers::count_value(p.size_bytes)},
+                     {"logged_busbw_GBps", json_numbers::rounded(p.logged_busbw_Bps / kGB)},
+                     {"best_busbw_GBps", json_numbers::rounded(p.best_busbw_Bps / kGB)}});
   }
   ordered_json plan = nullptr;
   if (cost->plan) {

@@ -7,13 +7,13 @@
 #include "linksim/units.hpp"
 #include "report/data_format.hpp"
 #include "report/explain_parts.hpp"
-#include "report/json_numbers.hpp"
+#include "common/json_numbers.hpp"
 
 namespace linksim {
 namespace {
 
 using report_data::round_to_10_digits;
-using report_json::rounded;
+using json_numbers::rounded;
 
 // The units and rounding of coll --json's rows, so the two compare equal.
 nlohmann::ordered_json prediction_json(const CollectiveResult& r, const Topology& topology) {

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "linksim/units.hpp"
-#include "report/json_numbers.hpp"
+#include "common/json_numbers.hpp"
 #include "report/text_lines.hpp"
 #include "report/text_table.hpp"
 
@@ -53,7 +53,7 @@ namespace {
 nlohmann::ordered_json term_json(const ExplainTerm& t) {
   nlohmann::ordered_json j;
   j["symbol"] = t.symbol;
-  j["value"] = report_json::rounded(t.value);
+  j["value"] = json_numbers::rounded(t.value);
   j["unit"] = t.unit;
   if (!t.source.empty()) j["source"] = t.source;
   return j;

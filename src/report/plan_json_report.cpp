@@ -5,15 +5,15 @@
 #include <string>
 
 #include "linksim/plan_report.hpp"
-#include "report/json_numbers.hpp"
+#include "common/json_numbers.hpp"
 #include "report/plan_text_parts.hpp"
 
 namespace linksim {
 namespace {
 
 using Json = nlohmann::ordered_json;
-using report_json::count_value;
-using report_json::rounded;
+using json_numbers::count_value;
+using json_numbers::rounded;
 
 // A quantity the mode has (train: micro and global batch, seq; prefill: batch, seq; decode:
 // batch, kv_len) or null.

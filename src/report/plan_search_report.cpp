@@ -7,7 +7,7 @@
 
 #include "linksim/plan_report.hpp"
 #include "linksim/units.hpp"
-#include "report/json_numbers.hpp"
+#include "common/json_numbers.hpp"
 #include "report/plan_text_parts.hpp"
 #include "report/text_lines.hpp"
 #include "report/text_table.hpp"
@@ -16,8 +16,8 @@ namespace linksim {
 namespace {
 
 using Json = nlohmann::ordered_json;
-using report_json::count_value;
-using report_json::rounded;
+using json_numbers::count_value;
+using json_numbers::rounded;
 using report_text::append_line;
 using report_text::layout_text;
 using report_text::percent_text;

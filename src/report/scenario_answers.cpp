@@ -8,7 +8,6 @@
 #include <optional>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "linksim/error.hpp"
 #include "linksim/scenario_report.hpp"
@@ -18,7 +17,6 @@
 namespace linksim {
 namespace {
 
-using Json = nlohmann::ordered_json;
 
 /// Below this share of the time in exposed communication the interconnect is called
 /// irrelevant to the question; from the second it is called decisive (it then costs more
@@ -26,31 +24,11 @@ using Json = nlohmann::ordered_json;
 constexpr double kNegligibleCommShare = 0.05;
 constexpr double kDecisiveCommShare = 0.5;
 
-Json parse(std::string_view text, std::string_view what) {
-  try {
-    return Json::parse(text);
-  } catch (const Json::exception& e) {
-    throw ConfigError(fmt::format("{} is not a linksim scenario document: {}", what, e.what()));
-  }
-}
-
-double number(const Json& object, const char* key) {
-  if (!object.is_object()) return NAN;
-  auto it = object.find(key);
-  return it != object.end() && it->is_number() ? it->get<double>() : NAN;
-}
-
-std::string text_of(const Json& object, const char* key) {
-  if (!object.is_object()) return "";
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
 // "dgx-h100", or "dgx-h100 g=8" when the case sweeps something.
-std::string answer_case_label(const Json& doc) {
-  const std::string id = text_of(doc, "id");
-  const std::string prefix = text_of(doc, "study") + "/" + text_of(doc, "machine");
-  std::string label = text_of(doc, "machine");
+std::string answer_case_label(const CaseRecord& doc) {
+  const std::string& id = doc.id;
+  const std::string prefix = doc.study + "/" + doc.machine;
+  std::string label = doc.machine;
   if (id.size() > prefix.size() + 1 && id.compare(0, prefix.size(), prefix) == 0) {
     label += " " + id.substr(prefix.size() + 1);
   }
@@ -94,51 +72,46 @@ std::string metric_value_text(const std::string& metric, double value) {
 }
 
 // The exposed communication that costs the most time, with the link that bounds it.
-std::string main_comm_text(const Json& plan) {
-  const auto comms = plan.find("comms");
-  if (comms == plan.end() || !comms->is_array()) return "";
-  const Json* worst = nullptr;
-  for (const Json& c : *comms) {
-    if (number(c, "exposed_s") > 0 && (worst == nullptr || number(c, "exposed_s") > number(*worst, "exposed_s"))) {
-      worst = &c;
-    }
+std::string main_comm_text(const PlanResult& plan) {
+  const PlanComm* worst = nullptr;
+  for (const PlanComm& c : plan.comms) {
+    if (c.exposed_s > 0 && (worst == nullptr || c.exposed_s > worst->exposed_s)) worst = &c;
   }
   if (worst == nullptr) return "";
-  std::string text = fmt::format("{} {}", text_of(*worst, "kind"), text_of(*worst, "collective"));
-  const std::string bottleneck = text_of(*worst, "bottleneck");
+  std::string text = fmt::format("{} {}", worst->kind, to_string(worst->collective));
+  const std::string& bottleneck = worst->bottleneck;
   if (!bottleneck.empty() && bottleneck != "none") text += " bound by " + bottleneck;
   return text;
 }
 
-PlanPoint plan_point(const Json& doc, const std::string& metric) {
+PlanPoint plan_point(const CaseRecord& doc, const std::string& metric) {
   PlanPoint p;
   p.label = answer_case_label(doc);
-  if (text_of(doc, "status") == "error") {
-    p.phrase = fmt::format("{}: not answered ({})", p.label, text_of(doc, "error"));
+  if (!doc.ok()) {
+    p.phrase = fmt::format("{}: not answered ({})", p.label, doc.error);
     return p;
   }
-  const Json plan = doc.value("plan", Json());
-  if (!plan.is_object()) {
+  if (doc.plan() == nullptr) {
     p.phrase = fmt::format("{}: not answered (a layout search, not one plan)", p.label);
     return p;
   }
-  const Json memory = plan.value("memory", Json());
-  if (!memory.value("fits", true)) {
+  const PlanResult& plan = *doc.plan();
+  const MemoryBreakdown& memory = plan.memory;
+  if (!memory.fits) {
     p.phrase = fmt::format("{}: does not fit ({:.0f} GB per GPU needed, {:.0f} GB there)", p.label,
-                           number(memory, "total_GB"), number(memory, "capacity_GB"));
+                           file_number(memory.total, kGB), file_number(memory.capacity, kGB));
     return p;
   }
-  const double step = number(plan, "step_time_s");
-  p.comm_s = number(plan.value("breakdown", Json()), "exposed_comm_s");
+  const double step = plan.step_time_s;
+  p.comm_s = plan.breakdown.exposed_comm_s;
   p.comm_share = step > 0 ? p.comm_s / step : 0;
   p.main_comm = main_comm_text(plan);
-  p.gpus = doc.value("gpus", 0);
+  p.gpus = doc.gpus;
   if (metric == "scaling") {
-    p.value = number(plan, "scaling_efficiency");
-    const double speedup = number(plan, "speedup");
-    // The planner's own baseline (PlanResult::baseline_gpus), as the case document holds it.
-    const Json baseline_gpus = plan.value("baseline_gpus", Json());
-    if (baseline_gpus.is_number_integer()) p.baseline_gpus = baseline_gpus.get<int>();
+    p.value = plan.scaling_efficiency.value_or(NAN);
+    const double speedup = plan.speedup.value_or(NAN);
+    // The planner's own baseline (PlanResult::baseline_gpus), as the case file holds it.
+    p.baseline_gpus = plan.baseline_gpus.value_or(0);
     if (!std::isfinite(p.value) || !std::isfinite(speedup) || p.baseline_gpus == 0) {
       p.phrase = fmt::format("{}: step {}, no baseline to scale against (nothing smaller fits)",
                              p.label, format_duration(step));
@@ -155,13 +128,12 @@ PlanPoint plan_point(const Json& doc, const std::string& metric) {
                            p.baseline_gpus == 1 ? "" : "s", percent(p.value),
                            format_duration(p.comm_s), percent(p.comm_share));
   } else {
-    const char* key = metric == "tpot"   ? "tpot_s"
-                      : metric == "ttft" ? "ttft_s"
-                      : metric == "step_time" ? "step_time_s"
-                                              : "tokens_per_s";
-    p.value = number(plan, key);
+    p.value = metric == "tpot"        ? plan.tpot_s.value_or(NAN)
+              : metric == "ttft"      ? plan.ttft_s.value_or(NAN)
+              : metric == "step_time" ? plan.step_time_s
+                                      : plan.tokens_per_s;
     if (!std::isfinite(p.value)) {
-      p.phrase = fmt::format("{}: no {} for a {} plan", p.label, metric, text_of(plan, "mode"));
+      p.phrase = fmt::format("{}: no {} for a {} plan", p.label, metric, to_string(plan.mode));
       return p;
     }
     p.phrase = fmt::format("{}: {}, communication {} ({} of it)", p.label,
@@ -224,35 +196,34 @@ std::string plan_verdict(const std::vector<PlanPoint>& points, const std::string
 
 // The row of a curve a busbw question reads: the largest size not above `size_bytes`
 // (all rows when it is 0); the first row when every size is above it.
-const Json* busbw_row(const Json& rows, double size_bytes) {
-  const Json* chosen = nullptr;
-  for (const Json& row : rows) {
-    if (size_bytes <= 0 || number(row, "size_bytes") <= size_bytes) chosen = &row;
+const CollectiveRow* busbw_row(const std::vector<CollectiveRow>& rows, double size_bytes) {
+  const CollectiveRow* chosen = nullptr;
+  for (const CollectiveRow& row : rows) {
+    if (size_bytes <= 0 || row.size_bytes <= size_bytes) chosen = &row;
   }
   return chosen != nullptr ? chosen : (rows.empty() ? nullptr : &rows.front());
 }
 
-std::vector<std::string> answer_busbw(const std::vector<const Json*>& docs, double size_bytes) {
+std::vector<std::string> answer_busbw(const std::vector<const CaseRecord*>& docs, double size_bytes) {
   std::vector<std::string> lines;
   struct Point {
     std::string label, bottleneck;
     double busbw = 0;
   };
   std::vector<Point> points;
-  for (const Json* doc : docs) {
+  static const std::vector<CollectiveRow> kNoRows;
+  for (const CaseRecord* doc : docs) {
     const std::string label = answer_case_label(*doc);
-    const Json collective = doc->value("collective", Json());
-    const Json rows = collective.is_object() ? collective.value("rows", Json::array()) : Json::array();
-    const Json* row = busbw_row(rows, size_bytes);
-    if (text_of(*doc, "status") == "error" || row == nullptr) {
-      lines.push_back(fmt::format("{}: not answered ({})", label, text_of(*doc, "error")));
+    const CollectiveSweepRecord* collective = doc->collective();
+    const CollectiveRow* row = busbw_row(collective != nullptr ? collective->rows : kNoRows, size_bytes);
+    if (!doc->ok() || row == nullptr) {
+      lines.push_back(fmt::format("{}: not answered ({})", label, doc->error));
       continue;
     }
-    Point p{label, text_of(*row, "bottleneck"), number(*row, "busbw_GBps")};
+    Point p{label, row->bottleneck, file_number(row->busbw_Bps, kGB)};
     lines.push_back(fmt::format("{}: {} busbw {:.1f} GB/s at {} ({} {}, limited by {})", label,
-                                text_of(collective, "collective"), p.busbw,
-                                format_size(number(*row, "size_bytes")), text_of(*row, "algorithm"),
-                                text_of(*row, "protocol"), p.bottleneck));
+                                collective->collective, p.busbw, format_size(row->size_bytes),
+                                row->algorithm, row->protocol, p.bottleneck));
     points.push_back(std::move(p));
   }
   if (points.size() >= 2) {
@@ -291,20 +262,27 @@ std::string serve_value_text(const std::string& metric, double value) {
   return fmt::format("{} {} {}", what, metric.substr(5), format_duration(value));
 }
 
-std::vector<std::string> answer_serve(const std::vector<const Json*>& docs, const std::string& metric) {
+// The latency a serve metric names: "ttft_p99" is the TTFT's p99.
+double serve_latency(const ServeResult& run, const std::string& metric) {
+  const LatencyStats& stats = metric.substr(0, 4) == "ttft" ? run.ttft_s : run.tpot_s;
+  return metric.substr(5) == "p50" ? stats.p50 : stats.p99;
+}
+
+std::vector<std::string> answer_serve(const std::vector<const CaseRecord*>& docs, const std::string& metric) {
   std::vector<std::string> lines;
   std::vector<ServePoint> points;
-  for (const Json* doc : docs) {
+  for (const CaseRecord* doc : docs) {
     const std::string label = answer_case_label(*doc);
-    const Json serve = doc->value("serve", Json());
-    if (text_of(*doc, "status") == "error" || !serve.is_object()) {
-      lines.push_back(fmt::format("{}: not answered ({})", label, text_of(*doc, "error")));
+    const ServeCaseResult* serve = doc->serve();
+    if (!doc->ok() || serve == nullptr) {
+      lines.push_back(fmt::format("{}: not answered ({})", label, doc->error));
       continue;
     }
-    ServePoint p{label, text_of(serve, "bounding_link"), NAN, number(serve, "comm_share")};
-    if (metric == "goodput") p.value = number(serve, "goodput_requests_per_s");
-    else if (metric == "max_rate") p.value = number(serve, "max_rate_requests_per_s");
-    else p.value = number(serve.value(metric.substr(0, 4) + "_s", Json()), metric.substr(5).c_str());
+    const ServeResult& run = serve->run;
+    ServePoint p{label, run.bounding_link, NAN, run.comm_share};
+    if (metric == "goodput") p.value = run.goodput_requests_per_s.value_or(NAN);
+    else if (metric == "max_rate") p.value = serve->max_rate_requests_per_s.value_or(NAN);
+    else p.value = serve_latency(run, metric);
     if (!std::isfinite(p.value)) {
       lines.push_back(fmt::format("{}: no {} (goodput needs an SLO, max rate max_rate: true)", label, metric));
       continue;
@@ -312,7 +290,7 @@ std::vector<std::string> answer_serve(const std::vector<const Json*>& docs, cons
     lines.push_back(fmt::format("{}: {} at {:g} requests/s, exposed communication {} of the "
                                 "iteration time{}",
                                 label, serve_value_text(metric, p.value),
-                                number(serve, "rate_requests_per_s"), percent(p.comm_share),
+                                run.rate_requests_per_s, percent(p.comm_share),
                                 p.bound.empty() ? "" : " (bound by " + p.bound + ")"));
     points.push_back(std::move(p));
   }
@@ -341,32 +319,27 @@ std::vector<std::string> answer_serve(const std::vector<const Json*>& docs, cons
 
 }  // namespace
 
-std::string render_answers(std::string_view manifest_text,
-                           const std::vector<std::string>& case_documents) {
-  const Json manifest = parse(manifest_text, "the manifest");
-  const Json questions = manifest.value("questions", Json::array());
-  if (questions.empty()) return "";
-  std::vector<Json> docs;
-  for (const std::string& text : case_documents) docs.push_back(parse(text, "a case file"));
+std::string render_answers(const ScenarioManifest& manifest, const std::vector<CaseRecord>& docs) {
+  if (manifest.questions.empty()) return "";
   std::string out;
   int number_of_question = 0;
-  for (const Json& q : questions) {
-    const std::string metric = text_of(q, "metric");
-    std::vector<const Json*> cases;
-    for (const Json& study : q.value("studies", Json::array())) {
-      for (const Json& doc : docs) {
-        if (doc.value("study", "") == study.get<std::string>()) cases.push_back(&doc);
+  for (const ManifestQuestion& q : manifest.questions) {
+    const std::string& metric = q.metric;
+    std::vector<const CaseRecord*> cases;
+    for (const std::string& study : q.studies) {
+      for (const CaseRecord& doc : docs) {
+        if (doc.study == study) cases.push_back(&doc);
       }
     }
-    report_text::append_line(out, fmt::format("Q{}. {}", ++number_of_question, text_of(q, "ask")));
+    report_text::append_line(out, fmt::format("Q{}. {}", ++number_of_question, q.ask));
     std::vector<std::string> lines;
     if (metric == "busbw") {
-      lines = answer_busbw(cases, number(q, "size_bytes"));
+      lines = answer_busbw(cases, q.size_bytes);
     } else if (serve_metric(metric)) {
       lines = answer_serve(cases, metric);
     } else {
       std::vector<PlanPoint> points;
-      for (const Json* doc : cases) points.push_back(plan_point(*doc, metric));
+      for (const CaseRecord* doc : cases) points.push_back(plan_point(*doc, metric));
       for (const PlanPoint& p : points) lines.push_back(p.phrase);
       lines.push_back(plan_verdict(points, metric));
     }

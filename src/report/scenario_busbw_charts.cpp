@@ -14,39 +14,38 @@ namespace {
 
 // A case's rows as (size, busbw) points; sizes or bandwidths of zero (a single rank moves no
 // data) cannot be drawn on the log axes and are left out.
-ChartSeries busbw_series(const ScenarioJson& doc) {
+ChartSeries busbw_series(const CaseRecord& doc) {
   ChartSeries series{case_label(doc), {}};
-  for (const ScenarioJson& row : doc["collective"]["rows"]) {
-    const double size = row["size_bytes"].get<double>();
-    const double busbw_Bps = row["busbw_GBps"].get<double>() * kGB;
+  for (const CollectiveRow& row : doc.collective()->rows) {
+    const double size = row.size_bytes;
+    const double busbw_Bps = row.busbw_Bps;
     if (!(size > 0 && busbw_Bps > 0)) continue;
     ChartPoint point{size, busbw_Bps};
-    // The time band as a busbw band: a longer time is a lower busbw.
-    const double time_us = row["time_us"].get<double>();
-    if (row.contains("time_low_us") && time_us > 0) {
-      point.y_low = busbw_Bps * time_us / row["time_high_us"].get<double>();
-      point.y_high = busbw_Bps * time_us / row["time_low_us"].get<double>();
+    // The time band as a busbw band: a longer time is a lower busbw (times as the file has them).
+    const double time_us = file_number(row.time_s, kMicrosecond);
+    if (!row.confidence.empty() && time_us > 0) {
+      point.y_low = busbw_Bps * time_us / file_number(row.time_high_s, kMicrosecond);
+      point.y_high = busbw_Bps * time_us / file_number(row.time_low_s, kMicrosecond);
     }
     series.points.push_back(point);
   }
   return series;
 }
 
-std::string collective_key(const ScenarioJson& doc) {
-  const ScenarioJson collective = json_field(doc, "collective");
-  if (!case_ok(doc) || !collective.is_object()) return "";
-  return doc["study"].get<std::string>() + "/" + collective["collective"].get<std::string>();
+std::string collective_key(const CaseRecord& doc) {
+  if (!doc.ok() || doc.collective() == nullptr) return "";
+  return doc.study + "/" + doc.collective()->collective;
 }
 
 ScenarioChart busbw_chart(const CaseGroup& group) {
   std::vector<ChartSeries> drawable;
   std::set<std::string> modes;
-  for (const ScenarioJson* doc : group.cases) {
+  for (const CaseRecord* doc : group.cases) {
     ChartSeries series = busbw_series(*doc);
     if (!series.points.empty()) drawable.push_back(std::move(series));
-    modes.insert((*doc)["collective"]["mode"].get<std::string>());
+    modes.insert(doc->collective()->mode);
   }
-  const std::string op = (*group.cases.front())["collective"]["collective"].get<std::string>();
+  const std::string op = group.cases.front()->collective()->collective;
   LineChart chart;
   chart.title = fmt::format("{} bus bandwidth by message size ({})", collective_title(op), group.study);
   chart.x = {"message size (bytes)", AxisScale::kLog2, AxisUnit::kBytes, {}, {}};
@@ -67,11 +66,11 @@ ScenarioChart busbw_chart(const CaseGroup& group) {
 
 }  // namespace
 
-std::vector<ScenarioChart> busbw_charts(const std::vector<ScenarioJson>& cases) {
+std::vector<ScenarioChart> busbw_charts(const std::vector<CaseRecord>& cases) {
   std::vector<ScenarioChart> charts;
   for (const CaseGroup& group : group_cases(cases, collective_key)) {
     bool drawable = false;
-    for (const ScenarioJson* doc : group.cases) drawable |= !busbw_series(*doc).points.empty();
+    for (const CaseRecord* doc : group.cases) drawable |= !busbw_series(*doc).points.empty();
     if (drawable) charts.push_back(busbw_chart(group));  // not when every case is one GPU
   }
   return charts;

@@ -14,15 +14,13 @@
 namespace linksim {
 namespace detail {
 
-bool case_ok(const ScenarioJson& doc) { return json_field(doc, "status") == "ok"; }
-
-std::string plan_key(const ScenarioJson& doc) {
-  return case_ok(doc) && json_field(doc, "plan").is_object() ? doc["study"].get<std::string>() : "";
+std::string plan_key(const CaseRecord& doc) {
+  return doc.ok() && doc.plan() != nullptr ? doc.study : "";
 }
 
-std::string case_label(const ScenarioJson& doc) {
-  const std::string id = doc["id"].get<std::string>();
-  const std::string study = doc["study"].get<std::string>() + "/";
+std::string case_label(const CaseRecord& doc) {
+  const std::string& id = doc.id;
+  const std::string study = doc.study + "/";
   return id.rfind(study, 0) == 0 && id.size() > study.size() ? id.substr(study.size()) : id;
 }
 
@@ -64,10 +62,7 @@ std::string collective_title(const std::string& name) {
 
 }  // namespace detail
 
-std::vector<ScenarioChart> render_scenario_charts(std::string_view manifest,
-                                                  const std::vector<std::string>& case_documents) {
-  detail::parse_scenario_document(manifest, "the manifest");
-  const std::vector<detail::ScenarioJson> cases = detail::parse_case_documents(case_documents);
+std::vector<ScenarioChart> render_scenario_charts(const std::vector<CaseRecord>& cases) {
   std::vector<ScenarioChart> charts;
   for (auto* family : {&detail::busbw_charts, &detail::plan_scaling_charts,
                        &detail::plan_bar_charts, &detail::serve_latency_charts,

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "linksim/scenario_report.hpp"
-#include "report/scenario_documents.hpp"
+#include "linksim/scenario_results.hpp"
 
 namespace linksim::detail {
 
@@ -16,14 +16,14 @@ namespace linksim::detail {
 struct CaseGroup {
   std::string study;
   std::string key;  ///< the study, or "<study>/<operation>"
-  std::vector<const ScenarioJson*> cases;
+  std::vector<const CaseRecord*> cases;
 };
 
 /// Groups `cases` by key(case) in order of first appearance; an empty key leaves a case out.
 template <typename KeyOf>
-std::vector<CaseGroup> group_cases(const std::vector<ScenarioJson>& cases, KeyOf key_of) {
+std::vector<CaseGroup> group_cases(const std::vector<CaseRecord>& cases, KeyOf key_of) {
   std::vector<CaseGroup> groups;
-  for (const ScenarioJson& doc : cases) {
+  for (const CaseRecord& doc : cases) {
     const std::string key = key_of(doc);
     if (key.empty()) continue;
     CaseGroup* group = nullptr;
@@ -31,7 +31,7 @@ std::vector<CaseGroup> group_cases(const std::vector<ScenarioJson>& cases, KeyOf
       if (g.key == key) group = &g;
     }
     if (group == nullptr) {
-      groups.push_back({doc["study"].get<std::string>(), key, {}});
+      groups.push_back({doc.study, key, {}});
       group = &groups.back();
     }
     group->cases.push_back(&doc);
@@ -39,14 +39,12 @@ std::vector<CaseGroup> group_cases(const std::vector<ScenarioJson>& cases, KeyOf
   return groups;
 }
 
-/// True for a case answered without error.
-bool case_ok(const ScenarioJson& doc);
 
 /// The study of a plan case answered without error; "" for any other case (charts group by it).
-std::string plan_key(const ScenarioJson& doc);
+std::string plan_key(const CaseRecord& doc);
 
 /// The case id without its study: "dgx-h100", "cluster/nodes=4".
-std::string case_label(const ScenarioJson& doc);
+std::string case_label(const CaseRecord& doc);
 
 /// At most `limit` of `count` positions, evenly spread, first and last included, ascending.
 std::vector<size_t> spread_choice(size_t count, size_t limit);
@@ -61,10 +59,10 @@ std::string chart_file_part(std::string_view text);
 /// "AllReduce" for "allreduce" (the collective-name table's title); the name itself else.
 std::string collective_title(const std::string& name);
 
-std::vector<ScenarioChart> busbw_charts(const std::vector<ScenarioJson>& cases);
-std::vector<ScenarioChart> plan_scaling_charts(const std::vector<ScenarioJson>& cases);
-std::vector<ScenarioChart> plan_bar_charts(const std::vector<ScenarioJson>& cases);
-std::vector<ScenarioChart> machine_charts(const std::vector<ScenarioJson>& cases);
-std::vector<ScenarioChart> serve_latency_charts(const std::vector<ScenarioJson>& cases);
+std::vector<ScenarioChart> busbw_charts(const std::vector<CaseRecord>& cases);
+std::vector<ScenarioChart> plan_scaling_charts(const std::vector<CaseRecord>& cases);
+std::vector<ScenarioChart> plan_bar_charts(const std::vector<CaseRecord>& cases);
+std::vector<ScenarioChart> machine_charts(const std::vector<CaseRecord>& cases);
+std::vector<ScenarioChart> serve_latency_charts(const std::vector<CaseRecord>& cases);
 
 }  // namespace linksim::detail

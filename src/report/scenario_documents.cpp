@@ -1,38 +1,48 @@
 // SPDX-License-Identifier: Apache-2.0
-// Parsing the documents of a scenario run directory.
+// The renderings of scenario_report.hpp from texts: each text read into its record, then
+// rendered from the records.
 #include "report/scenario_documents.hpp"
 
 #include <fmt/format.h>
 
-#include "linksim/error.hpp"
+#include "linksim/scenario_report.hpp"
 
-namespace linksim::detail {
+namespace linksim {
+namespace detail {
 
-ScenarioJson parse_scenario_document(std::string_view text, std::string_view what) {
-  try {
-    return ScenarioJson::parse(text);
-  } catch (const ScenarioJson::exception& e) {
-    throw ConfigError(fmt::format("{} is not a linksim scenario document: {}", what, e.what()));
-  }
-}
+ScenarioManifest parse_manifest_text(std::string_view text) { return parse_manifest(text, "the manifest"); }
 
-std::vector<ScenarioJson> parse_case_documents(const std::vector<std::string>& documents) {
-  std::vector<ScenarioJson> cases;
+std::vector<CaseRecord> parse_case_texts(const std::vector<std::string>& documents) {
+  std::vector<CaseRecord> cases;
   cases.reserve(documents.size());
-  for (const std::string& text : documents) {
-    ScenarioJson doc = parse_scenario_document(text, "a case file");
-    if (!doc.is_object() || !doc.contains("id") || !doc.contains("index")) {
-      throw ConfigError("a case file is not a linksim case document (no id or index)");
-    }
-    cases.push_back(std::move(doc));
+  for (size_t i = 0; i < documents.size(); ++i) {
+    cases.push_back(parse_case_record(documents[i], fmt::format("case file {}", i + 1)));
   }
   return cases;
 }
 
-ScenarioJson json_field(const ScenarioJson& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  auto it = object.find(key);
-  return it == object.end() ? ScenarioJson(nullptr) : *it;
+}  // namespace detail
+
+std::string render_results_json(std::string_view manifest, const std::vector<std::string>& documents) {
+  return render_results_json(detail::parse_manifest_text(manifest), detail::parse_case_texts(documents));
 }
 
-}  // namespace linksim::detail
+std::string render_results_csv(std::string_view manifest, const std::vector<std::string>& documents) {
+  return render_results_csv(detail::parse_manifest_text(manifest), detail::parse_case_texts(documents));
+}
+
+std::string render_results_table(std::string_view manifest, const std::vector<std::string>& documents) {
+  return render_results_table(detail::parse_manifest_text(manifest), detail::parse_case_texts(documents));
+}
+
+std::string render_answers(std::string_view manifest, const std::vector<std::string>& documents) {
+  return render_answers(detail::parse_manifest_text(manifest), detail::parse_case_texts(documents));
+}
+
+std::vector<ScenarioChart> render_scenario_charts(std::string_view manifest,
+                                                  const std::vector<std::string>& documents) {
+  detail::parse_manifest_text(manifest);
+  return render_scenario_charts(detail::parse_case_texts(documents));
+}
+
+}  // namespace linksim

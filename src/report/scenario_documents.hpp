@@ -1,25 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
-// Reading the manifest and case documents of a scenario run back (render_manifest and
-// render_case_json's output): every output assembled from them shares these helpers.
+// The texts of a scenario run's manifest and case files read into their records, for the
+// renderings that take texts (scenario_report.hpp).
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "linksim/scenario_results.hpp"
 
 namespace linksim::detail {
 
-using ScenarioJson = nlohmann::ordered_json;
+/// parse_manifest of `text`, named "the manifest" in errors.
+ScenarioManifest parse_manifest_text(std::string_view text);
 
-/// `text` parsed; throws ConfigError "<what> is not a linksim scenario document: ...".
-ScenarioJson parse_scenario_document(std::string_view text, std::string_view what);
-
-/// Every case document parsed, in order; throws ConfigError for one without id or index.
-std::vector<ScenarioJson> parse_case_documents(const std::vector<std::string>& documents);
-
-/// object[key], or null when `object` is not an object or has no such key.
-ScenarioJson json_field(const ScenarioJson& object, const char* key);
+/// parse_case_record of every text, in order, each named "case file <n>" (1-based) in errors.
+std::vector<CaseRecord> parse_case_texts(const std::vector<std::string>& documents);
 
 }  // namespace linksim::detail

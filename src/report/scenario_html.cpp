@@ -16,10 +16,7 @@ namespace linksim {
 namespace {
 
 using detail::case_label;
-using detail::case_ok;
-using detail::json_field;
 using detail::tokens_text;
-using Json = detail::ScenarioJson;
 
 // Adds `value` under `key` unless that pair is already listed.
 void add_assumption(std::vector<std::pair<std::string, std::string>>& list, std::string key,
@@ -33,39 +30,36 @@ void add_assumption(std::vector<std::pair<std::string, std::string>>& list, std:
 // Planner assumptions listed per study at most; the rest are in the case documents.
 constexpr size_t kMaxAssumptionsPerStudy = 24;
 
-std::vector<std::pair<std::string, std::string>> assumptions(const std::vector<Json>& cases) {
+std::vector<std::pair<std::string, std::string>> assumptions(const std::vector<CaseRecord>& cases) {
   std::vector<std::pair<std::string, std::string>> list;
   std::set<std::string> gpus;
-  for (const Json& doc : cases) {
-    const std::string model = json_field(doc, "gpu_model").is_string() ? doc["gpu_model"].get<std::string>() : "";
-    if (!model.empty()) gpus.insert(model);
+  for (const CaseRecord& doc : cases) {
+    if (!doc.gpu_model.empty()) gpus.insert(doc.gpu_model);
   }
   if (!gpus.empty()) {
     list.emplace_back("GPUs (catalog keys)", fmt::format("{}", fmt::join(gpus, ", ")));
   }
   std::map<std::string, size_t> per_study;
-  for (const Json& doc : cases) {
-    const std::string study = doc["study"].get<std::string>();
-    const Json c = json_field(doc, "collective");
-    if (c.is_object()) {
+  for (const CaseRecord& doc : cases) {
+    const std::string& study = doc.study;
+    if (const CollectiveSweepRecord* c = doc.collective()) {
       add_assumption(list, study + ": NCCL switches",
-                     fmt::format("NCCL_P2P_DISABLE={} NCCL_NVLS_ENABLE={}", c["p2p"].get<bool>() ? 0 : 1,
-                                 c["nvls"].get<bool>() ? 1 : 0));
+                     fmt::format("NCCL_P2P_DISABLE={} NCCL_NVLS_ENABLE={}", c->p2p ? 0 : 1,
+                                 c->nvls ? 1 : 0));
       add_assumption(list, study + ": algorithm, protocol, mode",
-                     fmt::format("{}, {}, {}", c["algo"].get<std::string>(),
-                                 c["proto"].get<std::string>(), c["mode"].get<std::string>()));
+                     fmt::format("{}, {}, {}", c->algorithm, c->protocol, c->mode));
     }
-    const Json p = json_field(doc, "plan");
-    if (!p.is_object()) continue;
-    for (const Json& a : p["assumptions"]) {
+    const PlanResult* p = doc.plan();
+    if (p == nullptr) continue;
+    for (const std::string& a : p->assumptions) {
       if (per_study[study] >= kMaxAssumptionsPerStudy) break;
       const size_t before = list.size();
-      add_assumption(list, study + ": planner", a.get<std::string>());
+      add_assumption(list, study + ": planner", a);
       if (list.size() > before) ++per_study[study];
     }
   }
-  for (const Json& doc : cases) {
-    if (!json_field(doc, "link_usage").is_object()) continue;
+  for (const CaseRecord& doc : cases) {
+    if (doc.collective() == nullptr || !doc.collective()->link_usage) continue;
     list.emplace_back("link utilisation (machine pictures)",
                       "at the largest size of each machine's last case in a collective study");
     break;
@@ -73,59 +67,54 @@ std::vector<std::pair<std::string, std::string>> assumptions(const std::vector<J
   return list;
 }
 
-std::vector<std::string> summary(const Json& manifest, const std::vector<Json>& cases) {
+std::vector<std::string> summary(const ScenarioManifest& manifest, const std::vector<CaseRecord>& cases) {
   size_t collective = 0, plans = 0, searches = 0, failed = 0;
-  for (const Json& doc : cases) {
-    if (!case_ok(doc)) ++failed;
-    else if (json_field(doc, "collective").is_object()) ++collective;
-    else if (json_field(doc, "plan").is_object()) ++plans;
-    else if (json_field(doc, "search").is_array()) ++searches;
+  for (const CaseRecord& doc : cases) {
+    if (!doc.ok()) ++failed;
+    else if (doc.collective() != nullptr) ++collective;
+    else if (doc.plan() != nullptr) ++plans;
+    else if (doc.search() != nullptr) ++searches;
   }
   std::vector<std::string> out;
   out.push_back(fmt::format(
       "Scenario {}: {} of {} cases present: {} collective curves, {} plans, {} layout searches; "
       "{} could not be answered (their errors are under Tables).",
-      manifest["scenario"].get<std::string>(), cases.size(), manifest["cases_total"].get<size_t>(),
+      manifest.scenario, cases.size(), manifest.cases_total,
       collective, plans, searches, failed));
   // Per study and operation, the best and worst peak busbw.
-  for (const detail::CaseGroup& group : detail::group_cases(cases, [](const Json& doc) {
-         const Json c = json_field(doc, "collective");
-         return case_ok(doc) && c.is_object() && !c["rows"].empty()
-                    ? doc["study"].get<std::string>() + "/" + c["collective"].get<std::string>()
-                    : std::string();
+  for (const detail::CaseGroup& group : detail::group_cases(cases, [](const CaseRecord& doc) {
+         const CollectiveSweepRecord* c = doc.collective();
+         return doc.ok() && c != nullptr && !c->rows.empty() ? doc.study + "/" + c->collective
+                                                             : std::string();
        })) {
-    const Json* best = nullptr;
-    const Json* worst = nullptr;
+    const CaseRecord* best = nullptr;
+    const CaseRecord* worst = nullptr;
     double best_GBps = -1, worst_GBps = 0;
-    for (const Json* doc : group.cases) {
+    for (const CaseRecord* doc : group.cases) {
       double peak = 0;
-      for (const Json& row : (*doc)["collective"]["rows"]) peak = std::max(peak, row["busbw_GBps"].get<double>());
+      for (const CollectiveRow& row : doc->collective()->rows) peak = std::max(peak, file_number(row.busbw_Bps, kGB));
       if (peak > best_GBps) best_GBps = peak, best = doc;
       if (worst == nullptr || peak < worst_GBps) worst_GBps = peak, worst = doc;
     }
-    const std::string op = detail::collective_title((*best)["collective"]["collective"].get<std::string>());
+    const std::string op = detail::collective_title(best->collective()->collective);
     std::string text = fmt::format("{} ({}): the highest peak busbw is {:.1f} GB/s on {}", op,
                                    group.study, best_GBps, case_label(*best));
     if (worst != best) text += fmt::format(", the lowest {:.1f} GB/s on {}", worst_GBps, case_label(*worst));
     out.push_back(text + ".");
   }
-  for (const detail::CaseGroup& group : detail::group_cases(cases, [](const Json& doc) {
-         return case_ok(doc) && json_field(doc, "plan").is_object() ? doc["study"].get<std::string>()
-                                                                    : std::string();
-       })) {
-    const Json* best = group.cases.front();
-    for (const Json* doc : group.cases) {
-      if ((*doc)["plan"]["tokens_per_s"].get<double>() > (*best)["plan"]["tokens_per_s"].get<double>()) best = doc;
+  for (const detail::CaseGroup& group : detail::group_cases(cases, detail::plan_key)) {
+    const CaseRecord* best = group.cases.front();
+    for (const CaseRecord* doc : group.cases) {
+      if (doc->plan()->tokens_per_s > best->plan()->tokens_per_s) best = doc;
     }
-    const Json& p = (*best)["plan"];
+    const PlanResult& p = *best->plan();
     const std::string count_and_lead = group.cases.size() == 1
                                            ? std::string("1 plan): tokens/s")
                                            : fmt::format("{} plans): the most tokens/s", group.cases.size());
     out.push_back(fmt::format("{} ({}, {}, on {} ({} GPUs, step {}{}).",
-                              group.study, count_and_lead, tokens_text(p["tokens_per_s"].get<double>()),
-                              case_label(*best), (*best)["gpus"].get<int>(),
-                              format_duration(p["step_time_s"].get<double>()),
-                              p["memory"]["fits"].get<bool>() ? "" : ", does not fit in memory"));
+                              group.study, count_and_lead, tokens_text(p.tokens_per_s),
+                              case_label(*best), best->gpus, format_duration(p.step_time_s),
+                              p.memory.fits ? "" : ", does not fit in memory"));
   }
   out.push_back("Hover over a point, a bar segment or a link to see its values.");
   return out;
@@ -133,14 +122,12 @@ std::vector<std::string> summary(const Json& manifest, const std::vector<Json>& 
 
 }  // namespace
 
-std::string render_scenario_html(std::string_view manifest_text,
-                                 const std::vector<std::string>& case_documents,
+std::string render_scenario_html(const ScenarioManifest& manifest,
+                                 const std::vector<CaseRecord>& cases,
                                  const std::vector<ScenarioChart>& charts,
                                  const ScenarioReportInfo& info) {
-  const Json manifest = detail::parse_scenario_document(manifest_text, "the manifest");
-  const std::vector<Json> cases = detail::parse_case_documents(case_documents);
   HtmlReport report;
-  report.title = manifest["title"].get<std::string>();
+  report.title = manifest.title;
   report.summary = summary(manifest, cases);
   for (const ScenarioChart& chart : charts) report.charts.push_back({chart.title, chart.caption, chart.svg});
   report.tables = detail::scenario_tables(cases);

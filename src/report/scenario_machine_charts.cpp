@@ -15,39 +15,37 @@ namespace {
 // Machines drawn at most: each picture is large, and one per machine says what it has to.
 constexpr size_t kMaxMachinePictures = 8;
 
-Topology machine_of(const ScenarioJson& usage, const std::string& case_id) {
-  ParamOverrides set;
-  for (const auto& item : usage["set"].items()) set[item.key()] = item.value().get<std::string>();
-  const std::string file = usage["topology_file"].get<std::string>();
+Topology machine_of(const LinkUsageRecord& usage, const std::string& case_id) {
   try {
-    return load_topology(file, set);
+    return load_topology(usage.topology_file, usage.set);
   } catch (const ConfigError& e) {
     throw ConfigError(fmt::format("the machine of case \"{}\" (\"{}\") does not load for its "
-                                  "picture", case_id, file),
+                                  "picture", case_id, usage.topology_file),
                       {e.what()});
   }
 }
 
-ScenarioChart machine_chart(const ScenarioJson& doc) {
-  const ScenarioJson& usage = doc["link_usage"];
-  const std::string id = doc["id"].get<std::string>();
+ScenarioChart machine_chart(const CaseRecord& doc) {
+  const CollectiveSweepRecord& collective = *doc.collective();
+  const LinkUsageRecord& usage = *collective.link_usage;
+  const std::string& id = doc.id;
   const Topology topology = machine_of(usage, id);
   std::vector<double> utilisation(topology.links().size(), 0.0);
-  for (const ScenarioJson& entry : usage["links"]) {
-    const size_t link = entry[0].get<size_t>();
-    if (link >= utilisation.size()) {
+  for (const LinkUtilization& entry : usage.links) {
+    const size_t link = static_cast<size_t>(entry.link);
+    if (entry.link < 0 || link >= utilisation.size()) {
       throw ConfigError(fmt::format("case \"{}\": link {} of its link_usage is not in its machine "
                                     "({} links); was the topology file changed since the run?",
-                                    id, link, utilisation.size()));
+                                    id, entry.link, utilisation.size()));
     }
-    utilisation[link] = entry[1].get<double>();
+    utilisation[link] = entry.utilization;
   }
-  const std::string op = collective_title(doc["collective"]["collective"].get<std::string>());
-  const std::string size = format_size(usage["size_bytes"].get<double>());
+  const std::string op = collective_title(collective.collective);
+  const std::string size = format_size(usage.size_bytes);
   MachinePictureOptions options;
   options.title = fmt::format("Link utilisation, {} {} on {} ({} GPUs)", op, size, case_label(doc),
-                              doc["gpus"].get<int>());
-  const bool flow = usage["mode"] == "flow" && doc["collective"]["mode"] != "flow";
+                              doc.gpus);
+  const bool flow = usage.mode == "flow" && collective.mode != "flow";
   const std::string caption = fmt::format(
       "Each link coloured by the share of its per-direction rate it used during the {} of {} "
       "(bytes carried / (rate x time)){}; the bottleneck is drawn thick and labelled. Case {}.",
@@ -56,19 +54,17 @@ ScenarioChart machine_chart(const ScenarioJson& doc) {
              "algorithm does not give per-link usage)"
            : "",
       id);
-  return {fmt::format("machine-{}-{}", chart_file_part(doc["study"].get<std::string>()),
-                      chart_file_part(doc["machine"].get<std::string>())),
+  return {fmt::format("machine-{}-{}", chart_file_part(doc.study), chart_file_part(doc.machine)),
           fmt::format("Machine: {}", case_label(doc)), caption,
           svg_machine_utilisation(topology, utilisation, options)};
 }
 
 }  // namespace
 
-std::vector<ScenarioChart> machine_charts(const std::vector<ScenarioJson>& cases) {
-  std::vector<const ScenarioJson*> drawn;
-  for (const ScenarioJson& doc : cases) {
-    if (case_ok(doc) && json_field(doc, "link_usage").is_object() &&
-        json_field(doc, "collective").is_object()) {
+std::vector<ScenarioChart> machine_charts(const std::vector<CaseRecord>& cases) {
+  std::vector<const CaseRecord*> drawn;
+  for (const CaseRecord& doc : cases) {
+    if (doc.ok() && doc.collective() != nullptr && doc.collective()->link_usage) {
       drawn.push_back(&doc);
     }
   }

@@ -16,18 +16,18 @@
 namespace linksim::detail {
 namespace {
 
-std::vector<const ScenarioJson*> chosen_cases(const CaseGroup& group) {
-  std::vector<const ScenarioJson*> chosen;
+std::vector<const CaseRecord*> chosen_cases(const CaseGroup& group) {
+  std::vector<const CaseRecord*> chosen;
   for (size_t i : spread_choice(group.cases.size(), kMaxChartBars)) chosen.push_back(group.cases[i]);
   return chosen;
 }
 
 // Communication kinds in order of first appearance ("tp", "pp", "dp", ...).
-std::vector<std::string> comm_kinds(const std::vector<const ScenarioJson*>& cases) {
+std::vector<std::string> comm_kinds(const std::vector<const CaseRecord*>& cases) {
   std::vector<std::string> kinds;
-  for (const ScenarioJson* doc : cases) {
-    for (const ScenarioJson& comm : (*doc)["plan"]["comms"]) {
-      const std::string kind = comm["kind"].get<std::string>();
+  for (const CaseRecord* doc : cases) {
+    for (const PlanComm& comm : doc->plan()->comms) {
+      const std::string& kind = comm.kind;
       if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
     }
   }
@@ -35,7 +35,7 @@ std::vector<std::string> comm_kinds(const std::vector<const ScenarioJson*>& case
 }
 
 ScenarioChart step_chart(const CaseGroup& group) {
-  const std::vector<const ScenarioJson*> cases = chosen_cases(group);
+  const std::vector<const CaseRecord*> cases = chosen_cases(group);
   const std::vector<std::string> kinds = comm_kinds(cases);
   StackedBars bars;
   bars.title = fmt::format("Step time by part ({})", group.study);
@@ -44,25 +44,25 @@ ScenarioChart step_chart(const CaseGroup& group) {
   for (const std::string& kind : kinds) bars.segment_names.push_back("exposed " + kind + " comm");
   bars.segment_names.push_back("other exposed comm");
   bars.segment_names.push_back("pipeline bubble");
-  for (const ScenarioJson* doc : cases) {
-    const ScenarioJson& plan = (*doc)["plan"];
-    const ScenarioJson& breakdown = plan["breakdown"];
-    std::vector<double> values = {breakdown["compute_s"].get<double>()};
+  for (const CaseRecord* doc : cases) {
+    const PlanResult& plan = *doc->plan();
+    const PlanBreakdown& breakdown = plan.breakdown;
+    std::vector<double> values = {breakdown.compute_s};
     double by_kind_s = 0;
     for (const std::string& kind : kinds) {
       double exposed_s = 0;
-      for (const ScenarioJson& comm : plan["comms"]) {
-        if (comm["kind"] == kind) exposed_s += comm["exposed_s"].get<double>();
+      for (const PlanComm& comm : plan.comms) {
+        if (comm.kind == kind) exposed_s += comm.exposed_s;
       }
       values.push_back(exposed_s);
       by_kind_s += exposed_s;
     }
     // The breakdown is the step's truth; what the per-kind list does not account for (the
     // rounding of the documents, at most) is drawn as its own segment rather than dropped.
-    const double rest_s = breakdown["exposed_comm_s"].get<double>() - by_kind_s;
-    const bool visible = rest_s > 1e-6 * plan["step_time_s"].get<double>();
+    const double rest_s = breakdown.exposed_comm_s - by_kind_s;
+    const bool visible = rest_s > 1e-6 * plan.step_time_s;
     values.push_back(visible ? rest_s : 0);
-    values.push_back(breakdown["bubble_s"].get<double>());
+    values.push_back(breakdown.bubble_s);
     bars.bar_labels.push_back(case_label(*doc));
     bars.values.push_back(std::move(values));
   }
@@ -85,32 +85,33 @@ ScenarioChart step_chart(const CaseGroup& group) {
 }
 
 ScenarioChart memory_chart(const CaseGroup& group) {
-  static constexpr std::pair<const char*, const char*> kParts[] = {
-      {"weights_GB", "weights"},       {"gradients_GB", "gradients"},
-      {"optimizer_GB", "optimizer states"}, {"activations_GB", "activations"},
-      {"kv_cache_GB", "KV cache"},     {"workspace_GB", "workspace"}};
-  const std::vector<const ScenarioJson*> cases = chosen_cases(group);
+  using Part = double MemoryBreakdown::*;
+  static constexpr std::pair<Part, const char*> kParts[] = {
+      {&MemoryBreakdown::weights, "weights"},       {&MemoryBreakdown::gradients, "gradients"},
+      {&MemoryBreakdown::optimizer, "optimizer states"}, {&MemoryBreakdown::activations, "activations"},
+      {&MemoryBreakdown::kv_cache, "KV cache"},     {&MemoryBreakdown::workspace, "workspace"}};
+  const std::vector<const CaseRecord*> cases = chosen_cases(group);
   StackedBars bars;
   bars.title = fmt::format("Memory per GPU ({})", group.study);
   bars.value_axis = {"memory per GPU", AxisScale::kLinear, AxisUnit::kGB, {}, {}};
-  std::vector<const char*> keys;
+  std::vector<Part> keys;
   for (const auto& [key, name] : kParts) {
     bool used = false;
-    for (const ScenarioJson* doc : cases) used |= (*doc)["plan"]["memory"][key].get<double>() > 0;
+    for (const CaseRecord* doc : cases) used |= doc->plan()->memory.*key > 0;
     if (!used) continue;
     keys.push_back(key);
     bars.segment_names.push_back(name);
   }
   std::set<double> capacities;
   std::set<std::string> models;
-  for (const ScenarioJson* doc : cases) {
-    const ScenarioJson& memory = (*doc)["plan"]["memory"];
+  for (const CaseRecord* doc : cases) {
+    const MemoryBreakdown& memory = doc->plan()->memory;
     std::vector<double> values;
-    for (const char* key : keys) values.push_back(memory[key].get<double>() * kGB);
+    for (Part key : keys) values.push_back(memory.*key);
     bars.bar_labels.push_back(case_label(*doc));
     bars.values.push_back(std::move(values));
-    capacities.insert(memory["capacity_GB"].get<double>());
-    models.insert((*doc)["gpu_model"].get<std::string>());
+    capacities.insert(file_number(memory.capacity, kGB));
+    models.insert(doc->gpu_model);
   }
   std::string caption = "Each bar is one case's memory per GPU by part.";
   if (capacities.size() == 1 && *capacities.begin() > 0) {
@@ -130,22 +131,20 @@ ScenarioChart memory_chart(const CaseGroup& group) {
 constexpr size_t kMaxRankingBars = 12;
 
 // A layout search: its best layouts, in rank order, by part of the step.
-ScenarioChart ranking_chart(const ScenarioJson& doc) {
+ScenarioChart ranking_chart(const CaseRecord& doc) {
   StackedBars bars;
-  bars.title = fmt::format("Step time of the best layouts ({})", doc["id"].get<std::string>());
+  bars.title = fmt::format("Step time of the best layouts ({})", doc.id);
   bars.value_axis = {"step time", AxisScale::kLinear, AxisUnit::kSeconds, {}, {}};
   bars.segment_names = {"compute", "exposed communication", "pipeline bubble"};
-  const ScenarioJson& ranking = doc["search"];
+  const std::vector<SearchCandidate>& ranking = *doc.search();
   const size_t shown = std::min(ranking.size(), kMaxRankingBars);
   for (size_t i = 0; i < shown; ++i) {
-    const ScenarioJson& c = ranking[i];
-    const ScenarioJson& l = c["layout"];
-    bars.bar_labels.push_back(fmt::format("#{} tp{} pp{} dp{} mb{}{}", c["rank"].get<int>(),
-                                          l["tp"].get<int>(), l["pp"].get<int>(), l["dp"].get<int>(),
-                                          l["micro_batch"].get<int>(), c["fits"].get<bool>() ? "" : " (no fit)"));
-    const ScenarioJson& b = c["breakdown"];
-    bars.values.push_back({b["compute_s"].get<double>(), b["exposed_comm_s"].get<double>(),
-                           b["bubble_s"].get<double>()});
+    const SearchCandidate& c = ranking[i];
+    const ParallelLayout& l = c.layout;
+    bars.bar_labels.push_back(fmt::format("#{} tp{} pp{} dp{} mb{}{}", i + 1, l.tp, l.pp, l.dp,
+                                          l.micro_batch, c.fits ? "" : " (no fit)"));
+    const PlanBreakdown& b = c.breakdown;
+    bars.values.push_back({b.compute_s, b.exposed_comm_s, b.bubble_s});
   }
   std::string caption = "Each bar is one layout of the search, best first (the ranking puts "
                         "layouts that fit first, then the most tokens/s); segments add up to "
@@ -153,8 +152,7 @@ ScenarioChart ranking_chart(const ScenarioJson& doc) {
   if (shown < ranking.size()) {
     caption += fmt::format(" The best {} of {} layouts; all are in results.csv.", shown, ranking.size());
   }
-  return {"ranking-" + chart_file_part(doc["id"].get<std::string>()),
-          fmt::format("Layout search: {}", doc["id"].get<std::string>()), caption,
+  return {"ranking-" + chart_file_part(doc.id), fmt::format("Layout search: {}", doc.id), caption,
           svg_stacked_bars(bars)};
 }
 
@@ -163,16 +161,15 @@ ScenarioChart ranking_chart(const ScenarioJson& doc) {
 // Layout searches drawn at most; the rest are in the tables.
 constexpr size_t kMaxRankingCharts = 4;
 
-std::vector<ScenarioChart> plan_bar_charts(const std::vector<ScenarioJson>& cases) {
+std::vector<ScenarioChart> plan_bar_charts(const std::vector<CaseRecord>& cases) {
   std::vector<ScenarioChart> charts;
   for (const CaseGroup& group : group_cases(cases, plan_key)) {
     charts.push_back(step_chart(group));
     charts.push_back(memory_chart(group));
   }
-  std::vector<const ScenarioJson*> searches;
-  for (const ScenarioJson& doc : cases) {
-    const ScenarioJson search = json_field(doc, "search");
-    if (case_ok(doc) && search.is_array() && !search.empty()) searches.push_back(&doc);
+  std::vector<const CaseRecord*> searches;
+  for (const CaseRecord& doc : cases) {
+    if (doc.ok() && doc.search() != nullptr && !doc.search()->empty()) searches.push_back(&doc);
   }
   for (size_t i : spread_choice(searches.size(), kMaxRankingCharts)) {
     charts.push_back(ranking_chart(*searches[i]));

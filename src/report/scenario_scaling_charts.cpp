@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -15,27 +16,23 @@
 namespace linksim::detail {
 namespace {
 
-std::string parameter_text(const ScenarioJson& doc, const std::string& key) {
-  const ScenarioJson value = json_field(json_field(doc, "parameters"), key.c_str());
-  return value.is_string() ? value.get<std::string>() : value.dump();
-}
 
 // The parameters that set the GPU count: a key is one when two cases alike in every other
 // parameter (and machine) but this one use different numbers of GPUs.
 std::set<std::string> size_parameters(const CaseGroup& group) {
   std::set<std::string> keys;
-  for (const ScenarioJson* doc : group.cases) {
-    for (const auto& item : (*doc)["parameters"].items()) keys.insert(item.key());
+  for (const CaseRecord* doc : group.cases) {
+    for (const auto& [key, value] : doc->parameters) keys.insert(key);
   }
   std::set<std::string> sizing;
   for (const std::string& key : keys) {
     std::map<std::string, std::set<int>> gpus_of_rest;
-    for (const ScenarioJson* doc : group.cases) {
-      std::string rest = (*doc)["machine"].get<std::string>();
-      for (const auto& item : (*doc)["parameters"].items()) {
-        if (item.key() != key) rest += "|" + item.key() + "=" + parameter_text(*doc, item.key());
+    for (const CaseRecord* doc : group.cases) {
+      std::string rest = doc->machine;
+      for (const auto& [other, value] : doc->parameters) {
+        if (other != key) rest += "|" + other + "=" + value;
       }
-      gpus_of_rest[rest].insert((*doc)["gpus"].get<int>());
+      gpus_of_rest[rest].insert(doc->gpus);
     }
     for (const auto& [rest, gpus] : gpus_of_rest) {
       if (gpus.size() > 1) sizing.insert(key);
@@ -46,17 +43,17 @@ std::set<std::string> size_parameters(const CaseGroup& group) {
 
 struct ScalingSeries {
   std::string name;
-  std::vector<const ScenarioJson*> cases;  ///< ascending GPU count, one case per count
+  std::vector<const CaseRecord*> cases;  ///< ascending GPU count, one case per count
 };
 
 // One series per machine and value of the parameters that do not set the size.
 std::vector<ScalingSeries> scaling_series(const CaseGroup& group) {
   const std::set<std::string> sizing = size_parameters(group);
   std::vector<ScalingSeries> series;
-  for (const ScenarioJson* doc : group.cases) {
-    std::vector<std::string> words = {(*doc)["machine"].get<std::string>()};
-    for (const auto& item : (*doc)["parameters"].items()) {
-      if (!sizing.count(item.key())) words.push_back(item.key() + "=" + parameter_text(*doc, item.key()));
+  for (const CaseRecord* doc : group.cases) {
+    std::vector<std::string> words = {doc->machine};
+    for (const auto& [key, value] : doc->parameters) {
+      if (!sizing.count(key)) words.push_back(key + "=" + value);
     }
     const std::string name = fmt::format("{}", fmt::join(words, " "));
     ScalingSeries* s = nullptr;
@@ -64,14 +61,14 @@ std::vector<ScalingSeries> scaling_series(const CaseGroup& group) {
       if (candidate.name == name) s = &candidate;
     }
     if (s == nullptr) s = &series.emplace_back(ScalingSeries{name, {}});
-    const int gpus = (*doc)["gpus"].get<int>();
+    const int gpus = doc->gpus;
     bool present = false;
-    for (const ScenarioJson* other : s->cases) present |= (*other)["gpus"].get<int>() == gpus;
+    for (const CaseRecord* other : s->cases) present |= other->gpus == gpus;
     if (!present) s->cases.push_back(doc);
   }
   for (ScalingSeries& s : series) {
-    std::stable_sort(s.cases.begin(), s.cases.end(), [](const ScenarioJson* a, const ScenarioJson* b) {
-      return (*a)["gpus"].get<int>() < (*b)["gpus"].get<int>();
+    std::stable_sort(s.cases.begin(), s.cases.end(), [](const CaseRecord* a, const CaseRecord* b) {
+      return a->gpus < b->gpus;
     });
   }
   std::erase_if(series, [](const ScalingSeries& s) { return s.cases.size() < 2; });
@@ -82,30 +79,27 @@ std::vector<ScalingSeries> scaling_series(const CaseGroup& group) {
 // tokens/s of a case over those of its series' smallest case.
 enum class Measure { kStepTime, kTokens, kSpeedup, kRelativeSpeedup };
 
-double value_of(const ScenarioJson& doc, const ScenarioJson& first, Measure measure) {
-  const ScenarioJson& plan = doc["plan"];
+double value_of(const CaseRecord& doc, const CaseRecord& first, Measure measure) {
+  const PlanResult& plan = *doc.plan();
   switch (measure) {
-    case Measure::kStepTime: return plan["step_time_s"].get<double>();
-    case Measure::kTokens: return plan["tokens_per_s"].get<double>();
-    case Measure::kSpeedup: return plan["speedup"].get<double>();
-    case Measure::kRelativeSpeedup:
-      return plan["tokens_per_s"].get<double>() / first["plan"]["tokens_per_s"].get<double>();
+    case Measure::kStepTime: return plan.step_time_s;
+    case Measure::kTokens: return plan.tokens_per_s;
+    case Measure::kSpeedup: return plan.speedup.value_or(NAN);
+    case Measure::kRelativeSpeedup: return plan.tokens_per_s / first.plan()->tokens_per_s;
   }
   return 0;
 }
 
 // Linear scaling from the first point: step time falls as 1/GPUs, tokens/s grows with GPUs;
 // the planner's ideal speedup is GPUs / baseline GPUs = speedup / scaling efficiency.
-std::optional<double> ideal_of(const ScenarioJson& doc, const ScenarioJson& first, Measure measure) {
-  const double gpus = doc["gpus"].get<double>();
-  const double gpus0 = first["gpus"].get<double>();
+std::optional<double> ideal_of(const CaseRecord& doc, const CaseRecord& first, Measure measure) {
+  const double gpus = doc.gpus;
+  const double gpus0 = first.gpus;
   switch (measure) {
     case Measure::kSpeedup: {
-      const ScenarioJson& plan = doc["plan"];
-      if (!plan["scaling_efficiency"].is_number() || !(plan["scaling_efficiency"].get<double>() > 0)) {
-        return std::nullopt;
-      }
-      return plan["speedup"].get<double>() / plan["scaling_efficiency"].get<double>();
+      const PlanResult& plan = *doc.plan();
+      if (!plan.scaling_efficiency || !(*plan.scaling_efficiency > 0)) return std::nullopt;
+      return plan.speedup.value_or(NAN) / *plan.scaling_efficiency;
     }
     case Measure::kRelativeSpeedup: return gpus / gpus0;
     case Measure::kStepTime: return value_of(first, first, measure) * gpus0 / gpus;
@@ -129,17 +123,17 @@ ScenarioChart scaling_chart(const CaseGroup& group, const std::vector<ScalingSer
   const std::vector<size_t> chosen = spread_choice(all.size(), kMaxChartSeries);
   for (size_t i : chosen) {
     ChartSeries series{all[i].name, {}};
-    for (const ScenarioJson* doc : all[i].cases) {
+    for (const CaseRecord* doc : all[i].cases) {
       series.points.push_back(
-          {(*doc)["gpus"].get<double>(), value_of(*doc, *all[i].cases.front(), measure)});
+          {static_cast<double>(doc->gpus), value_of(*doc, *all[i].cases.front(), measure)});
     }
     chart.series.push_back(std::move(series));
   }
   const ScalingSeries& reference = all[chosen.front()];
   ChartSeries ideal{"ideal (linear scaling)", {}};
-  for (const ScenarioJson* doc : reference.cases) {
+  for (const CaseRecord* doc : reference.cases) {
     if (auto y = ideal_of(*doc, *reference.cases.front(), measure)) {
-      ideal.points.push_back({(*doc)["gpus"].get<double>(), *y});
+      ideal.points.push_back({static_cast<double>(doc->gpus), *y});
     }
   }
   if (!ideal.points.empty()) chart.ideal = std::move(ideal);
@@ -161,9 +155,9 @@ ScenarioChart scaling_chart(const CaseGroup& group, const std::vector<ScalingSer
 
 bool has_speedup(const std::vector<ScalingSeries>& all) {
   for (const ScalingSeries& s : all) {
-    for (const ScenarioJson* doc : s.cases) {
-      const ScenarioJson& plan = (*doc)["plan"];
-      if (!plan["speedup"].is_number() || !(plan["speedup"].get<double>() > 0)) return false;
+    for (const CaseRecord* doc : s.cases) {
+      const std::optional<double>& speedup = doc->plan()->speedup;
+      if (!speedup || !(*speedup > 0)) return false;
     }
   }
   return true;
@@ -171,7 +165,7 @@ bool has_speedup(const std::vector<ScalingSeries>& all) {
 
 }  // namespace
 
-std::vector<ScenarioChart> plan_scaling_charts(const std::vector<ScenarioJson>& cases) {
+std::vector<ScenarioChart> plan_scaling_charts(const std::vector<CaseRecord>& cases) {
   std::vector<ScenarioChart> charts;
   for (const CaseGroup& group : group_cases(cases, plan_key)) {
     const std::vector<ScalingSeries> series = scaling_series(group);

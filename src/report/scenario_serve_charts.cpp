@@ -12,31 +12,33 @@
 namespace linksim::detail {
 namespace {
 
-std::string serve_key(const ScenarioJson& doc) {
-  return case_ok(doc) && json_field(doc, "serve").is_object() ? doc["study"].get<std::string>() : "";
+std::string serve_key(const CaseRecord& doc) {
+  return doc.ok() && doc.serve() != nullptr ? doc.study : "";
 }
+
+double rate_of(const CaseRecord* doc) { return doc->serve()->run.rate_requests_per_s; }
 
 struct RateSeries {
   std::string name;
-  std::vector<const ScenarioJson*> cases;  ///< ascending rate
+  std::vector<const CaseRecord*> cases;  ///< ascending rate
 };
 
 // One series per machine and value of the parameters other than the rate.
 std::vector<RateSeries> rate_series(const CaseGroup& group) {
   std::vector<RateSeries> series;
-  for (const ScenarioJson* doc : group.cases) {
-    std::string name = (*doc)["machine"].get<std::string>();
-    for (const auto& item : (*doc)["parameters"].items()) {
-      if (item.key() == "rate") continue;
-      name += " " + item.key() + "=" + (item.value().is_string() ? item.value().get<std::string>() : item.value().dump());
+  for (const CaseRecord* doc : group.cases) {
+    std::string name = doc->machine;
+    for (const auto& [key, value] : doc->parameters) {
+      if (key == "rate") continue;
+      name += " " + key + "=" + value;
     }
     auto it = std::find_if(series.begin(), series.end(), [&](const RateSeries& s) { return s.name == name; });
     if (it == series.end()) it = series.insert(series.end(), RateSeries{name, {}});
     it->cases.push_back(doc);
   }
   for (RateSeries& s : series) {
-    std::stable_sort(s.cases.begin(), s.cases.end(), [](const ScenarioJson* a, const ScenarioJson* b) {
-      return (*a)["serve"]["rate_requests_per_s"].get<double>() < (*b)["serve"]["rate_requests_per_s"].get<double>();
+    std::stable_sort(s.cases.begin(), s.cases.end(), [](const CaseRecord* a, const CaseRecord* b) {
+      return rate_of(a) < rate_of(b);
     });
   }
   std::erase_if(series, [](const RateSeries& s) { return s.cases.size() < 2; });
@@ -44,20 +46,20 @@ std::vector<RateSeries> rate_series(const CaseGroup& group) {
 }
 
 ScenarioChart latency_chart(const CaseGroup& group, const std::vector<RateSeries>& all,
-                            const char* metric, const char* file_prefix, const char* title) {
+                            LatencyStats ServeResult::*metric, const char* file_prefix,
+                            const char* title) {
   LineChart chart;
   chart.title = fmt::format("{} against request rate ({})", title, group.study);
   chart.x = {"requests/s", AxisScale::kLinear, AxisUnit::kNumber, {}, {}};
   chart.y = {title, AxisScale::kLog10, AxisUnit::kSeconds, {}, {}};
   const std::vector<size_t> chosen = spread_choice(all.size(), kMaxChartSeries / 2);
   for (size_t i : chosen) {
-    for (const char* percentile : {"p50", "p99"}) {
+    for (const auto& [percentile, field] : {std::pair{"p50", &LatencyStats::p50}, std::pair{"p99", &LatencyStats::p99}}) {
       ChartSeries series{fmt::format("{} {}", all[i].name, percentile), {}};
-      for (const ScenarioJson* doc : all[i].cases) {
-        const ScenarioJson& s = (*doc)["serve"];
-        const ScenarioJson value = json_field(json_field(s, metric), percentile);
-        if (!value.is_number() || !(value.get<double>() > 0)) continue;
-        series.points.push_back({s["rate_requests_per_s"].get<double>(), value.get<double>()});
+      for (const CaseRecord* doc : all[i].cases) {
+        const double value = (doc->serve()->run.*metric).*field;
+        if (!(value > 0)) continue;  // NaN (null in the file) too
+        series.points.push_back({rate_of(doc), value});
       }
       if (!series.points.empty()) chart.series.push_back(std::move(series));
     }
@@ -73,13 +75,13 @@ ScenarioChart latency_chart(const CaseGroup& group, const std::vector<RateSeries
 
 }  // namespace
 
-std::vector<ScenarioChart> serve_latency_charts(const std::vector<ScenarioJson>& cases) {
+std::vector<ScenarioChart> serve_latency_charts(const std::vector<CaseRecord>& cases) {
   std::vector<ScenarioChart> charts;
   for (const CaseGroup& group : group_cases(cases, serve_key)) {
     const std::vector<RateSeries> series = rate_series(group);
     if (series.empty()) continue;
-    charts.push_back(latency_chart(group, series, "ttft_s", "ttft", "time to first token"));
-    charts.push_back(latency_chart(group, series, "tpot_s", "tpot", "time per output token"));
+    charts.push_back(latency_chart(group, series, &ServeResult::ttft_s, "ttft", "time to first token"));
+    charts.push_back(latency_chart(group, series, &ServeResult::tpot_s, "tpot", "time per output token"));
   }
   return charts;
 }

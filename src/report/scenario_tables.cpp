@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <optional>
 
 #include "linksim/units.hpp"
@@ -17,10 +18,13 @@ std::string tokens_text(double tokens_per_s) {
 
 namespace {
 
-using Json = ScenarioJson;
+// A number as the tables write it; "" when it is not finite (null in the case file).
+std::string number(double value, const char* format = "{:.4g}") {
+  return std::isfinite(value) ? fmt::format(fmt::runtime(format), value) : "";
+}
 
-std::string number(const Json& value, const char* format = "{:.4g}") {
-  return value.is_number() ? fmt::format(fmt::runtime(format), value.get<double>()) : "";
+std::string number(const std::optional<double>& value, const char* format = "{:.4g}") {
+  return value ? number(*value, format) : "";
 }
 
 // A table with at most kMaxHtmlTableRows rows; the title says when rows were left out.
@@ -40,83 +44,75 @@ struct TableBuilder {
   }
 };
 
-std::vector<std::string> collective_row(const Json& doc) {
-  const Json& c = doc["collective"];
-  const Json& rows = c["rows"];
-  if (rows.empty()) return {doc["id"].get<std::string>(), std::to_string(doc["gpus"].get<int>())};
-  const Json* peak = &rows.front();
-  for (const Json& row : rows) {
-    if (row["busbw_GBps"].get<double>() > (*peak)["busbw_GBps"].get<double>()) peak = &row;
+std::vector<std::string> collective_row(const CaseRecord& doc) {
+  const CollectiveSweepRecord& c = *doc.collective();
+  const std::vector<CollectiveRow>& rows = c.rows;
+  if (rows.empty()) return {doc.id, std::to_string(doc.gpus)};
+  const CollectiveRow* peak = &rows.front();
+  for (const CollectiveRow& row : rows) {
+    if (file_number(row.busbw_Bps, kGB) > file_number(peak->busbw_Bps, kGB)) peak = &row;
   }
-  const Json& last = rows.back();
-  return {doc["id"].get<std::string>(), std::to_string(doc["gpus"].get<int>()),
-          doc["gpu_model"].get<std::string>(), c["collective"].get<std::string>(),
-          fmt::format("{:.2f}", (*peak)["busbw_GBps"].get<double>()),
-          format_size((*peak)["size_bytes"].get<double>()),
-          format_size(last["size_bytes"].get<double>()),
-          fmt::format("{:.2f}", last["time_us"].get<double>()),
-          fmt::format("{:.2f}", last["busbw_GBps"].get<double>()),
-          last["algorithm"].get<std::string>(), last["protocol"].get<std::string>(),
-          last["bottleneck"].get<std::string>()};
+  const CollectiveRow& last = rows.back();
+  return {doc.id, std::to_string(doc.gpus), doc.gpu_model, c.collective,
+          fmt::format("{:.2f}", file_number(peak->busbw_Bps, kGB)),
+          format_size(peak->size_bytes),
+          format_size(last.size_bytes),
+          fmt::format("{:.2f}", file_number(last.time_s, kMicrosecond)),
+          fmt::format("{:.2f}", file_number(last.busbw_Bps, kGB)),
+          last.algorithm, last.protocol, last.bottleneck};
 }
 
-std::vector<std::string> plan_row(const Json& doc) {
-  const Json& p = doc["plan"];
-  const Json& l = p["layout"];
-  const Json& b = p["breakdown"];
-  const Json& m = p["memory"];
-  return {doc["id"].get<std::string>(), std::to_string(doc["gpus"].get<int>()),
-          doc["gpu_model"].get<std::string>(), p["model"].get<std::string>(),
-          p["mode"].get<std::string>(),
-          fmt::format("{}/{}/{}", l["tp"].get<int>(), l["pp"].get<int>(), l["dp"].get<int>()),
-          format_duration(p["step_time_s"].get<double>()),
-          tokens_text(p["tokens_per_s"].get<double>()),
-          fmt::format("{:.1f}%", 100 * p["mfu"].get<double>()),
-          format_duration(b["exposed_comm_s"].get<double>()),
-          format_duration(b["bubble_s"].get<double>()),
-          fmt::format("{:.1f}", m["total_GB"].get<double>()),
-          fmt::format("{:.0f}", m["capacity_GB"].get<double>()),
-          m["fits"].get<bool>() ? "yes" : "no", number(p["speedup"], "{:.2f}x"),
-          p["scaling_efficiency"].is_number()
-              ? fmt::format("{:.1f}%", 100 * p["scaling_efficiency"].get<double>())
-              : ""};
+std::vector<std::string> plan_row(const CaseRecord& doc) {
+  const PlanResult& p = *doc.plan();
+  const ParallelLayout& l = p.layout;
+  const PlanBreakdown& b = p.breakdown;
+  const MemoryBreakdown& m = p.memory;
+  return {doc.id, std::to_string(doc.gpus), doc.gpu_model, p.model,
+          std::string(to_string(p.mode)),
+          fmt::format("{}/{}/{}", l.tp, l.pp, l.dp),
+          format_duration(p.step_time_s),
+          tokens_text(p.tokens_per_s),
+          fmt::format("{:.1f}%", 100 * p.mfu),
+          format_duration(b.exposed_comm_s),
+          format_duration(b.bubble_s),
+          fmt::format("{:.1f}", file_number(m.total, kGB)),
+          fmt::format("{:.0f}", file_number(m.capacity, kGB)),
+          m.fits ? "yes" : "no", number(p.speedup, "{:.2f}x"),
+          p.scaling_efficiency ? fmt::format("{:.1f}%", 100 * *p.scaling_efficiency) : ""};
 }
 
-std::vector<std::string> search_row(const Json& doc) {
-  const Json& ranking = doc["search"];
-  if (ranking.empty()) return {doc["id"].get<std::string>(), "0"};
-  const Json& best = ranking.front();
-  const Json& l = best["layout"];
-  return {doc["id"].get<std::string>(), std::to_string(ranking.size()),
-          fmt::format("tp={} pp={} dp={} mb={}", l["tp"].get<int>(), l["pp"].get<int>(),
-                      l["dp"].get<int>(), l["micro_batch"].get<int>()),
-          tokens_text(best["tokens_per_s"].get<double>()),
-          format_duration(best["step_time_s"].get<double>()),
-          fmt::format("{:.1f}", best["memory_GB"].get<double>()), best["fits"].get<bool>() ? "yes" : "no",
-          best["verdict"].get<std::string>()};
+std::vector<std::string> search_row(const CaseRecord& doc) {
+  const std::vector<SearchCandidate>& ranking = *doc.search();
+  if (ranking.empty()) return {doc.id, "0"};
+  const SearchCandidate& best = ranking.front();
+  const ParallelLayout& l = best.layout;
+  return {doc.id, std::to_string(ranking.size()),
+          fmt::format("tp={} pp={} dp={} mb={}", l.tp, l.pp, l.dp, l.micro_batch),
+          tokens_text(best.tokens_per_s),
+          format_duration(best.step_time_s),
+          fmt::format("{:.1f}", file_number(best.memory_bytes, kGB)), best.fits ? "yes" : "no",
+          best.verdict};
 }
 
-std::string serve_ms_cell(const Json& stats, const char* key) {
-  return stats.is_object() && stats[key].is_number() ? fmt::format("{:.1f}", 1e3 * stats[key].get<double>()) : "";
+std::string serve_ms_cell(double seconds) {
+  return std::isfinite(seconds) ? fmt::format("{:.1f}", 1e3 * seconds) : "";
 }
 
-std::vector<std::string> serve_row(const Json& doc) {
-  const Json& s = doc["serve"];
-  const Json& l = s["parallel"];
-  return {doc["id"].get<std::string>(), std::to_string(doc["gpus"].get<int>()),
-          doc["gpu_model"].get<std::string>(), s["model"].get<std::string>(),
-          s["engine"].get<std::string>(),
-          fmt::format("{}/{}/{}", l["tp"].get<int>(), l["pp"].get<int>(), l["dp"].get<int>()),
-          number(s["rate_requests_per_s"], "{:.3g}"), serve_ms_cell(s["ttft_s"], "p50"),
-          serve_ms_cell(s["ttft_s"], "p99"), serve_ms_cell(s["tpot_s"], "p50"),
-          serve_ms_cell(s["tpot_s"], "p99"), number(s["throughput"]["output_tokens_per_s"], "{:.0f}"),
-          number(json_field(s, "goodput_requests_per_s"), "{:.3g}"),
-          number(s["max_rate_requests_per_s"], "{:.3g}")};
+std::vector<std::string> serve_row(const CaseRecord& doc) {
+  const ServeCaseResult& serve = *doc.serve();
+  const ServeResult& s = serve.run;
+  return {doc.id, std::to_string(doc.gpus), doc.gpu_model, s.model, s.engine,
+          fmt::format("{}/{}/{}", s.layout.tp, s.layout.pp, s.replicas),
+          number(s.rate_requests_per_s, "{:.3g}"), serve_ms_cell(s.ttft_s.p50),
+          serve_ms_cell(s.ttft_s.p99), serve_ms_cell(s.tpot_s.p50),
+          serve_ms_cell(s.tpot_s.p99), number(s.throughput.output_tokens_per_s, "{:.0f}"),
+          s.slo_attainment ? number(s.goodput_requests_per_s, "{:.3g}") : "",
+          number(serve.max_rate_requests_per_s, "{:.3g}")};
 }
 
 }  // namespace
 
-std::vector<HtmlTable> scenario_tables(const std::vector<Json>& cases) {
+std::vector<HtmlTable> scenario_tables(const std::vector<CaseRecord>& cases) {
   TableBuilder collective{{"Collective cases", {"case", "GPUs", "GPU", "collective", "peak busbw (GB/s)",
       "at", "largest size", "time (us)", "busbw (GB/s)", "algorithm", "protocol", "bottleneck"}, {}}};
   TableBuilder plan{{"Plans", {"case", "GPUs", "GPU", "model", "mode", "tp/pp/dp", "step time",
@@ -128,12 +124,12 @@ std::vector<HtmlTable> scenario_tables(const std::vector<Json>& cases) {
       "tp/pp/dp", "rate (req/s)", "TTFT p50", "TTFT p99", "TPOT p50", "TPOT p99", "output tok/s",
       "goodput (req/s)", "max rate (req/s)"}, {}}};
   TableBuilder failed{{"Cases without an answer", {"case", "error"}, {}}};
-  for (const Json& doc : cases) {
-    if (!case_ok(doc)) failed.add({doc["id"].get<std::string>(), json_field(doc, "error").get<std::string>()});
-    else if (json_field(doc, "collective").is_object()) collective.add(collective_row(doc));
-    else if (json_field(doc, "plan").is_object()) plan.add(plan_row(doc));
-    else if (json_field(doc, "search").is_array()) search.add(search_row(doc));
-    else if (json_field(doc, "serve").is_object()) serve.add(serve_row(doc));
+  for (const CaseRecord& doc : cases) {
+    if (!doc.ok()) failed.add({doc.id, doc.error});
+    else if (doc.collective() != nullptr) collective.add(collective_row(doc));
+    else if (doc.plan() != nullptr) plan.add(plan_row(doc));
+    else if (doc.search() != nullptr) search.add(search_row(doc));
+    else if (doc.serve() != nullptr) serve.add(serve_row(doc));
   }
   std::vector<HtmlTable> out;
   for (TableBuilder* t : {&collective, &plan, &search, &serve, &failed}) {

@@ -13,7 +13,7 @@ namespace linksim::detail {
 /// bottleneck), plans, layout searches (their best layout) and cases without an answer (their
 /// error), in case order; a table only when it has rows, at most kMaxHtmlTableRows each (the
 /// title says how many there are when more).
-std::vector<HtmlTable> scenario_tables(const std::vector<ScenarioJson>& cases);
+std::vector<HtmlTable> scenario_tables(const std::vector<CaseRecord>& cases);
 
 /// Throughput as the tables and summary write it: whole tokens from 100 tokens/s up.
 std::string tokens_text(double tokens_per_s);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The run directory of a scenario: per-case documents written as cases finish, then the
-// manifest and the data files; every write goes to a temporary file that is renamed, so an
-// interrupted run leaves either the old file or the new one, never a truncated one.
+// The run directory of a scenario: per-case files written as cases finish, then the manifest
+// and the data files; every write goes to a temporary file that is renamed, so an interrupted
+// run leaves either the old file or the new one, never a truncated one. Case files and the
+// manifest are written and read through their typed records (linksim/scenario_results.hpp).
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -16,6 +17,7 @@
 
 #include "linksim/runs.hpp"
 #include "linksim/scenario_report.hpp"
+#include "linksim/scenario_results.hpp"
 
 namespace linksim {
 namespace {
@@ -40,17 +42,28 @@ void make_directory(const fs::path& dir) {
   }
 }
 
-// The document of an earlier run of this case, when it is complete and for the same inputs.
-std::optional<std::string> reusable_document(const fs::path& file, const ScenarioCase& c) {
-  std::optional<std::string> text = read_file(file);
-  if (!text) return std::nullopt;
-  try {
-    const Json doc = Json::parse(*text);
-    if (doc.value("id", "") == c.id && doc.value("fingerprint", "") == c.fingerprint &&
-        doc.value("index", -1) == c.index) {
-      return text;
-    }
-  } catch (const Json::exception&) {
+// A case's file and its record.
+struct CaseFile {
+  std::string text;
+  CaseRecord record;
+};
+
+// The case file at `path` read through its record. nullopt when there is none or it is not
+// JSON (a write cut short: the case runs again); throws ConfigError naming the file and the
+// field for JSON whose fields are not a case record's (never reused, never overwritten).
+std::optional<CaseFile> read_case_file(const fs::path& path) {
+  std::optional<std::string> text = read_file(path);
+  if (!text || !Json::accept(*text)) return std::nullopt;
+  CaseRecord record = parse_case_record(*text, path.string());
+  return CaseFile{std::move(*text), std::move(record)};
+}
+
+// The file of an earlier run of this case, when it is complete and for the same inputs.
+std::optional<CaseFile> reusable_case(const fs::path& path, const ScenarioCase& c) {
+  std::optional<CaseFile> file = read_case_file(path);
+  if (file && file->record.id == c.id && file->record.fingerprint == c.fingerprint &&
+      file->record.index == c.index) {
+    return file;
   }
   return std::nullopt;
 }
@@ -66,11 +79,11 @@ std::string utc_now() {
 
 // DIR/charts/*.svg and DIR/report.html. The page's command names the scenario file, never
 // the output directory or the shard, so a merged run's page equals a single run's.
-void write_pictures(const fs::path& dir, const std::string& manifest,
-                    const std::vector<std::string>& documents, const RunDirectoryOptions& options,
+void write_pictures(const fs::path& dir, const ScenarioManifest& manifest,
+                    const std::vector<CaseRecord>& cases, const RunDirectoryOptions& options,
                     const std::string& scenario_file) {
   if (!options.write_svg && !options.write_html) return;
-  const std::vector<ScenarioChart> charts = render_scenario_charts(manifest, documents);
+  const std::vector<ScenarioChart> charts = render_scenario_charts(cases);
   if (options.write_svg) {
     make_directory(dir / "charts");
     for (const ScenarioChart& chart : charts) {
@@ -79,27 +92,26 @@ void write_pictures(const fs::path& dir, const std::string& manifest,
   }
   if (options.write_html) {
     ScenarioReportInfo info;
-    const std::string file = !scenario_file.empty()
-                                 ? scenario_file
-                                 : Json::parse(manifest).value("scenario", "scenario") + ".yaml";
+    const std::string file = !scenario_file.empty() ? scenario_file : manifest.scenario + ".yaml";
     info.command = fmt::format("linksim run {} --format html", file);
     info.version = options.version;
     write_file_atomically((dir / "report.html").string(),
-                          render_scenario_html(manifest, documents, charts, info));
+                          render_scenario_html(manifest, cases, charts, info));
   }
 }
 
 // Writes the manifest, the data files, the charts and run-info.json; fills the outcome's table.
-void write_outputs(const fs::path& dir, const std::string& manifest,
-                   const std::vector<std::string>& documents, const RunDirectoryOptions& options,
+void write_outputs(const fs::path& dir, const std::string& manifest_text,
+                   const std::vector<CaseRecord>& cases, const RunDirectoryOptions& options,
                    RunDirectoryOutcome& outcome, const Json& run_fields) {
-  write_file_atomically((dir / "manifest.json").string(), manifest);
-  write_pictures(dir, manifest, documents, options, run_fields.value("scenario_file", ""));
+  write_file_atomically((dir / "manifest.json").string(), manifest_text);
+  const ScenarioManifest manifest = parse_manifest(manifest_text, (dir / "manifest.json").string());
+  write_pictures(dir, manifest, cases, options, run_fields.value("scenario_file", ""));
   if (options.write_csv) {
-    write_file_atomically((dir / "results.csv").string(), render_results_csv(manifest, documents));
+    write_file_atomically((dir / "results.csv").string(), render_results_csv(manifest, cases));
   }
   if (options.write_json) {
-    write_file_atomically((dir / "results.json").string(), render_results_json(manifest, documents));
+    write_file_atomically((dir / "results.json").string(), render_results_json(manifest, cases));
   }
   Json info{{"generated_at", utc_now()},
             {"linksim_version", options.version},
@@ -111,16 +123,14 @@ void write_outputs(const fs::path& dir, const std::string& manifest,
   info["cases_skipped"] = outcome.cases_skipped;
   info["cases_failed"] = outcome.cases_failed;
   write_file_atomically((dir / "run-info.json").string(), info.dump(2) + "\n");
-  outcome.table = render_results_table(manifest, documents);
-  outcome.answers = render_answers(manifest, documents);
+  outcome.table = render_results_table(manifest, cases);
+  outcome.answers = render_answers(manifest, cases);
   if (!outcome.answers.empty()) write_file_atomically((dir / "answers.txt").string(), outcome.answers);
 }
 
-int count_failed(const std::vector<std::string>& documents) {
+int count_failed(const std::vector<CaseRecord>& cases) {
   int failed = 0;
-  for (const std::string& text : documents) {
-    if (Json::parse(text).value("status", "") == "error") ++failed;
-  }
+  for (const CaseRecord& c : cases) failed += c.ok() ? 0 : 1;
   return failed;
 }
 
@@ -153,22 +163,24 @@ RunDirectoryOutcome run_to_directory(const Scenario& scenario, const RunDirector
   RunDirectoryOutcome outcome;
   outcome.cases_total = static_cast<int>(scenario.cases.size());
   std::vector<int> selected;
-  std::vector<std::string> documents;  // of the selected cases, in case order
+  // The records of the selected cases, in case order, each as its file reads back, so that a
+  // fresh, resumed or merged run renders the same numbers.
+  std::vector<CaseRecord> records;
   std::vector<int> to_run;
   std::vector<size_t> slot_of_run;
   for (const ScenarioCase& c : scenario.cases) {
     if (!options.shard.contains(c.index)) continue;
     selected.push_back(c.index);
-    documents.emplace_back();
+    records.emplace_back();
     if (options.resume) {
-      if (auto doc = reusable_document(cases_dir / (c.file_stem + ".json"), c)) {
-        documents.back() = std::move(*doc);
+      if (auto file = reusable_case(cases_dir / (c.file_stem + ".json"), c)) {
+        records.back() = std::move(file->record);
         ++outcome.cases_skipped;
         continue;
       }
     }
     to_run.push_back(c.index);
-    slot_of_run.push_back(documents.size() - 1);
+    slot_of_run.push_back(records.size() - 1);
   }
   outcome.cases_selected = static_cast<int>(selected.size());
 
@@ -188,17 +200,18 @@ RunDirectoryOutcome run_to_directory(const Scenario& scenario, const RunDirector
   if (!to_run.empty()) {
     std::vector<CaseResult> results = run_scenario(scenario, run);
     for (size_t i = 0; i < results.size(); ++i) {
-      documents[slot_of_run[i]] =
-          render_case_json(scenario.cases[static_cast<size_t>(to_run[i])], results[i]);
+      const ScenarioCase& c = scenario.cases[static_cast<size_t>(to_run[i])];
+      records[slot_of_run[i]] = parse_case_record(render_case_json(c, results[i]),
+                                                  (cases_dir / (c.file_stem + ".json")).string());
     }
   }
   outcome.cases_run = static_cast<int>(to_run.size());
-  outcome.cases_failed = count_failed(documents);
+  outcome.cases_failed = count_failed(records);
   Json run_fields{{"scenario_file", scenario.file},
                   {"shard", fmt::format("{}/{}", options.shard.index, options.shard.count)},
                   {"jobs", options.jobs},
                   {"resume", options.resume}};
-  write_outputs(dir, render_manifest(scenario), documents, options, outcome, run_fields);
+  write_outputs(dir, render_manifest(scenario), records, options, outcome, run_fields);
   return outcome;
 }
 
@@ -218,40 +231,30 @@ RunDirectoryOutcome merge_directories(const std::vector<std::string>& dirs,
                                     "(their manifest.json differ)", dir, dirs.front()));
     }
   }
-  Json parsed;
-  try {
-    parsed = Json::parse(manifest);
-  } catch (const Json::exception& e) {
-    throw ConfigError(fmt::format("merge: \"{}/manifest.json\" is not valid JSON: {}", dirs.front(), e.what()));
-  }
+  const ScenarioManifest parsed =
+      parse_manifest(manifest, (fs::path(dirs.front()) / "manifest.json").string());
   const fs::path out(options.out_dir);
   make_directory(out / "cases");
   RunDirectoryOutcome outcome;
-  outcome.cases_total = parsed["cases_total"].get<int>();
-  std::vector<std::string> documents;
+  outcome.cases_total = static_cast<int>(parsed.cases_total);
+  std::vector<CaseRecord> records;
   int missing = 0;
   std::string first_missing;
-  for (const Json& entry : parsed["cases"]) {
-    const std::string file = entry["file"].get<std::string>();
-    std::optional<std::string> doc;
+  for (const ManifestCase& entry : parsed.cases) {
+    std::optional<CaseFile> found;
     for (const std::string& dir : dirs) {
-      std::optional<std::string> text = read_file(fs::path(dir) / "cases" / file);
-      if (!text) continue;
-      try {
-        const Json parsed_doc = Json::parse(*text);
-        if (parsed_doc.value("fingerprint", "") == entry["fingerprint"].get<std::string>()) {
-          doc = std::move(text);
-          break;
-        }
-      } catch (const Json::exception&) {
+      std::optional<CaseFile> file = read_case_file(fs::path(dir) / "cases" / entry.file);
+      if (file && file->record.fingerprint == entry.fingerprint) {
+        found = std::move(file);
+        break;
       }
     }
-    if (!doc) {
-      if (missing++ == 0) first_missing = entry["id"].get<std::string>();
+    if (!found) {
+      if (missing++ == 0) first_missing = entry.id;
       continue;
     }
-    write_file_atomically((out / "cases" / file).string(), *doc);
-    documents.push_back(std::move(*doc));
+    write_file_atomically((out / "cases" / entry.file).string(), found->text);
+    records.push_back(std::move(found->record));
   }
   if (missing > 0) {
     throw ConfigError(fmt::format(
@@ -259,9 +262,9 @@ RunDirectoryOutcome merge_directories(const std::vector<std::string>& dirs,
         "shards, or `linksim run --resume` into one of them", missing, outcome.cases_total,
         first_missing));
   }
-  outcome.cases_selected = static_cast<int>(documents.size());
+  outcome.cases_selected = static_cast<int>(records.size());
   outcome.cases_skipped = outcome.cases_selected;
-  outcome.cases_failed = count_failed(documents);
+  outcome.cases_failed = count_failed(records);
   // The scenario file as the shards' runs named it, for the report's command.
   std::string scenario_file;
   if (std::optional<std::string> info = read_file(fs::path(dirs.front()) / "run-info.json")) {
@@ -271,7 +274,7 @@ RunDirectoryOutcome merge_directories(const std::vector<std::string>& dirs,
     }
   }
   Json run_fields{{"merged_from", dirs}, {"scenario_file", scenario_file}};
-  write_outputs(out, manifest, documents, options, outcome, run_fields);
+  write_outputs(out, manifest, records, options, outcome, run_fields);
   return outcome;
 }
 

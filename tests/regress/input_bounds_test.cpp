@@ -12,7 +12,7 @@
 #include "linksim/error.hpp"
 #include "linksim/input_file.hpp"
 #include "linksim/topology_yaml.hpp"
-#include "report/json_numbers.hpp"
+#include "common/json_numbers.hpp"
 
 using namespace linksim;
 
@@ -154,9 +154,9 @@ TEST_CASE("bounds: gpus per thread within the communicator") {
 
 TEST_CASE("bounds: JSON counts above 2^53 stay integers") {
   // 2^60 is a whole double; it prints as the integer 1152921504606846976, not 1.15e18.
-  CHECK(report_json::count_value(1152921504606846976.0).dump() == "1152921504606846976");
-  CHECK(report_json::count_value(9007199254740994.0).dump() == "9007199254740994");
-  CHECK(report_json::count_value(0.5).dump() == "0.5");
+  CHECK(json_numbers::count_value(1152921504606846976.0).dump() == "1152921504606846976");
+  CHECK(json_numbers::count_value(9007199254740994.0).dump() == "9007199254740994");
+  CHECK(json_numbers::count_value(0.5).dump() == "0.5");
 }
 
 TEST_CASE("inputs: empty files, directories and devices are positioned errors") {

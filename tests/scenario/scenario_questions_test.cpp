@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // A scenario's questions: reading them with positioned errors, and the answers assembled from
-// the case documents (hand-made documents with hand-derived sentences, and a real run whose
+// the case records (hand-made records with hand-derived sentences, and a real run whose
 // answer quotes the planner's own numbers).
 #include <doctest/doctest.h>
 
@@ -83,38 +83,50 @@ TEST_CASE("questions: positioned errors") {
   CHECK(none.message() == "expected at least one question, got an empty list");
 }
 
-// A decode plan's case document with the fields the answers read.
-std::string decode_document(const std::string& machine, double tpot_s, double exposed_s,
-                            const std::string& bottleneck) {
-  nlohmann::ordered_json doc{
-      {"id", "serve/" + machine},
-      {"index", 0},
-      {"study", "serve"},
-      {"kind", "plan"},
-      {"machine", machine},
-      {"gpus", 2},
-      {"status", "ok"},
-      {"plan",
-       {{"mode", "decode"},
-        {"step_time_s", tpot_s},
-        {"tpot_s", tpot_s},
-        {"breakdown", {{"compute_s", tpot_s - exposed_s}, {"exposed_comm_s", exposed_s}, {"bubble_s", 0}}},
-        {"memory", {{"total_GB", 20.0}, {"capacity_GB", 25.8}, {"fits", true}}},
-        {"comms", {{{"kind", "tp"}, {"collective", "allreduce"}, {"exposed_s", exposed_s},
-                    {"bottleneck", bottleneck}}}}}}};
-  return doc.dump();
+// A decode plan's case record with the fields the answers read.
+CaseRecord decode_record(const std::string& machine, double tpot_s, double exposed_s,
+                         const std::string& bottleneck) {
+  CaseRecord r;
+  r.id = "serve/" + machine;
+  r.study = "serve";
+  r.kind = "plan";
+  r.machine = machine;
+  r.gpus = 2;
+  PlanResult plan;
+  plan.mode = PlanMode::kDecode;
+  plan.step_time_s = tpot_s;
+  plan.tpot_s = tpot_s;
+  plan.breakdown.compute_s = tpot_s - exposed_s;
+  plan.breakdown.exposed_comm_s = exposed_s;
+  plan.memory.total = 20 * kGB;
+  plan.memory.capacity = 25.8 * kGB;
+  plan.memory.fits = true;
+  PlanComm comm;
+  comm.kind = "tp";
+  comm.collective = CollectiveOp::kAllReduce;
+  comm.exposed_s = exposed_s;
+  comm.bottleneck = bottleneck;
+  plan.comms.push_back(comm);
+  r.answer = PlanCaseRecord{plan, std::nullopt};
+  return r;
 }
 
-const char* const kManifest = R"({"scenario": "s", "title": "t", "parameters": [], "cases_total": 2,
-  "cases": [], "questions": [{"ask": "Does it need NVLink?", "studies": ["serve"],
-  "metric": "tpot", "size_bytes": 0}]})";
+ScenarioManifest manifest_asking_tpot() {
+  ScenarioManifest m;
+  m.scenario = "s";
+  m.title = "t";
+  m.cases_total = 2;
+  m.questions.push_back({"Does it need NVLink?", {"serve"}, "tpot", 0});
+  return m;
+}
 
-TEST_CASE("render_answers: one phrase per case, then the comparison, from hand-made documents") {
+TEST_CASE("render_answers: one phrase per case, then the comparison, from hand-made records") {
+  const ScenarioManifest kManifest = manifest_asking_tpot();
   // 10 ms with 1 ms exposed = 10 %; 40 ms with 30 ms exposed = 75 % (>= 50 %: decisive);
   // 40 / 10 = 4.0x.
   const std::string text = render_answers(
-      kManifest, {decode_document("nvlink-box", 0.010, 0.001, "gpu0->nvswitch0"),
-                  decode_document("pcie-box", 0.040, 0.030, "host-staged copy gpu0->gpu1")});
+      kManifest, {decode_record("nvlink-box", 0.010, 0.001, "gpu0->nvswitch0"),
+                  decode_record("pcie-box", 0.040, 0.030, "host-staged copy gpu0->gpu1")});
   CHECK(text ==
         "Q1. Does it need NVLink?\n"
         "  - nvlink-box: 10.0 ms per token, communication 1.00 ms (10 % of it) (mostly tp "
@@ -127,17 +139,17 @@ TEST_CASE("render_answers: one phrase per case, then the comparison, from hand-m
         "\n");
   // Below 5 % everywhere the interconnect is called irrelevant.
   const std::string quiet = render_answers(
-      kManifest, {decode_document("a", 0.010, 0.0001, "x"), decode_document("b", 0.020, 0.0002, "y")});
+      kManifest, {decode_record("a", 0.010, 0.0001, "x"), decode_record("b", 0.020, 0.0002, "y")});
   CHECK(quiet.find("  => The interconnect hardly matters: communication is at most 1 % of the "
                    "time on every machine; what differs is the GPUs. a is 2.0x quicker than b.\n") !=
         std::string::npos);
   // Nothing communicated at all (one GPU each): the interconnect plays no part.
   const std::string none = render_answers(
-      kManifest, {decode_document("a", 0.010, 0, "none"), decode_document("b", 0.030, 0, "none")});
+      kManifest, {decode_record("a", 0.010, 0, "none"), decode_record("b", 0.030, 0, "none")});
   CHECK(none.find("  - a: 10.0 ms per token, communication 0 s (0 % of it)\n") != std::string::npos);
   CHECK(none.find("  => The interconnect plays no part: nothing is communicated on any machine; "
                   "what differs is the GPUs. a is 3.0x quicker than b.\n") != std::string::npos);
-  CHECK(render_answers(R"({"scenario": "s", "title": "t", "parameters": [], "cases_total": 0})", {}).empty());
+  CHECK(render_answers(ScenarioManifest{}, std::vector<CaseRecord>{}).empty());
 }
 
 TEST_CASE("render_answers: a real run quotes the planner's numbers") {

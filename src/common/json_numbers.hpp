@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Number conventions of the JSON renderings (docs/cli.md#json-output): byte and element
+// Number conventions of every JSON rendering (docs/cli.md#json-output): byte and element
 // counts as integers when integral, other values rounded to 10 significant digits, and
 // absent optionals as null.
 #pragma once
@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-namespace linksim::report_json {
+namespace linksim::json_numbers {
 
 /// An integer when `value` is a non-negative whole number below 2^64, else as is.
 inline nlohmann::ordered_json count_value(double value) {
@@ -39,4 +39,4 @@ inline nlohmann::ordered_json rounded(const std::optional<double>& value) {
   return value ? rounded(*value) : nlohmann::ordered_json(nullptr);
 }
 
-}  // namespace linksim::report_json
+}  // namespace linksim::json_numbers
