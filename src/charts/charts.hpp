@@ -23,7 +23,7 @@ enum class AxisScale {
 enum class AxisUnit {
   kNumber,     ///< plain; 1.5K, 2M, 3G (decimal) from 1000 up: GPUs, tokens/s, speedup
   kBytes,      ///< message sizes: 1K, 64K, 1M, 1G in powers of 1024 (nccl-tests' convention)
-  kGB,         ///< memory: bytes shown in GB (1e9), "(GB)" appended to the title
+  kGigabytes,  ///< memory: bytes shown in GB (1e9), "(GB)" appended to the title
   kBandwidth,  ///< bytes/s shown in GB/s (1e9), "(GB/s)" appended to the title
   kSeconds,    ///< one unit for the whole axis (s, ms, us or ns), appended to the title
   kFraction,   ///< 0..1 shown as percent, "(%)" appended to the title

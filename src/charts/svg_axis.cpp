@@ -124,7 +124,7 @@ std::string_view seconds_unit_name(double unit) {
 
 std::string title_with_unit(const std::string& title, AxisUnit unit, double seconds_unit) {
   switch (unit) {
-    case AxisUnit::kGB: return title + " (GB)";
+    case AxisUnit::kGigabytes: return title + " (GB)";
     case AxisUnit::kBandwidth: return title + " (GB/s)";
     case AxisUnit::kSeconds: return fmt::format("{} ({})", title, seconds_unit_name(seconds_unit));
     case AxisUnit::kNumber:
@@ -168,7 +168,7 @@ std::string format_tick(double value, AxisUnit unit, double seconds_unit) {
       }
       return with_suffix(value, 1024);
     }
-    case AxisUnit::kGB: return short_number(value / kGB);
+    case AxisUnit::kGigabytes: return short_number(value / kGB);
     case AxisUnit::kBandwidth: return short_number(value / kGB);
     case AxisUnit::kSeconds: return short_number(value / seconds_unit);
     case AxisUnit::kFraction: return short_number(value * 100) + "%";
@@ -200,7 +200,7 @@ std::string AxisLayout::value_text(double value) const {
   switch (unit) {
     case AxisUnit::kNumber: return short_number(value, 4);
     case AxisUnit::kBytes: return format_size(value);
-    case AxisUnit::kGB: return short_number(value / kGB, 4) + " GB";
+    case AxisUnit::kGigabytes: return short_number(value / kGB, 4) + " GB";
     case AxisUnit::kBandwidth: return short_number(value / kGB, 5) + " GB/s";
     case AxisUnit::kSeconds: return format_duration(value);
     case AxisUnit::kFraction: return short_number(value * 100, 3) + "%";

@@ -34,7 +34,10 @@ const CommTimer::Answer& CommTimer::answer(const std::vector<DeviceId>& gpus, Co
   query.mode = mode_;
   const CollectiveResult r = comm.run(query);
   Answer a;
-  a.timed = TimedCollective{r.time_s, r.algorithm, r.protocol, r.bottleneck};
+  a.timed.time_s = r.time_s;
+  a.timed.algorithm = r.algorithm;
+  a.timed.protocol = r.protocol;
+  a.timed.bottleneck = r.bottleneck;
   a.timed.alone_s = r.time_s;
   for (const LinkUsage& u : r.link_usage) {
     if (u.busy_s > 0) a.busy_s.emplace_back(u.link, u.busy_s);

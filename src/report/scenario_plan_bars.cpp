@@ -93,7 +93,7 @@ ScenarioChart memory_chart(const CaseGroup& group) {
   const std::vector<const CaseRecord*> cases = chosen_cases(group);
   StackedBars bars;
   bars.title = fmt::format("Memory per GPU ({})", group.study);
-  bars.value_axis = {"memory per GPU", AxisScale::kLinear, AxisUnit::kGB, {}, {}};
+  bars.value_axis = {"memory per GPU", AxisScale::kLinear, AxisUnit::kGigabytes, {}, {}};
   std::vector<Part> keys;
   for (const auto& [key, name] : kParts) {
     bool used = false;

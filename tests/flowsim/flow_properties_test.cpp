@@ -259,7 +259,8 @@ TEST_SUITE("flowsim") {
       for (int r = 0; r < resources; ++r) program.capacities_Bps.push_back(log_uniform(rng, 1e9, 1e11));
       const int flows = 1 + int(rng() % 12);
       for (int f = 0; f < flows; ++f) {
-        RandomTransfer t{.bytes = 1e15};
+        RandomTransfer t;
+        t.bytes = 1e15;
         std::vector<uint32_t> hops(static_cast<size_t>(resources));
         std::iota(hops.begin(), hops.end(), 0u);
         std::shuffle(hops.begin(), hops.end(), rng);

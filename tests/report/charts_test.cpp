@@ -35,7 +35,7 @@ LineChart busbw_chart() {
 StackedBars memory_bars() {
   StackedBars bars;
   bars.title = "Memory per GPU";
-  bars.value_axis = {"memory per GPU", AxisScale::kLinear, AxisUnit::kGB, {}, {}};
+  bars.value_axis = {"memory per GPU", AxisScale::kLinear, AxisUnit::kGigabytes, {}, {}};
   bars.bar_labels = {"TP8", "TP4 PP2"};
   bars.segment_names = {"weights", "optimizer"};
   bars.values = {{17.5e9, 30e9}, {35e9, 60e9}};
@@ -94,7 +94,7 @@ TEST_CASE("charts: linear ticks use a 1-2-5 step") {
   CHECK(format_tick(450e9, AxisUnit::kBandwidth) == "450");
   CHECK(format_tick(0.25, AxisUnit::kFraction) == "25%");
   CHECK(format_tick(2e-3, AxisUnit::kSeconds, 1e-3) == "2");
-  CHECK(format_tick(80e9, AxisUnit::kGB) == "80");
+  CHECK(format_tick(80e9, AxisUnit::kGigabytes) == "80");
   CHECK_THROWS_AS(axis_ticks(AxisScale::kLog2, 0, 8), std::invalid_argument);
 }
 

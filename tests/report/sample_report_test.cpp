@@ -86,7 +86,7 @@ HtmlChart step_chart() {
 HtmlChart memory_chart() {
   StackedBars bars;
   bars.title = "Memory per GPU (sample values)";
-  bars.value_axis = {"memory per GPU", AxisScale::kLinear, AxisUnit::kGB, {}, {}};
+  bars.value_axis = {"memory per GPU", AxisScale::kLinear, AxisUnit::kGigabytes, {}, {}};
   bars.bar_labels = {"TP8", "TP4 PP2", "TP2 PP4", "DP8 ZeRO-1"};
   bars.segment_names = {"weights", "gradients", "optimizer states", "activations"};
   bars.values = {{17.5e9, 17.5e9, 26e9, 9e9},
