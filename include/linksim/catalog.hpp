@@ -61,6 +61,9 @@ struct GpuModel {
   /// L2 cache read bandwidth, bytes/s, where a public measurement or datasheet gives it; 0 =
   /// not known (the planner then times L2-resident re-reads at the memory bandwidth).
   double l2_bw_Bps = 0;
+  /// Datasheet boost clock of the SMs, Hz (catalog boost_clock_mhz); 0 = not given (the
+  /// planner then applies no per-clock instruction bound, docs/catalog.md).
+  double boost_clock_hz = 0;
   std::string source;
 };
 

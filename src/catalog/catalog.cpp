@@ -66,7 +66,7 @@ const std::vector<std::string> kLinkTypeKeys = {
 
 const std::vector<std::string> kGpuKeys = {
     "key",      "aliases", "name", "arch", "sm",     "multiprocessors", "nvlink_type",
-    "nvlink_lanes", "nvlink_lane_bw", "p2p", "pcie_gen", "bf16", "fp8", "memory", "memory_bw", "l2_bw", "source", "note"};
+    "nvlink_lanes", "nvlink_lane_bw", "p2p", "pcie_gen", "bf16", "fp8", "memory", "memory_bw", "l2_bw", "boost_clock_mhz", "source", "note"};
 
 constexpr std::array<std::pair<std::string_view, CpuVendor>, 5> kVendors = {{
     {"unknown", CpuVendor::kUnknown},
@@ -207,6 +207,13 @@ GpuModel parse_gpu(FieldReader& fields, const std::vector<LinkType>& link_types)
   gpu.memory_bytes = fields.required_size_bytes("memory");
   gpu.memory_bw_Bps = fields.required_bandwidth_Bps("memory_bw");
   gpu.l2_bw_Bps = fields.optional_bandwidth_Bps("l2_bw").value_or(0);
+  if (const std::optional<double> mhz = fields.optional_number("boost_clock_mhz")) {
+    if (*mhz <= 0) {
+      fields.fail_at("boost_clock_mhz",
+                     fmt::format("expected 'boost_clock_mhz' > 0 (MHz), got {:g}", *mhz));
+    }
+    gpu.boost_clock_hz = *mhz * 1e6;
+  }
   gpu.source = fields.required_string("source");
   fields.optional_string("note");
   return gpu;

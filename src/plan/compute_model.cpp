@@ -32,6 +32,10 @@ constexpr double kFa2HopperBwd = 0.30;
 constexpr double kHbmEfficiency = 0.85;
 constexpr double kLaunchFloorEager_s = 4e-6;   // training: kernels launched one by one
 constexpr double kLaunchFloorGraphs_s = 2e-6;  // serving: CUDA graphs replay the step
+// Type conversions (cvt.f32.f16 and the like) per clock per SM on every architecture from
+// Volta to Hopper: CUDA C++ Programming Guide, "Arithmetic Instructions", throughput table
+// row "all other type conversions" (docs/serving.md#releases).
+constexpr double kConversionsPerClockPerSm = 16;
 
 const GenerationDefaults& defaults_for(const std::string& arch) {
   for (const GenerationDefaults& g : kGenerations) {
@@ -106,6 +110,8 @@ GpuRates gpu_rates(const GpuModel& gpu, const PlanRequest& r, const Precision& p
     rates.gqa_shared_kv_reads = r.engine->gqa_shared_kv_reads;
   }
   rates.l2_Bps = gpu.l2_bw_Bps * r.hbm_scale;
+  rates.fp32_conversions_per_s =
+      kConversionsPerClockPerSm * rates.multiprocessors * gpu.boost_clock_hz * r.flops_scale;
   return rates;
 }
 
@@ -210,24 +216,32 @@ double attention_kv_bytes(const ModelSpec& m, const ParallelLayout& l, const Wor
   return 2.0 * w.sequences * w.context * attention_shape(m, l).kv_dim * p.kv_bytes / l.cp;
 }
 
-/// Decode attention without GQA sharing (EngineModel::gqa_shared_kv_reads false): one thread
-/// block per sequence and query head, each reading its KV head, so a KV head is read once per
-/// query head of its group. The blocks of one sequence's heads run side by side, so the first
-/// read comes from HBM (attention_kv_bytes) and the group's other g - 1 from L2 at its
-/// bandwidth, or from HBM again where the GPU's L2 bandwidth is not in the catalog. Returns the
-/// time those re-reads add beyond the HBM read (docs/serving.md#releases).
-double gqa_reread_s(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w,
-                    const Precision& p, const GpuRates& r) {
+/// Decode attention without GQA sharing (EngineModel::gqa_shared_kv_reads false): the masked
+/// multi-head attention kernel runs one thread block per sequence and query head, each reading
+/// its KV head and converting every element it reads to FP32 before the dot products. The
+/// blocks of one sequence's heads run side by side, so the first read comes from HBM
+/// (attention_kv_bytes) and the group's other g - 1 from L2 at its bandwidth (from HBM again
+/// where the GPU's L2 bandwidth is not in the catalog); an FP8 or FP16 cache converts g times
+/// each element it holds (cvt to FP32; BF16 widens by a move), on the SMs' conversion units.
+/// The kernel takes the longest of the HBM read, the L2 reads and the conversions; returns the
+/// time that adds beyond the HBM read (docs/serving.md#releases).
+double per_head_kv_read_s(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w,
+                          const Precision& p, const GpuRates& r) {
   if (r.gqa_shared_kv_reads || w.decode_kv_tokens <= 0) return 0;
   const AttentionShape a = attention_shape(m, l);
-  const double group = a.q_dim / a.kv_dim;  // query heads per KV head on this GPU
-  if (group <= 1) return 0;
-  const double first_read_bytes = 2.0 * w.decode_kv_tokens * a.kv_dim * p.kv_bytes / l.cp;
-  const double reread_bytes = (group - 1) * first_read_bytes;
+  const double group = std::max(1.0, a.q_dim / a.kv_dim);  // query heads per KV head here
+  const double first_read_elements = 2.0 * w.decode_kv_tokens * a.kv_dim / l.cp;
+  const double first_read_bytes = first_read_elements * p.kv_bytes;
   const double hbm_s = first_read_bytes / (r.hbm_Bps * r.hbm_efficiency);
-  if (r.l2_Bps <= 0) return reread_bytes / (r.hbm_Bps * r.hbm_efficiency);
-  // The L2 serves every read of the group while HBM fills it: whichever is slower bounds.
-  return std::max(0.0, group * first_read_bytes / r.l2_Bps - hbm_s);
+  double reads_s = hbm_s;
+  if (group > 1) {
+    reads_s = r.l2_Bps > 0 ? std::max(hbm_s, group * first_read_bytes / r.l2_Bps)
+                           : group * hbm_s;
+  }
+  const double convert_s = p.kv_converts_to_fp32() && r.fp32_conversions_per_s > 0
+                               ? group * first_read_elements / r.fp32_conversions_per_s
+                               : 0;
+  return std::max(reads_s, convert_s) - hbm_s;
 }
 
 LayerCost attention_block(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w,
@@ -240,7 +254,7 @@ LayerCost attention_block(const ModelSpec& m, const ParallelLayout& l, const Wor
   const double core_flops = attention_core_flops(m, l, w);
   const double core_compute_s = core_flops / (r.attention_peak_flops * efficiency);
   const double core_memory_s = attention_kv_bytes(m, l, w, p) / (r.hbm_Bps * r.hbm_efficiency) +
-                               gqa_reread_s(m, l, w, p, r);
+                               per_head_kv_read_s(m, l, w, p, r);
   c.add_kernel(&LayerCost::attention_s, std::max(core_compute_s, core_memory_s), r);
   c.flops += core_flops;
   return c;

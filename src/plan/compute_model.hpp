@@ -33,6 +33,10 @@ struct GpuRates {
   bool fused_gate_up = true;        ///< SwiGLU's gate and up projections as one GEMM
   bool gqa_shared_kv_reads = true;  ///< decode attention reads a KV head once per query group
   double l2_Bps = 0;                ///< L2 read bandwidth (catalog l2_bw); 0 = not known
+  /// Conversions to FP32 per second: 16 per clock per SM (CUDA C++ Programming Guide,
+  /// arithmetic instruction throughput, "all other type conversions") at the catalog's boost
+  /// clock; 0 = clock not known (docs/serving.md#releases).
+  double fp32_conversions_per_s = 0;
 };
 
 /// Sourced defaults for the GPU's generation and the compute format, with the request's

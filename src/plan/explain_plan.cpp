@@ -106,10 +106,14 @@ ExplainStep bubble_step(const PlanResult& p) {
 ExplainStep step_time_step(const PlanResult& p) {
   ExplainStep step;
   step.title = "step time";
-  step.formula = "step = compute + exposed + bubble";
+  step.formula = "step = compute + exposed + bubble + engine";
   step.terms = {{"compute", p.breakdown.compute_s, "s", "above"},
                 {"exposed", p.breakdown.exposed_comm_s, "s", "above"},
-                {"bubble", p.breakdown.bubble_s, "s", "above"}};
+                {"bubble", p.breakdown.bubble_s, "s", "above"},
+                {"engine", p.breakdown.engine_overhead_s, "s",
+                 p.engine == "none" ? "no serving engine (--engine none)"
+                                  : "host time per iteration of engine " + p.engine +
+                                        " (docs/serving.md#engines)"}};
   step.result = {"step", p.step_time_s, "s", ""};
   return step;
 }

@@ -29,6 +29,9 @@ struct Precision {
   std::string weight_name = "bf16";   ///< the stored weights' format, for the result
 
   bool fp8_compute() const { return compute == NumberFormat::kFp8; }
+  /// The KV cache is FP8 or FP16: reading an element into FP32 arithmetic takes a conversion
+  /// instruction (BF16 widens to FP32 by a bit move).
+  bool kv_converts_to_fp32() const { return kv_bytes == 1 || compute == NumberFormat::kFp16; }
   /// The same precision for the memory estimate.
   PrecisionChoice memory() const;
 };

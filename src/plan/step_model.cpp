@@ -18,6 +18,7 @@ StepBuilder::StepBuilder(const PlanRequest& r, const Precision& precision, const
   for (DeviceId gpu : selected) clock = std::min(clock, timer.topology().device(gpu).clock_fraction);
   rates_.peak_flops *= clock;
   rates_.attention_peak_flops *= clock;
+  rates_.fp32_conversions_per_s *= clock;
 }
 
 std::vector<DeviceId> StepBuilder::pick(const std::vector<int>& ranks, bool every_shift) {

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <limits>
+#include <map>
 #include <set>
 #include <string>
 
@@ -274,6 +275,9 @@ TEST_CASE("parse: references, names and structure") {
   CHECK_THROWS_WITH_AS(parse_gpus(std::string(kGpus) + "    p2p: yes\n"),
                        "gpus.yaml:15:10: error: expected true or false for 'p2p', got 'yes'",
                        ConfigError);
+  CHECK_THROWS_WITH_AS(parse_gpus(std::string(kGpus) + "    boost_clock_mhz: 0\n"),
+                       "gpus.yaml:15:22: error: expected 'boost_clock_mhz' > 0 (MHz), got 0",
+                       ConfigError);
   CHECK_THROWS_WITH_AS(parse_gpus("gpu:\n  - key: x\n"),
                        "gpus.yaml:1:1: error: unknown key 'gpu' in the catalog; expected 'gpus'",
                        ConfigError);
@@ -292,6 +296,28 @@ TEST_CASE("parse: references, names and structure") {
   CHECK_THROWS_WITH_AS(parse_gpus("- 1\n"),
                        "gpus.yaml:1:1: error: expected a mapping with key 'gpus', got a sequence",
                        ConfigError);
+}
+
+TEST_CASE("gpus: every boost clock gives the datasheet FP32 rate") {
+  // SMs x boost clock x FP32 lanes per SM x 2 (an FMA) against each datasheet's FP32 TFLOP/s:
+  // 64 lanes per SM on Volta, Turing and GA100, 128 on GA10x, Ada, Hopper and Blackwell (CUDA
+  // C++ Programming Guide, arithmetic instruction throughput). Sources in docs/catalog.md.
+  const std::map<std::string, double> datasheet_tflops = {
+      {"v100-sxm", 15.7},   {"a100-sxm-40g", 19.5}, {"a100-sxm-80g", 19.5},
+      {"a100-pcie", 19.5},  {"a100-pcie-40g", 19.5}, {"h100-sxm", 67},
+      {"h100-sxm-96g-hbm2e", 67}, {"h100-pcie", 51}, {"h200", 67},
+      {"b200", 75},         {"gb200", 80},          {"l40s", 91.6},
+      {"l4", 30.3},         {"a40", 37.4},          {"rtx-a6000", 38.7},
+      {"rtx2080ti", 13.4},  {"rtx3090", 35.6},      {"rtx4090", 82.6},
+      {"rtx5090", 104.8}};
+  for (const linksim::GpuModel& gpu : Catalog::builtin().gpus()) {
+    CAPTURE(gpu.key);
+    REQUIRE(datasheet_tflops.count(gpu.key) == 1);
+    REQUIRE(gpu.boost_clock_hz > 0);
+    const bool lanes_64 = gpu.arch == "volta" || gpu.arch == "turing" || gpu.sm == 80;
+    const double fp32 = gpu.multiprocessors * gpu.boost_clock_hz * (lanes_64 ? 64 : 128) * 2;
+    CHECK(fp32 / 1e12 == doctest::Approx(datasheet_tflops.at(gpu.key)).epsilon(0.01));
+  }
 }
 
 TEST_CASE("platforms: the built-in entries, aliases and the default") {

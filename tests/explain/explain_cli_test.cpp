@@ -93,7 +93,7 @@ TEST_SUITE("explain") {
                                              " --model llama3.1-70b --mode decode --tp 8");
     REQUIRE(plan.status == 0);
     CHECK(plan.out.find("Exposed communication is") != std::string::npos);
-    CHECK(plan.out.find("step = compute + exposed + bubble") != std::string::npos);
+    CHECK(plan.out.find("step = compute + exposed + bubble + engine") != std::string::npos);
   }
 
   TEST_CASE("explain cli: bad requests exit 2 with one exact line") {

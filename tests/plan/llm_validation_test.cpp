@@ -3,10 +3,11 @@
 // compared as a step time converted with the source's own FLOP convention. The fidelity target
 // (docs/validation.md#llm-planner) is median |error| within 10 %, p90 within 35 %, none off by
 // 2x, and for inference median within 15 % for prefill and for decode separately; the planner
-// does not reach all of it yet, so this test holds the figures it does reach (all runs: median
-// within 12 %, p90 within 28 %; training: median within 11.5 %, p90 within 33.5 %;
-// prefill median within 10 %, decode within 16.5 %; none off by 2x but the runs named
-// below with their reasons) so that no change makes them worse. The table printed with
+// does not reach all of it yet (training's median and p90), so this test holds the figures it
+// does reach (all runs: median within 11 %, p90 within 28 %; training: median within 11.5 %,
+// p90 within 33.5 %; prefill median within 10 %; decode median within 11.5 %, p90 within
+// 25 %; none off by 2x but the runs named below with their reasons) so that no change makes
+// them worse. The table printed with
 // --success (or on failure) is the one
 // scripts/llm_validation_table.py renders into docs/validation.md.
 #include <doctest/doctest.h>
@@ -123,7 +124,7 @@ TEST_CASE("plan: published LLM runs held to the figures they reach, none off by 
           << fmt::format("{:.6g}\t{:.6g}", r.published_s, r.predicted_s) << '\n';
     }
   }
-  CHECK(median <= 0.12);
+  CHECK(median <= 0.11);
   CHECK(p90 <= 0.28);
   CHECK(train_median <= 0.115);
   CHECK(train_p90 <= 0.335);
@@ -134,7 +135,8 @@ TEST_CASE("plan: published LLM runs held to the figures they reach, none off by 
     if (mode == "prefill" || mode == "decode") by_mode[mode].push_back(std::abs(r.error()));
   }
   CHECK(median_p90(by_mode["prefill"]).first <= 0.10);
-  CHECK(median_p90(by_mode["decode"]).first <= 0.165);
+  CHECK(median_p90(by_mode["decode"]).first <= 0.115);
+  CHECK(median_p90(by_mode["decode"]).second <= 0.25);
   for (const Row& r : rows) {
     CAPTURE(r.id);
     if (kKnownOutliers.count(r.id)) continue;
