@@ -50,8 +50,7 @@ class Simulation {
         precision_(precision),
         solver_(capacities_Bps),
         metered_s_(capacities_Bps.size(), 0.0),
-        saturated_(capacities_Bps.size(), 0),
-        stamp_(capacities_Bps.size(), 0) {}
+        saturated_(capacities_Bps.size(), 0) {}
 
   Outcome run() {
     outcome_.resources.assign(capacities_Bps_.size(), ResourceUsage{});
@@ -201,6 +200,8 @@ class Simulation {
 
   // plan_lone_step from the transfers themselves.
   bool plan_batch(double now) {
+    // Sized on the first plan: a program without lone steps never needs it.
+    if (stamp_.empty()) stamp_.assign(capacities_Bps_.size(), 0);
     if (++stamp_epoch_ == 0) {  // wrapped: no stamp may look current
       std::fill(stamp_.begin(), stamp_.end(), 0);
       stamp_epoch_ = 1;
