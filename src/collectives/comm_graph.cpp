@@ -185,8 +185,24 @@ Route concatenate(const Route& a, Route b) {
 // over NVLink to its server's GPU on the receiver's rail, whose NIC sends it to the receiver's
 // NIC, so each NIC talks to its own rail's leaf (docs/model.md#rails).
 Route CommGraph::compute_route(DeviceId src, DeviceId dst) const {
-  const Device& s = topology_.device(src);
-  const Device& d = topology_.device(dst);
+  // A device of a server block is host 0's device of the same local id, shifted (the layout
+  // contract of linksim/topology.hpp): its server follows from its id and its index from
+  // host 0's device, which stays in cache, instead of reading the device itself.
+  const uint64_t block = topology_.devices_per_host();
+  const uint64_t hosted = block * uint64_t(topology_.host_count());
+  struct Place {
+    std::optional<int> host;
+    int index = 0;
+  };
+  const auto place = [&](DeviceId id) {
+    if (id.value < hosted) {
+      return Place{int(id.value / block), topology_.device(DeviceId{uint32_t(id.value % block)}).index};
+    }
+    const Device& device = topology_.device(id);
+    return Place{device.host, device.index};
+  };
+  const Place s = place(src);
+  const Place d = place(dst);
   if (!s.host || !d.host || *s.host == *d.host) return router_.route(src, dst);
   // Every server holds the same GPUs (the host-block layout), so gpus() is host-major.
   const size_t per_host = topology_.gpus().size() / static_cast<size_t>(topology_.host_count());

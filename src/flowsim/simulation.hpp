@@ -200,8 +200,6 @@ class Simulation {
 
   // plan_lone_step from the transfers themselves.
   bool plan_batch(double now) {
-    // Sized on the first plan: a program without lone steps never needs it.
-    if (stamp_.empty()) stamp_.assign(capacities_Bps_.size(), 0);
     if (++stamp_epoch_ == 0) {  // wrapped: no stamp may look current
       std::fill(stamp_.begin(), stamp_.end(), 0);
       stamp_epoch_ = 1;
@@ -219,6 +217,8 @@ class Simulation {
       const std::span<const uint32_t> path = source_.path(transfer, 0);
       if (path.empty()) return false;
       double rate_Bps = source_.rate_cap_Bps(transfer) * share;
+      // Sized when first needed: a program whose first batch is not a candidate never is.
+      if (stamp_.empty()) stamp_.assign(capacities_Bps_.size(), 0);
       for (uint32_t resource : path) {
         if (stamp_[resource] == stamp_epoch_) return false;  // shared or crossed twice
         stamp_[resource] = stamp_epoch_;
