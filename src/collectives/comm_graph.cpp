@@ -185,29 +185,21 @@ Route concatenate(const Route& a, Route b) {
 // over NVLink to its server's GPU on the receiver's rail, whose NIC sends it to the receiver's
 // NIC, so each NIC talks to its own rail's leaf (docs/model.md#rails).
 Route CommGraph::compute_route(DeviceId src, DeviceId dst) const {
-  // A device of a server block is host 0's device of the same local id, shifted (the layout
-  // contract of linksim/topology.hpp): its server follows from its id and its index from
-  // host 0's device, which stays in cache, instead of reading the device itself.
+  // The ends' servers from their ids and their indices from host 0's devices (block_twin),
+  // without reading the far GPUs themselves.
   const uint64_t block = topology_.devices_per_host();
-  const uint64_t hosted = block * uint64_t(topology_.host_count());
-  struct Place {
-    std::optional<int> host;
-    int index = 0;
+  const auto host_of = [&](DeviceId id) -> std::optional<int> {
+    if (id.value < block * uint64_t(topology_.host_count())) return int(id.value / block);
+    return topology_.device(id).host;
   };
-  const auto place = [&](DeviceId id) {
-    if (id.value < hosted) {
-      return Place{int(id.value / block), topology_.device(DeviceId{uint32_t(id.value % block)}).index};
-    }
-    const Device& device = topology_.device(id);
-    return Place{device.host, device.index};
-  };
-  const Place s = place(src);
-  const Place d = place(dst);
-  if (!s.host || !d.host || *s.host == *d.host) return router_.route(src, dst);
+  const std::optional<int> s_host = host_of(src);
+  const std::optional<int> d_host = host_of(dst);
+  if (!s_host || !d_host || *s_host == *d_host) return router_.route(src, dst);
+  const Device& d = block_twin(topology_, dst);
   // Every server holds the same GPUs (the host-block layout), so gpus() is host-major.
   const size_t per_host = topology_.gpus().size() / static_cast<size_t>(topology_.host_count());
   if (d.index >= static_cast<int>(per_host)) return router_.route(src, dst);
-  const DeviceId proxy = topology_.gpus()[static_cast<size_t>(*s.host) * per_host + d.index];
+  const DeviceId proxy = topology_.gpus()[static_cast<size_t>(*s_host) * per_host + d.index];
   if (proxy == src) return router_.route(src, dst);
   Route hand_over = router_.route(src, proxy);
   if (hand_over.cls != PathClass::kNvlink || hand_over.transport != Transport::kP2p) {
@@ -280,7 +272,7 @@ void CommGraph::find_nvls() {
     double bw = 0;
     for (LinkId id : topology_.out_links(gpu)) {
       const Link& link = topology_.link(id);
-      const Device& peer = topology_.device(link.to);
+      const Device& peer = block_twin(topology_, link.to);
       if (link.family == LinkFamily::kNvlink && peer.kind == DeviceKind::kNvswitch &&
           peer.reduction) {
         bw += link.bw_Bps;

@@ -175,14 +175,8 @@ HostStagingRate staging_over(const Topology& topology, const std::vector<std::ve
 
 bool leg_through_cpu(const Topology& topology, const std::vector<LinkId>& links, size_t begin,
                      size_t end) {
-  // A device of a server block has the kind of host 0's device of the same local id (the
-  // layout contract of linksim/topology.hpp): read that one, which stays in cache.
-  const uint64_t per_host = topology.devices_per_host();
-  const uint64_t hosted = per_host * uint64_t(topology.host_count());
   for (size_t i = begin; i < end; ++i) {
-    uint32_t to = topology.link(links[i]).to.value;
-    if (to < hosted) to = uint32_t(to % per_host);
-    if (topology.device(DeviceId{to}).kind == DeviceKind::kCpu) return true;
+    if (block_twin(topology, topology.link(links[i]).to).kind == DeviceKind::kCpu) return true;
   }
   return false;
 }
