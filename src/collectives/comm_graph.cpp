@@ -66,6 +66,7 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
                     ? tables_from.capacity_
                     : std::make_shared<const std::vector<double>>(
                           effective_capacities(topology, options.calibration))),
+      latency_overrides_(tables_from.latency_overrides_),
       route_index_(ranks_.size()) {
   LINKSIM_CHECK(&tables_from.topology_ == &topology, "shared tables of the same topology");
   build();
@@ -128,10 +129,12 @@ void CommGraph::measure_hop_latency() {
   // Without a link whose latency differs from its type's (no `latency:` override, the common
   // case) every hop's excess is 0 and the rings need not be walked.
   hop_latency_excess_s_ = 0;
-  const auto links = topology_.links();
-  if (std::none_of(links.begin(), links.end(), [&](const Link& l) { return excess_s(l) != 0; })) {
-    return;
+  if (!latency_overrides_) {
+    const auto links = topology_.links();
+    latency_overrides_ = std::make_shared<const bool>(
+        std::any_of(links.begin(), links.end(), [&](const Link& l) { return excess_s(l) != 0; }));
   }
+  if (!*latency_overrides_) return;
   bool any = false;
   double worst_s = 0;
   for (const auto& ring : ring_.rings) {
