@@ -146,7 +146,7 @@ FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, 
     first_link[r] = up.size();
     for (LinkId id : t.out_links(g.ranks()[r])) {
       const Link& link = t.link(id);
-      const Device& peer = t.device(link.to);
+      const Device& peer = block_twin(t, link.to);
       if (link.family != LinkFamily::kNvlink || peer.kind != DeviceKind::kNvswitch || !peer.reduction) {
         continue;
       }

@@ -66,6 +66,7 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
                     ? tables_from.capacity_
                     : std::make_shared<const std::vector<double>>(
                           effective_capacities(topology, options.calibration))),
+      latency_overrides_(tables_from.latency_overrides_),
       route_index_(ranks_.size()) {
   LINKSIM_CHECK(&tables_from.topology_ == &topology, "shared tables of the same topology");
   build();
@@ -128,10 +129,12 @@ void CommGraph::measure_hop_latency() {
   // Without a link whose latency differs from its type's (no `latency:` override, the common
   // case) every hop's excess is 0 and the rings need not be walked.
   hop_latency_excess_s_ = 0;
-  const auto links = topology_.links();
-  if (std::none_of(links.begin(), links.end(), [&](const Link& l) { return excess_s(l) != 0; })) {
-    return;
+  if (!latency_overrides_) {
+    const auto links = topology_.links();
+    latency_overrides_ = std::make_shared<const bool>(
+        std::any_of(links.begin(), links.end(), [&](const Link& l) { return excess_s(l) != 0; }));
   }
+  if (!*latency_overrides_) return;
   bool any = false;
   double worst_s = 0;
   for (const auto& ring : ring_.rings) {
@@ -185,13 +188,21 @@ Route concatenate(const Route& a, Route b) {
 // over NVLink to its server's GPU on the receiver's rail, whose NIC sends it to the receiver's
 // NIC, so each NIC talks to its own rail's leaf (docs/model.md#rails).
 Route CommGraph::compute_route(DeviceId src, DeviceId dst) const {
-  const Device& s = topology_.device(src);
-  const Device& d = topology_.device(dst);
-  if (!s.host || !d.host || *s.host == *d.host) return router_.route(src, dst);
+  // The ends' servers from their ids and their indices from host 0's devices (block_twin),
+  // without reading the far GPUs themselves.
+  const uint64_t block = topology_.devices_per_host();
+  const auto host_of = [&](DeviceId id) -> std::optional<int> {
+    if (id.value < block * uint64_t(topology_.host_count())) return int(id.value / block);
+    return topology_.device(id).host;
+  };
+  const std::optional<int> s_host = host_of(src);
+  const std::optional<int> d_host = host_of(dst);
+  if (!s_host || !d_host || *s_host == *d_host) return router_.route(src, dst);
+  const Device& d = block_twin(topology_, dst);
   // Every server holds the same GPUs (the host-block layout), so gpus() is host-major.
   const size_t per_host = topology_.gpus().size() / static_cast<size_t>(topology_.host_count());
   if (d.index >= static_cast<int>(per_host)) return router_.route(src, dst);
-  const DeviceId proxy = topology_.gpus()[static_cast<size_t>(*s.host) * per_host + d.index];
+  const DeviceId proxy = topology_.gpus()[static_cast<size_t>(*s_host) * per_host + d.index];
   if (proxy == src) return router_.route(src, dst);
   Route hand_over = router_.route(src, proxy);
   if (hand_over.cls != PathClass::kNvlink || hand_over.transport != Transport::kP2p) {
@@ -264,7 +275,7 @@ void CommGraph::find_nvls() {
     double bw = 0;
     for (LinkId id : topology_.out_links(gpu)) {
       const Link& link = topology_.link(id);
-      const Device& peer = topology_.device(link.to);
+      const Device& peer = block_twin(topology_, link.to);
       if (link.family == LinkFamily::kNvlink && peer.kind == DeviceKind::kNvswitch &&
           peer.reduction) {
         bw += link.bw_Bps;

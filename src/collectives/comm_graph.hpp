@@ -141,6 +141,9 @@ class CommGraph {
   CommOptions options_;
   Router router_;
   std::shared_ptr<const std::vector<double>> capacity_;  ///< shared by sibling graphs
+  /// Whether some link's latency differs from its catalog type's (a `latency:` override): the
+  /// topology's alone, found once and shared by sibling graphs (measure_hop_latency).
+  std::shared_ptr<const bool> latency_overrides_;
   std::vector<std::vector<int>> nodes_;
   mutable std::mutex routes_mutex_;  // guards routes_ and route_index_ (queries run concurrently)
   /// The routes computed so far, in the order computed; a deque never moves its elements, so

@@ -176,7 +176,7 @@ HostStagingRate staging_over(const Topology& topology, const std::vector<std::ve
 bool leg_through_cpu(const Topology& topology, const std::vector<LinkId>& links, size_t begin,
                      size_t end) {
   for (size_t i = begin; i < end; ++i) {
-    if (topology.device(topology.link(links[i]).to).kind == DeviceKind::kCpu) return true;
+    if (block_twin(topology, topology.link(links[i]).to).kind == DeviceKind::kCpu) return true;
   }
   return false;
 }

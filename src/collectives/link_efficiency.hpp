@@ -13,6 +13,18 @@
 
 namespace linksim::detail {
 
+/// The device a server block repeats at `id`'s place: host 0's device of the same local id
+/// when `id` is in a server block (the layout contract of linksim/topology.hpp; faults keep
+/// it), else `id`'s own. Its kind, index, model and reduction are `id`'s; its host and clock
+/// are host 0's. Host 0's devices stay in cache where a cluster's far devices miss it.
+inline const Device& block_twin(const Topology& topology, DeviceId id) {
+  const uint64_t per_host = topology.devices_per_host();
+  if (id.value < per_host * uint64_t(topology.host_count())) {
+    return topology.device(DeviceId{uint32_t(id.value % per_host)});
+  }
+  return topology.device(id);
+}
+
 /// The fraction of `link`'s raw rate GPU traffic achieves: NVLink by architecture, PCIe,
 /// network, C2C and SMP by family (docs/model.md#link-efficiency).
 double link_efficiency(const Topology& topology, const Link& link,

@@ -50,8 +50,7 @@ class Simulation {
         precision_(precision),
         solver_(capacities_Bps),
         metered_s_(capacities_Bps.size(), 0.0),
-        saturated_(capacities_Bps.size(), 0),
-        stamp_(capacities_Bps.size(), 0) {}
+        saturated_(capacities_Bps.size(), 0) {}
 
   Outcome run() {
     outcome_.resources.assign(capacities_Bps_.size(), ResourceUsage{});
@@ -101,6 +100,9 @@ class Simulation {
     queue_.pop_all_at(now, batch_);
     if (!queue_.empty() || !plan_lone_step(now)) {
       for (const Event& event : batch_) handle(event, now);
+      // A large batch that was not a lone step (a collective whose flows all start at once)
+      // is not kept for the rest of the run: 24 bytes an event, at the peak of memory.
+      if (batch_.capacity() > kKeptBatchEvents) std::vector<Event>().swap(batch_);
       return false;
     }
     solver_.cycle_slots(static_cast<uint32_t>(batch_.size()));
@@ -218,6 +220,8 @@ class Simulation {
       const std::span<const uint32_t> path = source_.path(transfer, 0);
       if (path.empty()) return false;
       double rate_Bps = source_.rate_cap_Bps(transfer) * share;
+      // Sized when first needed: a program whose first batch is not a candidate never is.
+      if (stamp_.empty()) stamp_.assign(capacities_Bps_.size(), 0);
       for (uint32_t resource : path) {
         if (stamp_[resource] == stamp_epoch_) return false;  // shared or crossed twice
         stamp_[resource] = stamp_epoch_;
@@ -328,6 +332,9 @@ class Simulation {
                               outcome_.resources[b.value].busy_s;
                      });
   }
+
+  /// Events of a lone-step candidate batch whose storage is kept between batches.
+  static constexpr std::size_t kKeptBatchEvents = std::size_t{1} << 16;
 
   Source& source_;
   std::span<const double> capacities_Bps_;
