@@ -2,6 +2,7 @@
 #include "plan/comm_timer.hpp"
 
 #include <algorithm>
+#include <set>
 #include <fmt/core.h>
 
 #include "linksim/collective_rows.hpp"
@@ -60,9 +61,9 @@ TimedCollective CommTimer::time(const std::vector<DeviceId>& gpus, CollectiveOp 
   return answer(gpus, op, bytes).timed;
 }
 
-TimedCollective CommTimer::time_concurrent(const std::vector<std::vector<DeviceId>>& groups,
-                                           CollectiveOp op, double bytes) {
-  const std::vector<DeviceId>& own = groups.front();
+TimedCollective CommTimer::time_concurrent(const std::vector<DeviceId>& own,
+                                           const GroupList& list_groups, CollectiveOp op,
+                                           double bytes) {
   const auto key = std::make_tuple(&communicator(own), int(op), bytes);
   if (auto it = shared_answers_.find(key); it != shared_answers_.end()) return it->second;
   const Answer own_answer = answer(own, op, bytes);
@@ -86,7 +87,29 @@ TimedCollective CommTimer::time_concurrent(const std::vector<std::vector<DeviceI
   std::map<LinkId, int> loaders;
   for (const auto& [link, busy] : total_s) loaders[link] = 1;
   if (!total_s.empty()) {
+    // A group's traffic stays on the servers of its GPUs (and the fabric between them): only
+    // a group with a GPU on a server holding one of those links can load it. A link outside
+    // every server (a switch tray of its own) could be loaded by any group.
+    std::set<int> servers;
+    bool outside_servers = false;
+    for (const auto& [link, busy] : total_s) {
+      const Link& l = topology_.link(link);
+      const std::optional<int> from = topology_.device(l.from).host;
+      const std::optional<int> to = topology_.device(l.to).host;
+      if (from) servers.insert(*from);
+      if (to) servers.insert(*to);
+      outside_servers = outside_servers || (!from && !to);
+    }
+    const auto may_load = [&](const std::vector<DeviceId>& group) {
+      if (outside_servers) return true;
+      return std::any_of(group.begin(), group.end(), [&](DeviceId gpu) {
+        const std::optional<int> host = topology_.device(gpu).host;
+        return !host || servers.count(*host) > 0;
+      });
+    };
+    const std::vector<std::vector<DeviceId>> groups = list_groups();
     for (size_t g = 1; g < groups.size(); ++g) {
+      if (!may_load(groups[g])) continue;
       for (const auto& [link, busy] : answer(groups[g], op, bytes).busy_s) {
         auto it = total_s.find(link);
         if (it == total_s.end()) continue;

@@ -3,6 +3,7 @@
 // engine, with one communicator per distinct GPU set and one answer per distinct question.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -42,11 +43,14 @@ class CommTimer {
   /// One call of `op` of nccl-tests size `bytes` on `gpus` (a group of >= 2 GPUs).
   TimedCollective time(const std::vector<DeviceId>& gpus, CollectiveOp op, double bytes);
 
-  /// One call of `op` on groups.front() while every group of `groups` runs the same call:
-  /// where they load a common link (a NIC, a PCIe uplink, a switch trunk), its busy time adds
-  /// up and the bandwidth-bound part of the call stretches to the busiest such link's total;
-  /// the latency terms stay (docs/planner.md#shared-links).
-  TimedCollective time_concurrent(const std::vector<std::vector<DeviceId>>& groups,
+  /// Every group of a kind, the timed one first; listed only when a call needs them.
+  using GroupList = std::function<std::vector<std::vector<DeviceId>>()>;
+
+  /// One call of `op` on `own` while every group `groups()` lists (`own` first) runs the same
+  /// call: where they load a common link (a NIC, a PCIe uplink, a switch trunk), its busy time
+  /// adds up and the bandwidth-bound part of the call stretches to the busiest such link's
+  /// total; the latency terms stay (docs/planner.md#shared-links).
+  TimedCollective time_concurrent(const std::vector<DeviceId>& own, const GroupList& groups,
                                   CollectiveOp op, double bytes);
 
   /// One AllReduce of `bytes` on `gpus` as the engine runs it: its custom kernels when they

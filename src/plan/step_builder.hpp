@@ -5,6 +5,7 @@
 // (docs/planner.md#step). Internal to src/plan/.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -132,7 +133,7 @@ class StepBuilder {
       if (t.implementation != "nccl") return t;
     }
     if (auto it = concurrent_.find(g); it != concurrent_.end()) {
-      return timer_.time_concurrent(it->second, op, bytes);
+      return timer_.time_concurrent(g, [&] { return gpus_of(it->second()); }, op, bytes);
     }
     return timer_.time(g, op, bytes);
   }
@@ -140,9 +141,13 @@ class StepBuilder {
   /// its kind that run its collectives at the same time (concurrent_groups); `every_shift`
   /// as there, for neighbour pairs.
   std::vector<DeviceId> pick(const std::vector<int>& ranks, bool every_shift = false);
-  /// As pick, for a group whose concurrent groups the caller lists (rank indices, its own
-  /// first).
-  std::vector<DeviceId> pick_with(const std::vector<std::vector<int>>& concurrent);
+  /// Rank lists of the groups of a kind, the picked one first; computed when a call needs them.
+  using RankGroups = std::function<std::vector<std::vector<int>>()>;
+  /// As pick, for the group `own` whose concurrent groups `concurrent` lists (rank indices,
+  /// `own` first).
+  std::vector<DeviceId> pick_with(const std::vector<int>& own, RankGroups concurrent);
+  /// The GPUs of rank lists.
+  std::vector<std::vector<DeviceId>> gpus_of(const std::vector<std::vector<int>>& ranks) const;
 
   // Phases of build(), in order.
   void describe(PlanResult& out) const;
@@ -192,8 +197,8 @@ class StepBuilder {
   GpuRates rates_;
   WorkShape w_;
   Groups groups_;
-  /// By group: every group of its kind, itself first (pick).
-  std::map<std::vector<DeviceId>, std::vector<std::vector<DeviceId>>> concurrent_;
+  /// By group: every group of its kind, itself first (pick); the first recorded stands.
+  std::map<std::vector<DeviceId>, RankGroups> concurrent_;
 };
 
 }  // namespace linksim::plan_detail

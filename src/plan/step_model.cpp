@@ -22,20 +22,31 @@ StepBuilder::StepBuilder(const PlanRequest& r, const Precision& precision, const
 }
 
 std::vector<DeviceId> StepBuilder::pick(const std::vector<int>& ranks, bool every_shift) {
-  return pick_with(concurrent_groups(ranks, int(selected_.size()), every_shift));
+  const int count = int(selected_.size());
+  return pick_with(ranks, [ranks, count, every_shift] {
+    return concurrent_groups(ranks, count, every_shift);
+  });
 }
 
-std::vector<DeviceId> StepBuilder::pick_with(const std::vector<std::vector<int>>& concurrent) {
-  std::vector<std::vector<DeviceId>> groups;
-  groups.reserve(concurrent.size());
-  for (const std::vector<int>& ranks : concurrent) {
-    std::vector<DeviceId>& g = groups.emplace_back();
-    g.reserve(ranks.size());
-    for (int r : ranks) g.push_back(selected_[size_t(r)]);
-  }
-  std::vector<DeviceId> own = groups.front();
-  concurrent_.try_emplace(own, std::move(groups));
+std::vector<DeviceId> StepBuilder::pick_with(const std::vector<int>& own_ranks,
+                                             RankGroups concurrent) {
+  std::vector<DeviceId> own;
+  own.reserve(own_ranks.size());
+  for (int r : own_ranks) own.push_back(selected_[size_t(r)]);
+  concurrent_.try_emplace(own, std::move(concurrent));
   return own;
+}
+
+std::vector<std::vector<DeviceId>> StepBuilder::gpus_of(
+    const std::vector<std::vector<int>>& ranks) const {
+  std::vector<std::vector<DeviceId>> groups;
+  groups.reserve(ranks.size());
+  for (const std::vector<int>& group : ranks) {
+    std::vector<DeviceId>& g = groups.emplace_back();
+    g.reserve(group.size());
+    for (int r : group) g.push_back(selected_[size_t(r)]);
+  }
+  return groups;
 }
 
 void StepBuilder::describe_assumptions(std::vector<std::string>& lines) const {

@@ -80,17 +80,21 @@ void StepBuilder::add_cp_comms(double n, StageCost& c, double attn_fwd_s, double
   const double block = w_.tokens * 2 * kv_local * p_.act_bytes;
   // The slowest neighbour pair of the ring sets the pace. Every rank of every CP ring sends
   // to its neighbour at once.
-  const std::vector<std::vector<int>> rings = concurrent_groups(groups_.cp, int(selected_.size()));
-  std::vector<std::vector<int>> sends;
-  for (const std::vector<int>& ring : rings) {
-    for (size_t i = 0; i < ring.size(); ++i) sends.push_back({ring[i], ring[(i + 1) % ring.size()]});
-  }
+  const std::vector<int>& ring = groups_.cp;
+  const int count = int(selected_.size());
   std::vector<DeviceId> pair;
   double send_fwd_s = 0, send_bwd_s = 0;
-  for (size_t i = 0; i < groups_.cp.size(); ++i) {
-    std::vector<std::vector<int>> concurrent = sends;
-    std::swap(concurrent[0], concurrent[i]);
-    const std::vector<DeviceId> p = pick_with(concurrent);
+  for (size_t i = 0; i < ring.size(); ++i) {
+    // Pair i of this ring first, then every other neighbour pair of every CP ring.
+    const std::vector<int> own{ring[i], ring[(i + 1) % ring.size()]};
+    const std::vector<DeviceId> p = pick_with(own, [ring, count, i] {
+      std::vector<std::vector<int>> sends;
+      for (const std::vector<int>& r : concurrent_groups(ring, count)) {
+        for (size_t k = 0; k < r.size(); ++k) sends.push_back({r[k], r[(k + 1) % r.size()]});
+      }
+      std::swap(sends[0], sends[i]);
+      return sends;
+    });
     const double t = time(p, CollectiveOp::kSendRecv, block).time_s;
     if (t > send_fwd_s || pair.empty()) {
       send_fwd_s = t;

@@ -52,8 +52,9 @@ void check_shared_nic(SimMode mode, double tolerance) {
   const double bandwidth_s = alone_twice.time_s - alone.time_s;
   CHECK(bandwidth_s > 0.5 * alone.time_s);  // 256 MiB: bandwidth-bound
 
+  using Groups = std::vector<std::vector<DeviceId>>;
   const plan_detail::TimedCollective shared =
-      timer.time_concurrent({g.a, g.b}, CollectiveOp::kAllReduce, size);
+      timer.time_concurrent(g.a, [&] { return Groups{g.a, g.b}; }, CollectiveOp::kAllReduce, size);
   CHECK(shared.alone_s == doctest::Approx(alone.time_s));
   CHECK(shared.time_s == doctest::Approx(alone.time_s + bandwidth_s).epsilon(tolerance));
   CHECK(shared.shared_slowdown == doctest::Approx(shared.time_s / alone.time_s));
@@ -66,7 +67,7 @@ void check_shared_nic(SimMode mode, double tolerance) {
 
   // One group alone, listed as the only group of its kind: unchanged.
   const plan_detail::TimedCollective single =
-      timer.time_concurrent({g.b}, CollectiveOp::kAllReduce, size);
+      timer.time_concurrent(g.b, [&] { return Groups{g.b}; }, CollectiveOp::kAllReduce, size);
   CHECK(single.time_s == doctest::Approx(timer.time(g.b, CollectiveOp::kAllReduce, size).time_s));
   CHECK(single.shared_slowdown == 1);
   CHECK_FALSE(single.shared_link.has_value());
