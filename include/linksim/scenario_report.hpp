@@ -6,7 +6,6 @@
 
 #include <functional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "linksim/scenario.hpp"
@@ -24,13 +23,6 @@ std::string render_results_table(const ScenarioManifest& manifest, const std::ve
 /// one line per case of its studies with the compared number and the share of exposed
 /// communication, then one sentence comparing them. Empty when the scenario asks none.
 std::string render_answers(const ScenarioManifest& manifest, const std::vector<CaseRecord>& cases);
-
-/// The same renderings from the texts of a manifest and of case files, read with
-/// parse_manifest and parse_case_record (ConfigError for one that is not one).
-std::string render_results_json(std::string_view manifest, const std::vector<std::string>& case_documents);
-std::string render_results_csv(std::string_view manifest, const std::vector<std::string>& case_documents);
-std::string render_results_table(std::string_view manifest, const std::vector<std::string>& case_documents);
-std::string render_answers(std::string_view manifest, const std::vector<std::string>& case_documents);
 
 /// One chart of a scenario run, as DIR/charts/<file_stem>.svg and a figure of report.html.
 struct ScenarioChart {
@@ -56,9 +48,6 @@ struct ScenarioChart {
 /// when there are more, said in the caption). Failed cases are left out. Throws ConfigError
 /// for a machine whose topology no longer loads.
 std::vector<ScenarioChart> render_scenario_charts(const std::vector<CaseRecord>& cases);
-/// The same from the texts of a manifest and of case files.
-std::vector<ScenarioChart> render_scenario_charts(std::string_view manifest,
-                                                  const std::vector<std::string>& case_documents);
 inline constexpr int kMaxChartSeries = 12;
 inline constexpr int kMaxChartBars = 16;
 /// Rows of each table of report.html; the rest are in results.csv.

@@ -21,6 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using testing::parse_inline;
+using testing::records_of;
 using testing::ScratchDir;
 
 // Collectives on three machines (one swept over its size), a plan swept over the same
@@ -195,7 +196,7 @@ collectives:
   const std::vector<CaseResult> results = run_scenario(s, options);
   std::vector<std::string> documents;
   for (size_t i = 0; i < results.size(); ++i) documents.push_back(render_case_json(s.cases[i], results[i]));
-  const std::vector<ScenarioChart> charts = render_scenario_charts(render_manifest(s), documents);
+  const std::vector<ScenarioChart> charts = render_scenario_charts(records_of(documents));
   REQUIRE(charts.size() == 2);  // the busbw curves and the one machine
   CHECK(charts[0].file_stem == "busbw-ch-allreduce");
   CHECK(count(charts[0].svg, "class=\"series\"") == 12);
@@ -219,11 +220,10 @@ TEST_CASE("scenario charts: a machine that no longer matches its link usage is a
                                   "collectives: [{ops: allreduce, sizes: [1M]}]\n");
   const CaseResult result = run_scenario(s, {}).front();
   const std::string doc = render_case_json(s.cases[0], result);
-  const std::string manifest = render_manifest(s);
-  REQUIRE(render_scenario_charts(manifest, {doc}).size() == 2);
+  REQUIRE(render_scenario_charts(records_of({doc})).size() == 2);
   const auto error_of = [&](const std::string& changed) -> std::string {
     try {
-      render_scenario_charts(manifest, {changed});
+      render_scenario_charts(records_of({changed}));
     } catch (const ConfigError& e) {
       return e.what();
     }
@@ -255,7 +255,7 @@ plans: [{name: best, model: llama3.1-8b, mode: train, tp: search, global_batch: 
   REQUIRE(results[1].plan->ranking.size() > 12);
   std::vector<std::string> documents;
   for (size_t i = 0; i < results.size(); ++i) documents.push_back(render_case_json(s.cases[i], results[i]));
-  const std::vector<ScenarioChart> charts = render_scenario_charts(render_manifest(s), documents);
+  const std::vector<ScenarioChart> charts = render_scenario_charts(records_of(documents));
   // A single rank moves no data: busbw 0 cannot be drawn, and there is no link to colour.
   REQUIRE(charts.size() == 1);
   CHECK(charts[0].file_stem == "ranking-best-dgx-h100");

@@ -161,7 +161,8 @@ TEST_CASE("render_answers: a real run quotes the planner's numbers") {
   const std::vector<CaseResult> results = run_scenario(s, options);
   std::vector<std::string> documents;
   for (size_t i = 0; i < s.cases.size(); ++i) documents.push_back(render_case_json(s.cases[i], results[i]));
-  const std::string text = render_answers(render_manifest(s), documents);
+  const ScenarioManifest manifest = parse_manifest(render_manifest(s), "the manifest");
+  const std::string text = render_answers(manifest, testing::records_of(documents));
   for (size_t i = 0; i < s.cases.size(); ++i) {
     CAPTURE(s.cases[i].id);
     const CaseResult& r = results[i];

@@ -5,11 +5,14 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include "linksim/error.hpp"
 #include "linksim/scenario.hpp"
+#include "linksim/scenario_results.hpp"
 
 namespace linksim::testing {
 
@@ -32,6 +35,15 @@ inline ConfigError parse_error(const std::string& text, long max_cases = kDefaul
     return e;
   }
   return ConfigError("no error");
+}
+
+/// Case files' texts read back as the runner reads them ("case file N" in an error).
+inline std::vector<CaseRecord> records_of(const std::vector<std::string>& documents) {
+  std::vector<CaseRecord> records;
+  for (size_t i = 0; i < documents.size(); ++i) {
+    records.push_back(parse_case_record(documents[i], fmt::format("case file {}", i + 1)));
+  }
+  return records;
 }
 
 /// A fresh, empty directory under the system's temporary directory, removed on destruction.
