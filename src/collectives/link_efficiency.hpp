@@ -91,6 +91,11 @@ Bottleneck link_bottleneck(const Topology& topology, LinkId id, bool name_family
 class StreamSet {
  public:
   explicit StreamSet(const std::vector<double>& capacity_Bps) : capacity_(capacity_Bps) {}
+  StreamSet(const StreamSet&) = delete;
+  StreamSet& operator=(const StreamSet&) = delete;
+  StreamSet(StreamSet&&) = default;
+  /// Hands its per-link array back to the thread's spares, only its loaded links cleared.
+  ~StreamSet();
   /// Adds a stream along `route` carrying fraction `weight` of the per-rank traffic; its
   /// links are the route's with `link_offset` added (a server's copy of a host-0 route,
   /// Router::host_route).
@@ -115,7 +120,8 @@ class StreamSet {
 
  private:
   const std::vector<double>& capacity_;
-  std::vector<double> load_;          // per link: sum of weight x share
+  /// per link: sum of weight x share; an array over every link, from the thread's spares
+  std::vector<double> load_;
   std::vector<uint32_t> touched_;     // links with load, in first-touch order (determinism)
   double cap_limit_ = 0;              // min over streams of cap / weight
   Bottleneck cap_why_;
