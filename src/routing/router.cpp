@@ -181,7 +181,9 @@ void find_nearest_nics(const Topology& topology, HostTables& impl, const IbHcaFi
     const size_t gpus = static_cast<size_t>(sharing[set]);
     const size_t turn = static_cast<size_t>(taken[set]++);
     if (set.size() >= 2 * gpus) {
-      for (size_t k = turn; k < set.size(); k += gpus) impl.nics[a].push_back(impl.endpoints[set[k]]);
+      for (size_t k = turn; k < set.size(); k += gpus) {
+        impl.nics[a].push_back(impl.endpoints[set[k]]);
+      }
     } else {
       impl.nics[a] = {impl.endpoints[set[turn % set.size()]]};
     }
@@ -405,20 +407,12 @@ const Route& local_leg(const Topology& topology, const HostTables& impl, uint32_
   return *local;
 }
 
-ConfigError no_network_path(const Topology& topology, const RouterOptions& options,
-                            DeviceId src, DeviceId dst, bool without_nic) {
-  const bool filtered = !options.ib_hca.entries.empty() && without_nic;
-  return ConfigError(fmt::format("no network path from {} to {}{}", topology.display_name(src),
-                                 topology.display_name(dst),
-                                 filtered ? " (NCCL_IB_HCA leaves its server no NIC)" : ""));
-}
-
 // The path between two GPUs of different servers through the NICs `nic_s` and `nic_d`: the
 // source's leg to its NIC, the fabric, the destination's leg; it carries `share` of the
-// route's bytes. Refuses a pair the fabric does not join.
-Path network_path(const Topology& topology, const HostTables& impl, const RouterOptions& options,
-                  const Located& ls, const Located& ld, DeviceId nic_s, DeviceId nic_d,
-                  double share) {
+// route's bytes. nullopt when the fabric does not join the two.
+std::optional<Path> network_path(const Topology& topology, const HostTables& impl,
+                                 const Located& ls, const Located& ld, DeviceId nic_s,
+                                 DeviceId nic_d, double share) {
   std::vector<LinkId> fabric;
   bool found = impl.fabric->append_route(nic_s, nic_d, &fabric);
   if (!found) {
@@ -429,9 +423,7 @@ Path network_path(const Topology& topology, const HostTables& impl, const Router
       if (found) nic_s = *on_rail;
     }
   }
-  const DeviceId src = DeviceId{impl.endpoints[ls.endpoint].value + uint32_t(ls.host) * impl.host_devices};
-  const DeviceId dst = DeviceId{impl.endpoints[ld.endpoint].value + uint32_t(ld.host) * impl.host_devices};
-  if (!found) throw no_network_path(topology, options, src, dst, false);
+  if (!found) return std::nullopt;
   // Each end's NIC, located from the host-0 tables (the servers repeat them) without reading
   // the NIC's device.
   const auto endpoint_of = [&](DeviceId nic, const Located& at) {
@@ -484,9 +476,13 @@ Route Router::route(DeviceId src, DeviceId dst) const {
   // with two ports of its own spreads its channels over both (find_nearest_nics).
   const std::vector<DeviceId> nics_s = nics_of(impl, ls);
   const std::vector<DeviceId> nics_d = nics_of(impl, ld);
-  if (nics_s.empty() || nics_d.empty() || !impl.fabric) {
-    throw no_network_path(topology_, options_, src, dst, nics_s.empty() || nics_d.empty());
-  }
+  const auto no_path = [&] {
+    const bool filtered = !options_.ib_hca.entries.empty() && (nics_s.empty() || nics_d.empty());
+    return ConfigError(fmt::format("no network path from {} to {}{}", topology_.display_name(src),
+                                   topology_.display_name(dst),
+                                   filtered ? " (NCCL_IB_HCA leaves its server no NIC)" : ""));
+  };
+  if (nics_s.empty() || nics_d.empty() || !impl.fabric) throw no_path();
   Route route;
   route.src = src;
   route.dst = dst;
@@ -494,9 +490,10 @@ Route Router::route(DeviceId src, DeviceId dst) const {
   route.transport = Transport::kNet;
   const size_t count = std::max(nics_s.size(), nics_d.size());
   for (size_t i = 0; i < count; ++i) {
-    route.paths.push_back(network_path(topology_, impl, options_, ls, ld,
-                                       nics_s[i % nics_s.size()], nics_d[i % nics_d.size()],
-                                       1.0 / double(count)));
+    std::optional<Path> path = network_path(topology_, impl, ls, ld, nics_s[i % nics_s.size()],
+                                            nics_d[i % nics_d.size()], 1.0 / double(count));
+    if (!path) throw no_path();
+    route.paths.push_back(std::move(*path));
   }
   routing_detail::summarize(topology_, &route);
   return route;
