@@ -14,10 +14,13 @@
 namespace linksim {
 
 /// The data files, assembled from the records of the cases present, in case order.
-std::string render_results_json(const ScenarioManifest& manifest, const std::vector<CaseRecord>& cases);
-std::string render_results_csv(const ScenarioManifest& manifest, const std::vector<CaseRecord>& cases);
+std::string render_results_json(const ScenarioManifest& manifest,
+                                const std::vector<CaseRecord>& cases);
+std::string render_results_csv(const ScenarioManifest& manifest,
+                               const std::vector<CaseRecord>& cases);
 /// One line per case with its key numbers, for the terminal.
-std::string render_results_table(const ScenarioManifest& manifest, const std::vector<CaseRecord>& cases);
+std::string render_results_table(const ScenarioManifest& manifest,
+                                 const std::vector<CaseRecord>& cases);
 
 /// The answers to the manifest's questions (docs/scenario-format.md#questions): per question,
 /// one line per case of its studies with the compared number and the share of exposed
@@ -64,7 +67,8 @@ struct ScenarioReportInfo {
 /// on (NCCL switches, algorithm, protocol and mode of collective studies, the planner's
 /// assumptions, the catalog GPUs) and the command. It states no time, so the same records
 /// give the same bytes.
-std::string render_scenario_html(const ScenarioManifest& manifest, const std::vector<CaseRecord>& cases,
+std::string render_scenario_html(const ScenarioManifest& manifest,
+                                 const std::vector<CaseRecord>& cases,
                                  const std::vector<ScenarioChart>& charts,
                                  const ScenarioReportInfo& info);
 

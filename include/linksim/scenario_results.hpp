@@ -59,7 +59,8 @@ struct PlanCaseRecord {
 };
 
 /// A case's answer; monostate when it has none (a failed case).
-using CaseAnswer = std::variant<std::monostate, CollectiveSweepRecord, PlanCaseRecord, ServeCaseResult>;
+using CaseAnswer =
+    std::variant<std::monostate, CollectiveSweepRecord, PlanCaseRecord, ServeCaseResult>;
 
 /// One case file: the case's identity and axes, what it ran on, and its answer.
 struct CaseRecord {
@@ -76,7 +77,9 @@ struct CaseRecord {
   CaseAnswer answer;
 
   bool ok() const { return error.empty(); }
-  const CollectiveSweepRecord* collective() const { return std::get_if<CollectiveSweepRecord>(&answer); }
+  const CollectiveSweepRecord* collective() const {
+    return std::get_if<CollectiveSweepRecord>(&answer);
+  }
   const PlanCaseRecord* plan_case() const { return std::get_if<PlanCaseRecord>(&answer); }
   /// The plan of a layout case; nullptr otherwise.
   const PlanResult* plan() const;

@@ -65,8 +65,9 @@ const std::vector<std::string> kLinkTypeKeys = {
     "default_lanes", "latency", "pcie_gen",    "nvlink_gen", "source",  "note"};
 
 const std::vector<std::string> kGpuKeys = {
-    "key",      "aliases", "name", "arch", "sm",     "multiprocessors", "nvlink_type",
-    "nvlink_lanes", "nvlink_lane_bw", "p2p", "pcie_gen", "bf16", "fp8", "memory", "memory_bw", "l2_bw", "boost_clock_mhz", "source", "note"};
+    "key",      "aliases",   "name",  "arch",           "sm",     "multiprocessors",
+    "nvlink_type", "nvlink_lanes", "nvlink_lane_bw", "p2p", "pcie_gen", "bf16", "fp8", "memory",
+    "memory_bw", "l2_bw", "boost_clock_mhz", "source", "note"};
 
 constexpr std::array<std::pair<std::string_view, CpuVendor>, 5> kVendors = {{
     {"unknown", CpuVendor::kUnknown},

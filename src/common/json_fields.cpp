@@ -138,8 +138,9 @@ std::vector<FieldReader> FieldReader::objects(const char* key) const {
   for (size_t i = 0; i < value.size(); ++i) {
     const std::string path = fmt::format("{}[{}]", path_of(key), i);
     if (!value[i].is_object()) {
-      throw ConfigError(SourceLocation{SourceFile(file_)},
-                        fmt::format("field {}: expected an object, found {}", path, kind_of(value[i])));
+      throw ConfigError(
+          SourceLocation{SourceFile(file_)},
+          fmt::format("field {}: expected an object, found {}", path, kind_of(value[i])));
     }
     out.emplace_back(value[i], file_, path);
   }

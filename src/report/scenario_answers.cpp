@@ -204,7 +204,8 @@ const CollectiveRow* busbw_row(const std::vector<CollectiveRow>& rows, double si
   return chosen != nullptr ? chosen : (rows.empty() ? nullptr : &rows.front());
 }
 
-std::vector<std::string> answer_busbw(const std::vector<const CaseRecord*>& docs, double size_bytes) {
+std::vector<std::string> answer_busbw(const std::vector<const CaseRecord*>& docs,
+                                      double size_bytes) {
   std::vector<std::string> lines;
   struct Point {
     std::string label, bottleneck;
@@ -215,7 +216,8 @@ std::vector<std::string> answer_busbw(const std::vector<const CaseRecord*>& docs
   for (const CaseRecord* doc : docs) {
     const std::string label = answer_case_label(*doc);
     const CollectiveSweepRecord* collective = doc->collective();
-    const CollectiveRow* row = busbw_row(collective != nullptr ? collective->rows : kNoRows, size_bytes);
+    const CollectiveRow* row =
+        busbw_row(collective != nullptr ? collective->rows : kNoRows, size_bytes);
     if (!doc->ok() || row == nullptr) {
       lines.push_back(fmt::format("{}: not answered ({})", label, doc->error));
       continue;
@@ -268,7 +270,8 @@ double serve_latency(const ServeResult& run, const std::string& metric) {
   return metric.substr(5) == "p50" ? stats.p50 : stats.p99;
 }
 
-std::vector<std::string> answer_serve(const std::vector<const CaseRecord*>& docs, const std::string& metric) {
+std::vector<std::string> answer_serve(const std::vector<const CaseRecord*>& docs,
+                                      const std::string& metric) {
   std::vector<std::string> lines;
   std::vector<ServePoint> points;
   for (const CaseRecord* doc : docs) {

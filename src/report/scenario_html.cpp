@@ -67,7 +67,8 @@ std::vector<std::pair<std::string, std::string>> assumptions(const std::vector<C
   return list;
 }
 
-std::vector<std::string> summary(const ScenarioManifest& manifest, const std::vector<CaseRecord>& cases) {
+std::vector<std::string> summary(const ScenarioManifest& manifest,
+                                 const std::vector<CaseRecord>& cases) {
   size_t collective = 0, plans = 0, searches = 0, failed = 0;
   for (const CaseRecord& doc : cases) {
     if (!doc.ok()) ++failed;
@@ -92,7 +93,9 @@ std::vector<std::string> summary(const ScenarioManifest& manifest, const std::ve
     double best_GBps = -1, worst_GBps = 0;
     for (const CaseRecord* doc : group.cases) {
       double peak = 0;
-      for (const CollectiveRow& row : doc->collective()->rows) peak = std::max(peak, file_number(row.busbw_Bps, kGB));
+      for (const CollectiveRow& row : doc->collective()->rows) {
+        peak = std::max(peak, file_number(row.busbw_Bps, kGB));
+      }
       if (peak > best_GBps) best_GBps = peak, best = doc;
       if (worst == nullptr || peak < worst_GBps) worst_GBps = peak, worst = doc;
     }

@@ -87,9 +87,12 @@ ScenarioChart step_chart(const CaseGroup& group) {
 ScenarioChart memory_chart(const CaseGroup& group) {
   using Part = double MemoryBreakdown::*;
   static constexpr std::pair<Part, const char*> kParts[] = {
-      {&MemoryBreakdown::weights, "weights"},       {&MemoryBreakdown::gradients, "gradients"},
-      {&MemoryBreakdown::optimizer, "optimizer states"}, {&MemoryBreakdown::activations, "activations"},
-      {&MemoryBreakdown::kv_cache, "KV cache"},     {&MemoryBreakdown::workspace, "workspace"}};
+      {&MemoryBreakdown::weights, "weights"},
+      {&MemoryBreakdown::gradients, "gradients"},
+      {&MemoryBreakdown::optimizer, "optimizer states"},
+      {&MemoryBreakdown::activations, "activations"},
+      {&MemoryBreakdown::kv_cache, "KV cache"},
+      {&MemoryBreakdown::workspace, "workspace"}};
   const std::vector<const CaseRecord*> cases = chosen_cases(group);
   StackedBars bars;
   bars.title = fmt::format("Memory per GPU ({})", group.study);

@@ -35,7 +35,9 @@ std::string number_cell(double value) {
   const Json number = json_numbers::rounded(value);
   return number.is_number() ? fmt::format("{:.10g}", number.get<double>()) : "";
 }
-std::string number_cell(const std::optional<double>& value) { return value ? number_cell(*value) : ""; }
+std::string number_cell(const std::optional<double>& value) {
+  return value ? number_cell(*value) : "";
+}
 /// A byte or element count (json_numbers::count_value): an integer when it is one.
 std::string count_cell(double value) {
   const Json count = json_numbers::count_value(value);
@@ -85,7 +87,9 @@ class CsvWriter {
     const CollectiveSweepRecord* collective = doc.collective();
     const std::vector<SearchCandidate>* search = doc.search();
     if (collective != nullptr && !collective->rows.empty()) {
-      for (const CollectiveRow& row : collective->rows) add(doc, collective_cells(*collective, row), blank(kPlanColumns));
+      for (const CollectiveRow& row : collective->rows) {
+        add(doc, collective_cells(*collective, row), blank(kPlanColumns));
+      }
     } else if (doc.plan() != nullptr) {
       add(doc, blank(kCollectiveColumns), plan_cells(*doc.plan()));
     } else if (search != nullptr && !search->empty()) {
@@ -104,7 +108,8 @@ class CsvWriter {
     return std::vector<std::string>(columns.size());
   }
 
-  static std::vector<std::string> collective_cells(const CollectiveSweepRecord& c, const CollectiveRow& row) {
+  static std::vector<std::string> collective_cells(const CollectiveSweepRecord& c,
+                                                   const CollectiveRow& row) {
     return {cell(c.collective),   cell(c.mode),
             count_cell(row.size_bytes), count_cell(row.count),
             cell(row.type),        number_cell(row.time_s / kMicrosecond),
@@ -140,10 +145,11 @@ class CsvWriter {
     std::vector<std::string> cells = {"", "", cell(rank)};
     for (std::string& value : layout_cells(c.layout)) cells.push_back(std::move(value));
     const PlanBreakdown& b = c.breakdown;
-    cells.insert(cells.end(), {number_cell(c.step_time_s), number_cell(c.tokens_per_s), "", "", "", "",
-                               number_cell(b.compute_s), number_cell(b.exposed_comm_s),
-                               number_cell(b.bubble_s), "", "", "", "", number_cell(c.memory_bytes / kGB), "",
-                               cell(c.fits), cell(c.verdict)});
+    cells.insert(
+        cells.end(),
+        {number_cell(c.step_time_s), number_cell(c.tokens_per_s), "", "", "", "",
+         number_cell(b.compute_s), number_cell(b.exposed_comm_s), number_cell(b.bubble_s), "", "",
+         "", "", number_cell(c.memory_bytes / kGB), "", cell(c.fits), cell(c.verdict)});
     return cells;
   }
 
@@ -217,7 +223,8 @@ std::string case_summary(const CaseRecord& doc) {
         format_duration(s.ttft_s.p99), format_duration(s.tpot_s.p50),
         format_duration(s.tpot_s.p99), s.throughput.output_tokens_per_s);
     if (serve->max_rate_requests_per_s) {
-      text += fmt::format("; max rate meeting the SLO {:.3g} req/s", *serve->max_rate_requests_per_s);
+      text +=
+          fmt::format("; max rate meeting the SLO {:.3g} req/s", *serve->max_rate_requests_per_s);
     }
     return text;
   }
@@ -234,10 +241,12 @@ std::string case_summary(const CaseRecord& doc) {
 
 }  // namespace
 
-std::string render_results_json(const ScenarioManifest& manifest, const std::vector<CaseRecord>& cases) {
+std::string render_results_json(const ScenarioManifest& manifest,
+                                const std::vector<CaseRecord>& cases) {
   Json documents = Json::array();
   for (const CaseRecord& record : cases) {
-    documents.push_back(scenario_json::case_record_object(record, scenario_json::CaseFields::kResult));
+    documents.push_back(
+        scenario_json::case_record_object(record, scenario_json::CaseFields::kResult));
   }
   const Json out{{"scenario", manifest.scenario},
                  {"title", manifest.title},
@@ -248,13 +257,15 @@ std::string render_results_json(const ScenarioManifest& manifest, const std::vec
   return out.dump(2) + "\n";
 }
 
-std::string render_results_csv(const ScenarioManifest& manifest, const std::vector<CaseRecord>& cases) {
+std::string render_results_csv(const ScenarioManifest& manifest,
+                               const std::vector<CaseRecord>& cases) {
   CsvWriter writer(manifest.parameters);
   for (const CaseRecord& doc : cases) writer.add_case(doc);
   return writer.text();
 }
 
-std::string render_results_table(const ScenarioManifest& manifest, const std::vector<CaseRecord>& cases) {
+std::string render_results_table(const ScenarioManifest& manifest,
+                                 const std::vector<CaseRecord>& cases) {
   size_t id_width = 4;
   for (const CaseRecord& doc : cases) id_width = std::max(id_width, doc.id.size());
   std::string out;

@@ -54,7 +54,8 @@ ScenarioChart latency_chart(const CaseGroup& group, const std::vector<RateSeries
   chart.y = {title, AxisScale::kLog10, AxisUnit::kSeconds, {}, {}};
   const std::vector<size_t> chosen = spread_choice(all.size(), kMaxChartSeries / 2);
   for (size_t i : chosen) {
-    for (const auto& [percentile, field] : {std::pair{"p50", &LatencyStats::p50}, std::pair{"p99", &LatencyStats::p99}}) {
+    for (const auto& [percentile, field] :
+         {std::pair{"p50", &LatencyStats::p50}, std::pair{"p99", &LatencyStats::p99}}) {
       ChartSeries series{fmt::format("{} {}", all[i].name, percentile), {}};
       for (const CaseRecord* doc : all[i].cases) {
         const double value = (doc->serve()->run.*metric).*field;
@@ -80,8 +81,10 @@ std::vector<ScenarioChart> serve_latency_charts(const std::vector<CaseRecord>& c
   for (const CaseGroup& group : group_cases(cases, serve_key)) {
     const std::vector<RateSeries> series = rate_series(group);
     if (series.empty()) continue;
-    charts.push_back(latency_chart(group, series, &ServeResult::ttft_s, "ttft", "time to first token"));
-    charts.push_back(latency_chart(group, series, &ServeResult::tpot_s, "tpot", "time per output token"));
+    charts.push_back(
+        latency_chart(group, series, &ServeResult::ttft_s, "ttft", "time to first token"));
+    charts.push_back(
+        latency_chart(group, series, &ServeResult::tpot_s, "tpot", "time per output token"));
   }
   return charts;
 }

@@ -70,7 +70,8 @@ LinkUsageRecord link_usage_from(const FieldReader& f) {
   const Json& links = f.array("links");
   for (size_t i = 0; i < links.size(); ++i) {
     const Json& entry = links[i];
-    if (!entry.is_array() || entry.size() != 2 || !entry[0].is_number_integer() || !entry[1].is_number()) {
+    if (!entry.is_array() || entry.size() != 2 || !entry[0].is_number_integer() ||
+        !entry[1].is_number()) {
       FieldReader(Json::object(), f.file(), "link_usage")
           .fail("links", fmt::format("element {}: expected [link id, utilisation]", i));
     }
@@ -154,7 +155,8 @@ PlanComm comm_from(const FieldReader& f) {
 PlanResult plan_from(const FieldReader& f) {
   PlanResult p;
   p.model = f.text("model");
-  p.mode = enum_field(f, "mode", std::array{PlanMode::kTrain, PlanMode::kPrefill, PlanMode::kDecode});
+  p.mode =
+      enum_field(f, "mode", std::array{PlanMode::kTrain, PlanMode::kPrefill, PlanMode::kDecode});
   p.layout = layout_from(f.object("layout"));
   p.recompute = enum_field(f, "recompute",
                            std::array{Recompute::kNone, Recompute::kSelective, Recompute::kFull});

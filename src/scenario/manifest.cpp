@@ -17,15 +17,20 @@ ScenarioManifest make_manifest(const Scenario& s) {
   m.title = s.title;
   m.parameters = s.parameter_columns;
   m.cases_total = s.cases.size();
-  for (const ScenarioCase& c : s.cases) m.cases.push_back({c.index, c.id, c.file_stem + ".json", c.fingerprint});
-  for (const ScenarioQuestion& q : s.questions) m.questions.push_back({q.ask, q.studies, q.metric, q.size_bytes});
+  for (const ScenarioCase& c : s.cases) {
+    m.cases.push_back({c.index, c.id, c.file_stem + ".json", c.fingerprint});
+  }
+  for (const ScenarioQuestion& q : s.questions) {
+    m.questions.push_back({q.ask, q.studies, q.metric, q.size_bytes});
+  }
   return m;
 }
 
 std::string manifest_json(const ScenarioManifest& m) {
   Json cases = Json::array();
   for (const ManifestCase& c : m.cases) {
-    cases.push_back(Json{{"index", c.index}, {"id", c.id}, {"file", c.file}, {"fingerprint", c.fingerprint}});
+    cases.push_back(
+        Json{{"index", c.index}, {"id", c.id}, {"file", c.file}, {"fingerprint", c.fingerprint}});
   }
   Json doc{{"scenario", m.scenario},
            {"title", m.title},
@@ -56,16 +61,20 @@ ScenarioManifest parse_manifest(std::string_view text, const std::string& file) 
   if (total < 0) f.fail("cases_total", "expected a count, found a negative integer");
   m.cases_total = static_cast<size_t>(total);
   for (const FieldReader& c : f.objects("cases")) {
-    m.cases.push_back({static_cast<int>(c.integer("index")), c.text("id"), c.text("file"), c.text("fingerprint")});
+    m.cases.push_back({static_cast<int>(c.integer("index")), c.text("id"), c.text("file"),
+                       c.text("fingerprint")});
   }
   if (f.has("questions")) {
     for (const FieldReader& q : f.objects("questions")) {
-      m.questions.push_back({q.text("ask"), q.texts("studies"), q.text("metric"), q.number("size_bytes")});
+      m.questions.push_back(
+          {q.text("ask"), q.texts("studies"), q.text("metric"), q.number("size_bytes")});
     }
   }
   return m;
 }
 
-std::string render_manifest(const Scenario& scenario) { return manifest_json(make_manifest(scenario)); }
+std::string render_manifest(const Scenario& scenario) {
+  return manifest_json(make_manifest(scenario));
+}
 
 }  // namespace linksim

@@ -45,9 +45,10 @@ Json serve_result_json(const ServeResult& r) {
   j["itl_s"] = latency_json(r.itl_s);
   j["e2e_s"] = latency_json(r.e2e_s);
   j["queue_s"] = latency_json(r.queue_s);
-  j["throughput"] = Json{{"requests_per_s", rounded(r.throughput.requests_per_s)},
-                         {"output_tokens_per_s", rounded(r.throughput.output_tokens_per_s)},
-                         {"output_tokens_per_s_per_gpu", rounded(r.throughput.output_tokens_per_s_per_gpu)}};
+  j["throughput"] =
+      Json{{"requests_per_s", rounded(r.throughput.requests_per_s)},
+           {"output_tokens_per_s", rounded(r.throughput.output_tokens_per_s)},
+           {"output_tokens_per_s_per_gpu", rounded(r.throughput.output_tokens_per_s_per_gpu)}};
   if (r.slo_attainment) {
     j["goodput_requests_per_s"] = rounded(r.goodput_requests_per_s);
     j["slo_attainment"] = rounded(r.slo_attainment);
