@@ -64,8 +64,11 @@ struct NcclTestsTable {
   int gpus_per_thread = 0;
   /// NCCL_VERSION_CODE of the library the run used (2.29.2 = 22902), from nccl-tests' preamble
   /// "# nccl-tests version 2.17.8 nccl-headers=22902 nccl-library=22902" (nccl-tests 2.13 and
-  /// later); 0 when the output does not say.
+  /// later), else from a calibration header "nccl_version: 2.16.2 ..." whose value opens with
+  /// a release; 0 when neither says.
   int nccl_version_code = 0;
+  /// Where nccl_version_code came from: "nccl-library=22902" or "the header"; empty with it 0.
+  std::string nccl_version_source;
 };
 
 /// What the caller knows about an output that its text may not say.

@@ -86,11 +86,13 @@ MeasuredSetup measured_setup(const NcclTestsTable& table) {
                                             table.nccl_version_code % 10000 / 100);
     if (const std::optional<NcclVersion> v = parse_nccl_version(release)) {
       s.options.nccl_version = *v;
-      s.inferred.push_back(fmt::format("NCCL {} (nccl-library={}): --nccl-version {}", release,
-                                       table.nccl_version_code, release));
+      s.inferred.push_back(fmt::format("NCCL {} ({}): --nccl-version {}", release,
+                                       table.nccl_version_source, release));
     } else {
-      s.inferred.push_back(fmt::format("note: nccl-library={} is no release linksim models; "
-                                       "NCCL {} assumed", table.nccl_version_code,
+      s.inferred.push_back(fmt::format("note: NCCL {}.{} ({}) is no release linksim models; "
+                                       "NCCL {} assumed", table.nccl_version_code / 10000,
+                                       table.nccl_version_code % 10000 / 100,
+                                       table.nccl_version_source,
                                        to_string(s.options.nccl_version)));
     }
   }

@@ -322,6 +322,31 @@ std::optional<int> nccl_version_code_from(std::span<const SourceLine> lines) {
   return std::nullopt;
 }
 
+// The "nccl_version" header of a calibration file when its value opens with a release,
+// "2.16.2 (coreweave container)": major x 10000 + minor x 100 + patch, NCCL_VERSION_CODE's
+// form. A value that opens with words ("not printed", "probably 2.16") states none.
+std::optional<int> nccl_version_code_from_header(const std::map<std::string, std::string>& header) {
+  const auto field = header.find("nccl_version");
+  if (field == header.end()) return std::nullopt;
+  const std::vector<Token> tokens = tokenize(field->second);
+  if (tokens.empty()) return std::nullopt;
+  int parts[3] = {0, 0, 0};
+  std::string_view text = tokens.front().text;
+  for (int i = 0; i < 3; ++i) {
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), parts[i]);
+    if (error != std::errc()) return std::nullopt;
+    text.remove_prefix(static_cast<size_t>(end - text.data()));
+    if (text.empty()) {
+      if (i == 0) return std::nullopt;  // a bare number is no release
+      break;
+    }
+    if (text.front() != '.' || i == 2) return std::nullopt;
+    text.remove_prefix(1);
+  }
+  if (parts[0] < 2 || parts[1] > 99 || parts[2] > 99) return std::nullopt;
+  return parts[0] * 10000 + parts[1] * 100 + parts[2];
+}
+
 // "-g 8" in a command header line.
 std::optional<int> gpus_per_thread_from_command(const std::string& command) {
   const std::vector<Token> tokens = tokenize(command);
@@ -346,6 +371,10 @@ std::vector<NcclTestsTable> parse_text_tables(std::string_view text, const std::
   if (command != base.header.end()) {
     base.gpus_per_thread = gpus_per_thread_from_command(command->second).value_or(0);
   }
+  if (auto code = nccl_version_code_from_header(base.header)) {
+    base.nccl_version_code = *code;
+    base.nccl_version_source = "the header";
+  }
   // Without any column header, the rows alone: their fields tell the layout.
   const bool bare = find_column_header(lines, raw_begin) == lines.size();
   const auto next_table = [&](size_t from) {
@@ -362,7 +391,10 @@ std::vector<NcclTestsTable> parse_text_tables(std::string_view text, const std::
     table.ranks = base.ranks;
     table.ranks_source = base.ranks_source;
     if (auto gpus = gpus_per_thread_from(region)) table.gpus_per_thread = *gpus;
-    if (auto code = nccl_version_code_from(region)) table.nccl_version_code = *code;
+    if (auto code = nccl_version_code_from(region)) {
+      table.nccl_version_code = *code;
+      table.nccl_version_source = fmt::format("nccl-library={}", *code);
+    }
     size_t end = start;
     table.rows = read_table(lines, start, bare, filename, end);
     const TableContext context{region, lines, &options, tables.empty() ? nullptr : &tables.back()};

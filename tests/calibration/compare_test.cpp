@@ -145,6 +145,36 @@ TEST_SUITE("calibration") {
     CHECK(measured_setup(future).options.nccl_version == kDefaultNcclVersion);
   }
 
+  TEST_CASE("compare: a calibration header's nccl_version sets the release the output omits") {
+    // Table 09 states "# nccl_version: 2.16.2 (coreweave container)" and prints no preamble.
+    const NcclTestsTable shipped = load_nccl_tests_output(
+        testing::validation_file("nccl-tests/09-a100x4-dgx-p2pdisable-allreduce-llminsights.txt"));
+    CHECK(shipped.nccl_version_code == 21602);
+    CHECK(shipped.nccl_version_source == "the header");
+    const MeasuredSetup s = measured_setup(shipped);
+    CHECK(s.options.nccl_version == NcclVersion{2, 16});
+    CHECK(std::find(s.inferred.begin(), s.inferred.end(),
+                    "NCCL 2.16 (the header): --nccl-version 2.16") != s.inferred.end());
+    const std::string rows =
+        "#       size         count      type   redop    root     time   algbw   busbw #wrong\n"
+        "     1048576        262144     float     sum      -1    20.00   52.43   52.43      0\n";
+    const auto code = [&](const std::string& header) {
+      return parse_nccl_tests_output("# gpus_per_node: 2\n# nodes: 1\n# collective: all_reduce\n" +
+                                         header + rows, "h.txt")
+          .nccl_version_code;
+    };
+    CHECK(code("# nccl_version: 2.19.3 per manifest image\n") == 21903);
+    CHECK(code("# nccl_version: 2.18\n") == 21800);
+    // Words first, a bare number or no header: no release stated.
+    CHECK(code("# nccl_version: not printed\n") == 0);
+    CHECK(code("# nccl_version: probably 2.16.2\n") == 0);
+    CHECK(code("# nccl_version: 2\n") == 0);
+    CHECK(code("") == 0);
+    // nccl-tests' own preamble wins over the header.
+    CHECK(code("# nccl_version: 2.16.2\n# nccl-tests version 2.17.8 nccl-headers=22902 "
+               "nccl-library=22902\n") == 22902);
+  }
+
   TEST_CASE("compare: too many ranks for the topology is a clear error") {
     const NcclTestsTable t = load_nccl_tests_output(
         testing::validation_file("nccl-tests/02-h100x16-2node-ib-allreduce-bitdeer.txt"));
