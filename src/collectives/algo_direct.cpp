@@ -114,6 +114,10 @@ double p2p_channel_Bps(const CommGraph& g) {
 
 // A P2P send between servers sustains about NCCL_P2P_PER_CHANNEL_NET_BW = 14 GB/s per channel.
 constexpr double kP2pNetChannelBps = 14e9;
+// NCCL_MAX_DEV_WORK_P2P_PER_BATCH (src/include/device.h): peers one round of p2p work serves.
+constexpr int kP2pPeersPerBatch = 8;
+// MAXCHANNELS (src/include/device.h).
+constexpr int kMaxChannels = 64;
 
 // The channels NCCL gives a remote peer (paths.cc ncclTopoGetNchannels; docs/model.md#p2p).
 int net_peer_channels(const CommGraph& g) {
@@ -125,16 +129,28 @@ int net_peer_channels(const CommGraph& g) {
     }
   }
   const int nics = 1;  // the GPU's nearest NIC: the NICs at its best path bandwidth
-  if (g.options().nccl_version.at_least(2, 29)) {
-    // From 2.29: enough channels to drive the NIC, at least one per NIC.
-    return std::max(nics, static_cast<int>(std::ceil(nic_Bps / kP2pNetChannelBps - 1e-9)));
-  }
-  // Up to 2.28: two channels, halved while 2 x ranks exceeds 4 x the p2p channels (the
-  // communicator's channels, a power of two).
+  // The communicator's p2p channels: its channels, the ring graph's duplicated
+  // (ncclTopoPostset, src/graph/connect.cc: nChannels x 2 up to MAXCHANNELS = 64), rounded up
+  // to a power of two (ncclTopoComputeP2pChannels).
   int p2p_total = 1;
-  while (p2p_total < g.nccl_ring_graph().channels) p2p_total *= 2;
-  int c = 2;
+  const int comm_channels = std::min(kMaxChannels, 2 * g.nccl_ring_graph().channels);
+  while (p2p_total < comm_channels) p2p_total *= 2;
   const int n = static_cast<int>(g.ranks().size());
+  if (g.options().nccl_version.at_least(2, 29)) {
+    // From 2.29: enough channels to drive the NIC, at least one per NIC, rounded up to a power
+    // of two; then, on several servers, halved while channels x ceil(ranks / 8) exceed the
+    // p2p channels, so that every peer fits in one round of NCCL_MAX_DEV_WORK_P2P_PER_BATCH
+    // = 8 peers (ncclTopoComputeP2pChannels).
+    const int wanted =
+        std::max(nics, static_cast<int>(std::ceil(nic_Bps / kP2pNetChannelBps - 1e-9)));
+    int c = 1;
+    while (c < wanted) c *= 2;
+    const int rounds = (n + kP2pPeersPerBatch - 1) / kP2pPeersPerBatch;
+    while (c * rounds > p2p_total && c > 1) c /= 2;
+    return c;
+  }
+  // Up to 2.28: two channels, halved while 2 x ranks exceeds 4 x the p2p channels.
+  int c = 2;
   while (c * n > p2p_total * 4 && c > 1) c /= 2;
   return std::max(nics, c);
 }

@@ -91,12 +91,51 @@ double ring_protocol_bw(const CommGraph& g, Protocol p, double bw_Bps, int chann
   return bw_Bps;
 }
 
+// The steps that cross servers as the ring runs (docs/model.md#net-steps): NCCL's rings visit
+// each server's GPUs in one block (src/graph/rings.cc), so N of a ring's n hops cross servers
+// and the 2(n-1) steps of an AllReduce (n-1 of AllGather and ReduceScatter) cross
+// steps x N / n times, where NCCL's formula counts 2(N-1) (N-1); a chain (Broadcast, Reduce)
+// from its root crosses N-1 times, as NCCL counts. `nccl_inter` is NCCL's count.
+double ring_crossings(CollectiveOp op, int ranks, int nodes, double nccl_inter) {
+  if (nodes <= 1) return 0;
+  if (op == CollectiveOp::kBroadcast || op == CollectiveOp::kReduce) return nccl_inter;
+  return ring_steps(op, ranks) * double(nodes) / ranks;
+}
+
+// What the ring runs beyond NCCL's latency formula: its real crossings at hwLat[NET] in place
+// of intra-server steps, seconds (CostModel::realized_extra_s).
+double ring_crossing_extra_s(const CommGraph& g, CollectiveOp op, Protocol p, double crossings,
+                             CostTrace* trace) {
+  const int n = static_cast<int>(g.ranks().size()), nodes = g.node_count();
+  if (nodes <= 1) return 0;
+  const int i = protocol_index(p);
+  const double nccl_inter = op == CollectiveOp::kAllReduce ? 2.0 * (nodes - 1) : nodes - 1.0;
+  double intra = intra_hw_latency_us(g.ring().intra_class, p, false);
+  intra = std::max(intra, kLat.net_overhead_us * (p == Protocol::kSimple ? 3 : 1));
+  const double extra_us = (crossings - nccl_inter) * (kLat.hw_net_ring[i] - intra);
+  if (trace != nullptr && crossings != nccl_inter) {
+    trace->latency.formula += " + (crossings - inter) x (lat_net - lat_intra)";
+    trace->latency.terms.push_back(count_term(
+        "crossings", crossings,
+        fmt::format("steps that cross servers as the ring runs: steps x {} servers / {} ranks "
+                    "(each server's GPUs in one block; docs/model.md#net-steps)",
+                    nodes, n)));
+  }
+  return extra_us * kUs;
+}
+
 CostModel ring_model(const CommGraph& g, CollectiveOp op, Protocol p, CostTrace* trace) {
   CostModel m;
   m.eligible = true;
   m.channels = g.channels();
   m.latency_s = ring_latency_us(g, op, p, trace) * kUs;
   m.latency_hops = ring_steps(op, static_cast<int>(g.ranks().size()));
+  const int nodes = g.node_count();
+  const double nccl_inter =
+      nodes <= 1 ? 0.0 : (op == CollectiveOp::kAllReduce ? 2.0 * (nodes - 1) : nodes - 1.0);
+  m.net_steps =
+      ring_crossings(op, static_cast<int>(g.ranks().size()), nodes, nccl_inter);
+  m.realized_extra_s = ring_crossing_extra_s(g, op, p, m.net_steps, trace);
   m.wire_factor = bus_factor(op, static_cast<int>(g.ranks().size()));
   m.bw_Bps = ring_protocol_bw(g, p, g.ring().throughput_Bps, m.channels, trace);
   m.link_scale = m.bw_Bps / g.ring().throughput_Bps;

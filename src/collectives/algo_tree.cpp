@@ -42,6 +42,7 @@ CostModel tree_model(const CommGraph& g, Protocol p, double size_bytes, CostTrac
   m.channels = g.channels();
   m.latency_s = tree_latency_us(g, p, trace) * kUs;
   m.latency_hops = 2.0 * (g.max_ranks_per_node() - 1 + std::log2(double(g.node_count())));
+  m.net_steps = 2.0 * std::log2(double(g.node_count()));  // up the tree and down again
   // Each server's chain carries S up and S down; its NICs carry about S each way.
   const double intra = channel_limited_Bps(g.ring().intra_throughput_Bps, g.options().channels);
   const double inter = g.node_network_Bps();

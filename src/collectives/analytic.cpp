@@ -4,10 +4,13 @@
 #include "collectives/analytic.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/core.h>
 #include <limits>
 
 #include "collectives/algorithm.hpp"
+#include "collectives/explain_terms.hpp"
+#include "collectives/model_common.hpp"
 #include "common/check.hpp"
 
 namespace linksim::detail {
@@ -27,6 +30,37 @@ bool protocol_allowed(const CommGraph& g, const AlgorithmOps& a, Protocol p, std
     return false;
   }
   return true;
+}
+
+// The steps across servers of the algorithms whose closed forms live elsewhere: NVLSTree's
+// tree between the servers (2 log2 N, up and down), a direct pattern's one network hop.
+double default_net_steps(const CommGraph& g, Algorithm algo) {
+  if (g.node_count() <= 1) return 0;
+  if (algo == Algorithm::kNvlsTree) return 2.0 * std::log2(double(g.node_count()));
+  if (algo == Algorithm::kDirect) return 1;
+  return 0;
+}
+
+// What NCCL's latency table leaves out across servers (docs/model.md#net-steps): the ring's
+// real crossings (realized_extra_s) and, per step that crosses servers, the network kind's
+// excess over NCCL's hwLat[NET].
+void add_network_steps(const CommGraph& g, Algorithm algo, CostModel& m, CostTrace* trace) {
+  if (g.node_count() <= 1) return;
+  if (m.net_steps == 0) m.net_steps = default_net_steps(g, algo);
+  const NetworkKind kind = network_kind(g.network_link_type());
+  const double excess_us = net_step_excess_us(kind);
+  const double added_s = m.realized_extra_s + m.net_steps * excess_us * kUs;
+  m.latency_s += added_s;
+  if (trace != nullptr && excess_us > 0) {
+    trace->latency.formula += " + net_steps x lat_kind";
+    trace->latency.terms.push_back(
+        count_term("net_steps", m.net_steps, "steps that cross servers, one after another"));
+    trace->latency.terms.push_back(
+        us_term("lat_kind", excess_us,
+                fmt::format("{} ({}): a network step beyond NCCL's hwLat[NET] "
+                            "(docs/model.md#net-steps)",
+                            to_string(kind), g.network_link_type())));
+  }
 }
 
 }  // namespace
@@ -54,6 +88,7 @@ CostModel cost_model(const CommGraph& g, CollectiveOp op, Algorithm algo, Protoc
   m = ops->cost(g, op, proto, size_bytes, trace);
   m.table_latency_s = m.latency_s;
   m.table_fill_s = m.fill_s;
+  add_network_steps(g, algo, m, trace);
   if (g.ranks().size() == 1) {
     // A device-memory copy, not the algorithm's traffic (docs/model.md#one-rank).
     const double hbm_Bps = g.topology().gpu_model(g.ranks().front()).memory_bw_Bps;

@@ -28,6 +28,13 @@ struct CostModel {
   /// The hops NCCL's latency formula counts for this algorithm (ring steps, tree depth x 2,
   /// into and out of the switch): each adds CommGraph::hop_latency_excess_s.
   double latency_hops = 1;
+  /// Steps that cross servers as the algorithm runs them, one after another (a ring's
+  /// crossings, a tree's depth x 2): each pays the network kind's excess over NCCL's hwLat[NET]
+  /// (net_step_excess_us, docs/model.md#net-steps). 0 on one server.
+  double net_steps = 0;
+  /// Latency NCCL's formula leaves out of what the algorithm runs (a ring's crossings beyond
+  /// NCCL's count), seconds: added to latency_s after table_latency_s is taken.
+  double realized_extra_s = 0;
   Bottleneck bottleneck;
   /// Flow mode: the factor applied to every effective link capacity (and route cap) so that
   /// an uncontended simulation reproduces bw_Bps (the protocol's efficiency, in effect).

@@ -330,7 +330,10 @@ void CommGraph::measure_network() {
   for (uint32_t nic : nics) {
     double nic_Bps = 0;
     for (LinkId id : topology_.out_links(DeviceId{nic})) {
-      if (topology_.link(id).family == LinkFamily::kNetwork) nic_Bps += capacities()[id.value];
+      const Link& link = topology_.link(id);
+      if (link.family != LinkFamily::kNetwork) continue;
+      nic_Bps += capacities()[id.value];
+      if (network_link_type_.empty()) network_link_type_ = link.type.str();
     }
     if (!direct.count(nic) && staged_Bps.count(nic)) nic_Bps = std::min(nic_Bps, staged_Bps[nic]);
     node_network_Bps_ += nic_Bps;

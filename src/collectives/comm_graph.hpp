@@ -96,6 +96,9 @@ class CommGraph {
   double node_network_Bps() const { return node_network_Bps_; }
   /// The distinct NICs the ranks of one server use (those node_network_Bps() sums).
   int node_nic_count() const { return node_nic_count_; }
+  /// The catalog link type of the network link leaving the first of those NICs ("ib_ndr",
+  /// "roce_100"); empty on one server. Names the network kind (network_kind, model_params.hpp).
+  const std::string& network_link_type() const { return network_link_type_; }
   /// By device id: the NICs some rank reaches with GPUDirect RDMA (its nearest NIC within
   /// NCCL_NET_GDR_LEVEL), whose staged legs are not capped (route_rate_cap, link_efficiency.hpp).
   const std::vector<bool>& gdr_nics() const { return gdr_nics_; }
@@ -159,6 +162,7 @@ class CommGraph {
   double nvlink_lane_Bps_ = 0;
   double nvlink_efficiency_ = 0;
   int node_nic_count_ = 0;
+  std::string network_link_type_;
   double hop_latency_excess_s_ = 0;
   int min_sm_ = 0;
   int max_ranks_per_node_ = 0;

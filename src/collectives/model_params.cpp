@@ -33,6 +33,29 @@ double nvlink_efficiency(int sm, double catalog_lane_bw_Bps) {
 }
 
 
+NetworkKind network_kind(std::string_view link_type) {
+  if (link_type.starts_with("ib_")) return NetworkKind::kInfiniBand;
+  if (link_type.starts_with("roce_")) return NetworkKind::kRoce;
+  if (link_type.starts_with("efa")) return NetworkKind::kEfa;
+  return NetworkKind::kOther;
+}
+
+const char* to_string(NetworkKind kind) {
+  switch (kind) {
+    case NetworkKind::kInfiniBand: return "InfiniBand";
+    case NetworkKind::kRoce: return "RoCE";
+    case NetworkKind::kEfa: return "EFA";
+    case NetworkKind::kOther: break;
+  }
+  return "other";
+}
+
+double net_step_excess_us(NetworkKind kind) {
+  // RoCE: calibration 16's median excess over NCCL's tree LL below 64 KiB, 13.7 us over its two
+  // network steps (model_params.hpp, docs/model.md#net-steps).
+  return kind == NetworkKind::kRoce ? 13.7 / 2 : 0.0;
+}
+
 namespace {
 constexpr double kPerChannel_Bps = 20e9;  // about one NVLink: the ring rate of one channel
 }  // namespace

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <string_view>
 
 #include "linksim/collectives.hpp"
 #include "linksim/routing.hpp"
@@ -30,6 +31,23 @@ struct NcclLatencies {
   double nvls_tree_net_us = 20.9;     ///< hwLat NET, NVLSTree
   double net_overhead_us = 1.0;       ///< per inter-node step, Intel/other host (x3 for Simple)
 };
+
+/// The network between servers, as the NIC's catalog link type names it (docs/model.md#net-steps):
+/// "ib_*" InfiniBand, "roce_*" RoCE, "efa*" AWS EFA; anything else is kOther.
+enum class NetworkKind { kInfiniBand, kRoce, kEfa, kOther };
+NetworkKind network_kind(std::string_view link_type);
+const char* to_string(NetworkKind kind);
+
+/// What a step that crosses servers costs beyond NCCL's hwLat[NET] (tuning.cc), microseconds,
+/// by network kind (docs/model.md#net-steps). NCCL's table stands for InfiniBand: the IB tables
+/// agree with it at 8 B (calibration 71: 38.6 us measured, 40.0 NCCL's ring LL), so IB adds
+/// nothing. RoCE: the rows of calibration 16 that latency alone makes (OCI BM.GPU4.8, 8 B-512 B,
+/// tree LL, 2 network steps: 36.5-40.7 us) lie 11.3-15.5 us above NCCL's 25.2, median 13.7:
+/// 6.85 us a step; the Ethernet path's own share is the switch hops, 400-600 ns each against
+/// IB's < 100 ns (hardware.md 8.4, Kentino latency budget), the rest the RoCE NIC's and
+/// proxy's per-message handling, which no public figure isolates. EFA and other networks:
+/// no shipped measurement, NCCL's table (0) until one is added.
+double net_step_excess_us(NetworkKind kind);
 
 /// Protocol efficiencies (NCCL tuning.cc): LL sends 8-byte lines with 4 bytes of data; LL128
 /// carries 120 data bytes per 128-byte line.

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: Apache-2.0
+// Steps across servers (docs/model.md#net-steps): a ring's real crossings and each network
+// step's excess by network kind, added to the realized latency while NCCL's estimate keeps its
+// own table. Expected values derived by hand from NCCL's tuning.cc latency table.
+#include <doctest/doctest.h>
+
+#include "collectives/analytic.hpp"
+#include "collectives/comm_graph.hpp"
+#include "collectives/model_params.hpp"
+#include "linksim/collectives.hpp"
+#include "linksim/gpu_selection.hpp"
+#include "support/test_topologies.hpp"
+
+namespace {
+
+namespace detail = linksim::detail;
+using linksim::Algorithm;
+using linksim::CollectiveOp;
+using linksim::CommOptions;
+using linksim::Protocol;
+using linksim::Topology;
+
+detail::CostModel model(const Topology& t, int gpus, Algorithm a, Protocol p,
+                        CollectiveOp op = CollectiveOp::kAllReduce, int per_node = 0) {
+  linksim::GpuSelection s;
+  if (per_node > 0) {
+    s.per_node = per_node;
+  } else {
+    s.first_n = gpus;
+  }
+  const detail::CommGraph g(t, linksim::select_gpus(t, s), CommOptions{});
+  return detail::cost_model(g, op, a, p, 8.0);
+}
+
+}  // namespace
+
+TEST_SUITE("net_steps") {
+  TEST_CASE("network kind from the NIC's catalog link type") {
+    CHECK(detail::network_kind("ib_hdr") == detail::NetworkKind::kInfiniBand);
+    CHECK(detail::network_kind("ib_ndr") == detail::NetworkKind::kInfiniBand);
+    CHECK(detail::network_kind("roce_100") == detail::NetworkKind::kRoce);
+    CHECK(detail::network_kind("roce_400") == detail::NetworkKind::kRoce);
+    CHECK(detail::network_kind("efa_400") == detail::NetworkKind::kEfa);
+    CHECK(detail::network_kind("nvlink4") == detail::NetworkKind::kOther);
+    CHECK(detail::net_step_excess_us(detail::NetworkKind::kInfiniBand) == 0.0);
+    CHECK(detail::net_step_excess_us(detail::NetworkKind::kRoce) == doctest::Approx(6.85));
+  }
+
+  TEST_CASE("tree LL on 2 x 8 A100: NCCL's 25.2 us on InfiniBand, + 2 x 6.85 on RoCE") {
+    // NCCL tuning.cc: 6.8 + 2 x ((8 - 1) x 0.6 + log2(2) x 5.0) = 25.2 us. Two network steps
+    // (up the tree and down); RoCE adds 6.85 us to each (calibration 16: 36.5-40.7 us).
+    const Topology ib = linksim::testing::library_topology("dgx-a100-ib.yaml", {{"nodes", "2"}});
+    const Topology roce =
+        linksim::testing::library_topology("oci-a100-roce.yaml", {{"nodes", "2"}});
+    const auto on_ib = model(ib, 16, Algorithm::kTree, Protocol::kLL);
+    const auto on_roce = model(roce, 16, Algorithm::kTree, Protocol::kLL);
+    CHECK(on_ib.net_steps == 2);
+    CHECK(on_ib.latency_s == doctest::Approx(25.2e-6));
+    CHECK(on_roce.latency_s == doctest::Approx(25.2e-6 + 2 * 6.85e-6));
+    // NCCL's own estimate (what it picks with) keeps its table on both.
+    CHECK(on_roce.table_latency_s == doctest::Approx(25.2e-6));
+  }
+
+  TEST_CASE("ring on 2 x 8: 30 x 2 / 16 = 3.75 crossings where NCCL counts 2") {
+    // NCCL: 6.6 + (30 - 2) x max(0.6, 1.0) + 2 x 2.7 = 40.0 us for LL. The ring crosses
+    // 3.75 times: + 1.75 x (2.7 - 1.0) = 2.975 us on InfiniBand; RoCE adds 3.75 x 6.85 us.
+    // LL128: 14 + 28 x 1.9 + 2 x 4.0 = 75.2, + 1.75 x (4.0 - 1.9) = 3.675.
+    const Topology ib = linksim::testing::library_topology("dgx-a100-ib.yaml", {{"nodes", "2"}});
+    const Topology roce =
+        linksim::testing::library_topology("oci-a100-roce.yaml", {{"nodes", "2"}});
+    const auto ll = model(ib, 16, Algorithm::kRing, Protocol::kLL);
+    CHECK(ll.net_steps == doctest::Approx(3.75));
+    CHECK(ll.table_latency_s == doctest::Approx(40.0e-6));
+    CHECK(ll.latency_s == doctest::Approx(40.0e-6 + 2.975e-6));
+    CHECK(model(ib, 16, Algorithm::kRing, Protocol::kLL128).latency_s ==
+          doctest::Approx(75.2e-6 + 3.675e-6));
+    CHECK(model(roce, 16, Algorithm::kRing, Protocol::kLL).latency_s ==
+          doctest::Approx(40.0e-6 + 2.975e-6 + 3.75 * 6.85e-6));
+    // AllGather: 15 steps, NCCL counts 1 crossing, the ring makes 15 x 2 / 16 = 1.875.
+    const auto ag = model(ib, 16, Algorithm::kRing, Protocol::kLL, CollectiveOp::kAllGather);
+    CHECK(ag.net_steps == doctest::Approx(1.875));
+    CHECK(ag.latency_s - ag.table_latency_s == doctest::Approx(0.875 * (2.7 - 1.0) * 1e-6));
+  }
+
+  TEST_CASE("one GPU per server: every ring step crosses, as NCCL counts") {
+    // 10 servers x 1 H100: 18 steps, all across: 6.6 + 18 x 2.7 = 55.2 us, nothing added.
+    const Topology t = linksim::testing::library_topology("dgx-h100-ib.yaml", {{"nodes", "10"}});
+    const auto m = model(t, 0, Algorithm::kRing, Protocol::kLL, CollectiveOp::kAllReduce, 1);
+    CHECK(m.net_steps == doctest::Approx(18));
+    CHECK(m.latency_s == doctest::Approx(55.2e-6));
+  }
+
+  TEST_CASE("one server: no step crosses servers, the latency is NCCL's") {
+    const Topology t = linksim::testing::library_topology("dgx-h100.yaml");
+    const auto m = model(t, 8, Algorithm::kRing, Protocol::kLL);
+    CHECK(m.net_steps == 0);
+    CHECK(m.latency_s == doctest::Approx(m.table_latency_s));
+  }
+}
