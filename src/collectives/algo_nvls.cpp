@@ -105,8 +105,9 @@ CostModel nvls_model(const CommGraph& g, CollectiveOp op, CostTrace* trace) {
           rate_term("B_nvlink", nv.gpu_nvlink_Bps,
                     "raw NVLink of each GPU into the reduction-capable NVSwitches"),
           count_term("eff_nvls", nvls_efficiency(nv.sm),
-                     nv.sm >= 100 ? "GB200 NVL72 NVLS AllReduce 425.5 of 900 GB/s (calibration 84, 85)"
-                                  : "8x H100 NVLS AllReduce 276 of 450 GB/s (calibration 01, 53)")};
+                     nv.sm >= 100
+                         ? "GB200 NVL72 NVLS AllReduce 425.5 of 900 GB/s (calibration 84, 85)"
+                         : "8x H100 NVLS AllReduce 276 of 450 GB/s (calibration 01, 53)")};
     } else {
       s.formula = "B = B_nvlink x eff_link";
       s.terms = {rate_term("B_nvlink", nv.gpu_nvlink_Bps,

@@ -3,8 +3,9 @@
 // NICs, its bandwidth and start-up, its latency, NCCL's NVLS channels, the rails between racks,
 // and flow against closed form from 2 to 8 racks. Expected values are derived by hand from
 // NCCL's source (search.cc, connect.cc, tuning.cc, nvls.cc, enqueue.cc) and the catalog.
-#include <cmath>
 #include <doctest/doctest.h>
+
+#include <cmath>
 #include <map>
 #include <string>
 
@@ -19,8 +20,8 @@ using linksim::BottleneckKind;
 using linksim::CollectiveOp;
 using linksim::CollectiveQuery;
 using linksim::CollectiveResult;
-using linksim::Communicator;
 using linksim::CommOptions;
+using linksim::Communicator;
 using linksim::NcclVersion;
 using linksim::SimMode;
 using linksim::Topology;
@@ -39,8 +40,9 @@ Topology racks(int n, const std::string& nic = "ib_ndr") {
                                             {{"racks", std::to_string(n)}, {"nic", nic}});
 }
 
-// Every GPU of `t` (which must outlive the communicator); NCCL_NET_GDR_LEVEL=SYS so that each NIC runs at its realized line rate (GDR over
-// NVLink-C2C, as NCCL_NET_GDR_C2C=1 allows), and the NCCL release given.
+// Every GPU of `t` (which must outlive the communicator); NCCL_NET_GDR_LEVEL=SYS so that each
+// NIC runs at its realized line rate (GDR over NVLink-C2C, as NCCL_NET_GDR_C2C=1 allows), and
+// the NCCL release given.
 Communicator all_gpus(const Topology& t, NcclVersion v = NcclVersion{2, 26}) {
   CommOptions o;
   o.nccl_version = v;
