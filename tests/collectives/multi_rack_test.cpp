@@ -106,6 +106,28 @@ TEST_SUITE("multi-rack") {
     }
   }
 
+  TEST_CASE("multi-rack: NCCL_NET_GDR_C2C: from 2.27 the heads' NICs run at line rate") {
+    // At NCCL's defaults (no NCCL_NET_GDR_LEVEL). Before 2.27 a GB200 GPU's leg to its NIC,
+    // through its Grace over NVLink-C2C, is host-staged: 0.47 x NCCL's PCIe Gen5 x16 figure
+    // (12/15.75 x 63 GB/s = 48) = 22.6 GB/s per head's NIC (docs/model.md#gdr-off); on four
+    // racks 32 x 22.6 / 2 = 361 GB/s binds. From 2.27 GDR: 32 x 48 / 2 = 768, NVLS binds.
+    const Topology t = racks(4);
+    auto at = [&](NcclVersion v) {
+      CommOptions o;
+      o.nccl_version = v;
+      return allreduce(Communicator(t, linksim::select_gpus(t, linksim::GpuSelection{}), o),
+                       16 * kGiB, Algorithm::kNvlsTree);
+    };
+    const CollectiveResult staged = at(NcclVersion{2, 26});
+    CHECK(staged.bottleneck.kind == BottleneckKind::kServerNics);
+    const double b = 32 * 0.47 * 12.0 / 15.75 * 63.0e9 / 2;
+    const double t_staged = (25 + 4 * 20.9) * kUs + 5 * kLoop64Bytes / b + 16 * kGiB / b;
+    CHECK(staged.time_s == doctest::Approx(t_staged).epsilon(2e-3));
+    const CollectiveResult gdr = at(NcclVersion{2, 27});
+    CHECK(gdr.bottleneck.kind == BottleneckKind::kNvls);
+    CHECK(gdr.time_s < staged.time_s);
+  }
+
   TEST_CASE("multi-rack: NCCL's NVLS channels: 16 on Hopper, 32 on Blackwell, 24 in one domain") {
     CHECK(allreduce(all_gpus(racks(1)), 4 * kGiB).channels == 32);
     CHECK(allreduce(all_gpus(racks(1), NcclVersion{2, 27}), 4 * kGiB).channels == 24);
