@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <utility>
 
 #include "linksim/collectives.hpp"
 #include "linksim/gpu_selection.hpp"
@@ -128,6 +129,25 @@ TEST_SUITE("multi-rack") {
     CHECK(gdr.time_s < staged.time_s);
   }
 
+  TEST_CASE("multi-rack: NCCL's choice at 16 GiB: NVLSTree on 2 racks, the ring on 4 and 8") {
+    // NCCL's estimates (tuning.cc; docs/model.md#multi-rack): NVLSTree per head min(20 x 0.74
+    // x 31/32 x 2 = 28.7, 20 x (2 on two nodes), perChMaxNVLSTreeBw) x 32 heads: 918 GB/s busBw
+    // on two racks, 640 beyond; the ring's graph 721.8. Beyond two racks the ring wins once
+    // its latency (2(n-1) steps) is paid off; on 20 racks its 2878 steps are not at 16 GiB.
+    const double s = 16 * kGiB;
+    struct Case {
+      int racks;
+      Algorithm algorithm;
+    };
+    for (const Case& k : {Case{2, Algorithm::kNvlsTree}, Case{4, Algorithm::kRing},
+                          Case{8, Algorithm::kRing}, Case{20, Algorithm::kNvlsTree}}) {
+      CAPTURE(k.racks);
+      const Topology t = racks(k.racks);
+      const Communicator c(t, linksim::select_gpus(t, linksim::GpuSelection{}), CommOptions{});
+      CHECK(allreduce(c, s).algorithm == k.algorithm);
+    }
+  }
+
   TEST_CASE("multi-rack: NCCL's NVLS channels: 16 on Hopper, 32 on Blackwell, 24 in one domain") {
     CHECK(allreduce(all_gpus(racks(1)), 4 * kGiB).channels == 32);
     CHECK(allreduce(all_gpus(racks(1), NcclVersion{2, 27}), 4 * kGiB).channels == 24);
@@ -152,11 +172,12 @@ TEST_SUITE("multi-rack") {
       sent[*from.host][from.index] += u.bytes;
     }
     REQUIRE(sent.size() == 4);
-    for (const auto& [rack, nics] : sent) {
+    for (const auto& entry : sent) {
+      const int rack = entry.first;  // clang 14: CAPTURE cannot take a structured binding
       CAPTURE(rack);
-      CHECK(nics.size() == 32);
-      CHECK(nics.begin()->first == 0);
-      CHECK(nics.rbegin()->first == 31);
+      CHECK(entry.second.size() == 32);
+      CHECK(entry.second.begin()->first == 0);
+      CHECK(entry.second.rbegin()->first == 31);
     }
   }
 
