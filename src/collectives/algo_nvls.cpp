@@ -31,22 +31,48 @@ int nvls_heads(const CommGraph& g) {
   return std::min(g.min_ranks_per_node(), kMaxNvlsArity);
 }
 
-// One NVLS loop: every channel moves one chunk per head (docs/model.md#nvls), bytes.
-double nvls_loop_bytes(const CommGraph& g) {
-  return double(kNvlsChannels) * nvls_heads(g) * kNvlsChunkBytes;
+// NCCL's NVLS channels (nvls.cc ncclNvlsInit): 16 on Hopper; 32 on Blackwell, 24 from NCCL
+// 2.27 when the communicator is one NVLink domain (docs/model.md#nvls).
+int nvls_channels(const CommGraph& g) {
+  if (g.nvls().sm < 100) return kNvlsChannels;
+  return g.node_count() == 1 && g.options().nccl_version.at_least(2, 27)
+             ? kNvlsChannelsBlackwellOneDomain
+             : kNvlsChannelsBlackwell;
 }
 
-// The start-up of a call of `size_bytes`: one loop, or the buffer itself when it is smaller
-// than a loop (a call cannot wait for more data than it has; docs/model.md#nvls).
-CostModel with_fill_for_size(CostModel m, const CommGraph& g, double size_bytes) {
-  if (size_bytes > 0 && size_bytes < nvls_loop_bytes(g)) m.fill_s = size_bytes / m.bw_Bps;
+// The chunk of one channel and head: NCCL_NVLS_CHUNKSIZE, and for NVLSTree on 4 or more
+// servers NCCL_NVLSTREE_MAX_CHUNKSIZE (enqueue.cc), bytes.
+double nvls_chunk_bytes(const CommGraph& g, bool tree) {
+  return tree && g.node_count() >= 4 ? kNvlsTreeChunkBytesFrom4Nodes : kNvlsChunkBytes;
+}
+
+// One NVLS loop: every channel moves one chunk per head (docs/model.md#nvls), bytes.
+double nvls_loop_bytes(const CommGraph& g, bool tree) {
+  return double(nvls_channels(g)) * nvls_heads(g) * nvls_chunk_bytes(g, tree);
+}
+
+// The store-and-forward stages a chunk crosses before the steady state: the switches (NVLS),
+// and for NVLSTree also each level of the servers' tree, up and down: 1 + 2 log2(nodes), the
+// hops NCCL's NVLSTree latency counts (tuning.cc; docs/model.md#multi-rack).
+double nvls_fill_stages(const CommGraph& g, bool tree) {
+  const int nodes = g.node_count();
+  return tree && nodes > 1 ? 1.0 + 2.0 * std::log2(double(nodes)) : 1.0;
+}
+
+// The start-up of a call of `size_bytes`: one loop per stage, or the buffer itself when it is
+// smaller than a loop (a call cannot wait for more data than it has; NCCL shrinks its chunks
+// for such calls, enqueue.cc; docs/model.md#nvls).
+CostModel with_fill_for_size(CostModel m, const CommGraph& g, double size_bytes, bool tree) {
+  if (size_bytes > 0 && size_bytes < nvls_loop_bytes(g, tree)) {
+    m.fill_s = nvls_fill_stages(g, tree) * size_bytes / m.bw_Bps;
+  }
   return m;
 }
 
 CostModel nvls_model(const CommGraph& g, CollectiveOp op, CostTrace* trace) {
   CostModel m;
   m.eligible = true;
-  m.channels = kNvlsChannels;
+  m.channels = nvls_channels(g);
   const NvlsInfo& nv = g.nvls();
   const int n = static_cast<int>(g.ranks().size());
   m.latency_s = kLat.nvls_simple_us * kUs;
@@ -63,7 +89,7 @@ CostModel nvls_model(const CommGraph& g, CollectiveOp op, CostTrace* trace) {
   }
   // Data crosses GPU -> switch -> GPU: one loop of every channel over every head before the
   // steady state (docs/model.md#nvls).
-  m.fill_s = nvls_loop_bytes(g) / m.bw_Bps;
+  m.fill_s = nvls_loop_bytes(g, false) / m.bw_Bps;
   // Flow mode: the fraction of each GPU's raw NVLink rate that NVLS traffic achieves.
   m.link_scale = m.bw_Bps / nv.gpu_nvlink_Bps;
   m.bottleneck.kind = BottleneckKind::kNvls;
@@ -79,8 +105,9 @@ CostModel nvls_model(const CommGraph& g, CollectiveOp op, CostTrace* trace) {
           rate_term("B_nvlink", nv.gpu_nvlink_Bps,
                     "raw NVLink of each GPU into the reduction-capable NVSwitches"),
           count_term("eff_nvls", nvls_efficiency(nv.sm),
-                     nv.sm >= 100 ? "Hopper's 276/450 x NCCL nvlsEff 0.74/0.85"
-                                  : "8x H100 NVLS AllReduce 276 of 450 GB/s (calibration 01, 53)")};
+                     nv.sm >= 100
+                         ? "GB200 NVL72 NVLS AllReduce 425.5 of 900 GB/s (calibration 84, 85)"
+                         : "8x H100 NVLS AllReduce 276 of 450 GB/s (calibration 01, 53)")};
     } else {
       s.formula = "B = B_nvlink x eff_link";
       s.terms = {rate_term("B_nvlink", nv.gpu_nvlink_Bps,
@@ -93,7 +120,7 @@ CostModel nvls_model(const CommGraph& g, CollectiveOp op, CostTrace* trace) {
     s.notes.push_back(fmt::format(
         "pipeline fill: {} channels x {} heads x {:g} KiB chunks / B (NCCL_NVLS_NCHANNELS, GPUs "
         "of the NVLink domain up to NCCL_MAX_NVLS_ARITY {}, NCCL_NVLS_CHUNKSIZE)",
-        kNvlsChannels, nvls_heads(g), kNvlsChunkBytes / 1024, kMaxNvlsArity));
+        nvls_channels(g), nvls_heads(g), kNvlsChunkBytes / 1024, kMaxNvlsArity));
   }
   return m;
 }
@@ -126,7 +153,14 @@ CostModel nvls_tree_model(const CommGraph& g, CostTrace* trace) {
     m.bw_Bps = inter;
     m.bottleneck = server_nics(g.node_network_Bps() * driven);
   }
-  m.fill_s = nvls_loop_bytes(g) / m.bw_Bps;
+  // One loop per stage: into the switches, then up and down each level of the servers' tree.
+  m.fill_s = nvls_fill_stages(g, true) * nvls_loop_bytes(g, true) / m.bw_Bps;
+  if (trace != nullptr) {
+    trace->bandwidth.notes.push_back(fmt::format(
+        "NVLSTree fill: 1 + 2 log2({}) = {:.2f} stages x one loop of {:g} KiB chunks (NCCL "
+        "enqueue.cc: 64 KiB from 4 servers)",
+        nodes, nvls_fill_stages(g, true), nvls_chunk_bytes(g, true) / 1024));
+  }
   return m;
 }
 
@@ -173,10 +207,14 @@ FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, 
     low.send_paths(up_paths, each);
     low.send_paths(down_paths, each);
   }
+  // Across servers only the NVLS heads talk (connect.cc connectNvls): head h of a server
+  // exchanges its 1/heads of the data with head h of its tree neighbours, so the heads' NICs,
+  // one rail per head, carry the trees (docs/model.md#multi-rack).
   const auto& nodes = g.nodes();
   const int n_nodes = static_cast<int>(nodes.size());
-  for (size_t j = 0; n_nodes > 1 && j < nodes[0].size(); ++j) {
-    const double shard = bytes / (2.0 * nodes[0].size());
+  const size_t heads = n_nodes > 1 ? static_cast<size_t>(nvls_heads(g)) : 0;
+  for (size_t j = 0; j < heads; ++j) {
+    const double shard = bytes / (2.0 * heads);
     for_each_double_tree_edge(n_nodes, [&](int c, int p) {
       if (j >= nodes[c].size() || j >= nodes[p].size()) return;
       low.send(nodes[c][j], nodes[p][j], shard);
@@ -199,7 +237,7 @@ AlgorithmOps nvls_algorithm() {
                    static_cast<int>(g.ranks().size()) <= kMaxNvlsArity;
           },
           [](const CommGraph& g, CollectiveOp op, Protocol, double size_bytes, CostTrace* trace) {
-            return with_fill_for_size(nvls_model(g, op, trace), g, size_bytes);
+            return with_fill_for_size(nvls_model(g, op, trace), g, size_bytes, false);
           },
           [](const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes, int) {
             return nvls_flows(g, op, m, bytes);
@@ -214,7 +252,7 @@ AlgorithmOps nvls_tree_algorithm() {
                    g.options().nccl_version.at_least(2, 18);
           },
           [](const CommGraph& g, CollectiveOp, Protocol, double size_bytes, CostTrace* trace) {
-            return with_fill_for_size(nvls_tree_model(g, trace), g, size_bytes);
+            return with_fill_for_size(nvls_tree_model(g, trace), g, size_bytes, true);
           },
           [](const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes, int) {
             return nvls_flows(g, op, m, bytes);

@@ -26,6 +26,17 @@ int gpus_per_server(const Topology& topology, const std::vector<DeviceId>& ranks
   return most;
 }
 
+// Whether every rank's GPU hangs off its CPU by NVLink-C2C (Grace: GH200, GB200).
+bool gpus_on_c2c(const Topology& topology, const std::vector<DeviceId>& ranks) {
+  if (ranks.empty()) return false;
+  return std::all_of(ranks.begin(), ranks.end(), [&](DeviceId gpu) {
+    const auto links = topology.out_links(gpu);
+    return std::any_of(links.begin(), links.end(), [&](LinkId id) {
+      return topology.link(id).family == LinkFamily::kC2c;
+    });
+  });
+}
+
 RouterOptions router_options(const CommOptions& options, const Topology& topology,
                              const std::vector<DeviceId>& ranks) {
   RouterOptions r;
@@ -36,6 +47,14 @@ RouterOptions router_options(const CommOptions& options, const Topology& topolog
   // NCCL's socket transport takes host memory only (net_socket.cc: NCCL_PTR_HOST), so its
   // GPU/NIC legs are staged as under NCCL_NET_GDR_LEVEL=LOC.
   r.net_gdr_level = options.net_socket ? std::optional(PathClass::kSelf) : options.net_gdr_level;
+  // NCCL_NET_GDR_C2C (src/graph/paths.cc ncclTopoCheckGdr; default on from NCCL 2.27): a GPU
+  // reaching a NIC of its own CPU through NVLink-C2C uses GPUDirect RDMA. That leg's class is
+  // NODE here (the C2C link and the NIC's root port are different host bridges), so on
+  // machines whose GPUs all hang off their CPU by C2C the default level becomes NODE
+  // (docs/model.md#multi-rack).
+  if (!r.net_gdr_level && options.nccl_version.at_least(2, 27) && gpus_on_c2c(topology, ranks)) {
+    r.net_gdr_level = PathClass::kNode;
+  }
   // NCCL_VERSION_CODE of the release (2.23 = 22300): its default P2P level depends on it.
   r.nccl_version = options.nccl_version.major * 10000 + options.nccl_version.minor * 100;
   return r;

@@ -104,8 +104,11 @@ inline constexpr double kShmCopyFraction = 0.47;
 /// 8x H100: 276 GB/s of 450 (calibration 01, 53; NVIDIA's 480 GB/s busbw, nccl#1374):
 /// equals NCCL's nvlsEff 0.85 x SM90 NVLink efficiency 0.824 x ~0.875.
 inline constexpr double kNvlsHopperEfficiency = 276.0 / 450.0;
-/// Blackwell: NCCL's nvlsEff 0.74 against Hopper's 0.85, applied to the Hopper figure.
-inline constexpr double kNvlsBlackwellEfficiency = kNvlsHopperEfficiency * 0.74 / 0.85;
+/// Blackwell, measured on one GB200 NVL72 rack (72 GPUs, NCCL 2.25/2.26): NVLS AllReduce
+/// algbw 425.5 GB/s of 900 at 4 GiB (423-429 at 8 GiB; data/validation/nccl-tests/84); two
+/// racks, where NVLSTree is bound by NVLS, reach 408-413 at 16 GiB (85). NCCL's own ratio
+/// nvlsEff 0.74/0.85 applied to the Hopper figure would give 0.534 (480 GB/s), 13% above both.
+inline constexpr double kNvlsBlackwellEfficiency = 425.5 / 900.0;
 
 /// NVLS runs NCCL_NVLS_NCHANNELS = 16 channels (SM90, nvls.cc NVLS_NCHANNELS_SM90); its loop
 /// moves one NCCL_NVLS_CHUNKSIZE = 128 KiB chunk per channel per head, heads being the GPUs of
@@ -114,6 +117,13 @@ inline constexpr double kNvlsBlackwellEfficiency = kNvlsHopperEfficiency * 0.74 
 inline constexpr double kNvlsChunkBytes = 128.0 * 1024.0;
 inline constexpr int kNvlsChannels = 16;
 inline constexpr int kMaxNvlsArity = 32;
+/// Blackwell (SM100): NVLS_NCHANNELS_SM100 = 32 channels (nvls.cc, 2.25 on); from NCCL 2.27,
+/// NVLS_NCHANNELS_SM100_NVL = 24 when the communicator is one NVLink domain (ncclNvlsInit).
+inline constexpr int kNvlsChannelsBlackwell = 32;
+inline constexpr int kNvlsChannelsBlackwellOneDomain = 24;
+/// NVLSTree's chunk on 4 or more nodes: NCCL_NVLSTREE_MAX_CHUNKSIZE defaults to 64 KiB there
+/// (enqueue.cc, the NVLS_TREE chunk rule; 2.25 on), the NVLS chunk below 4 nodes.
+inline constexpr double kNvlsTreeChunkBytesFrom4Nodes = 64.0 * 1024.0;
 
 /// Point-to-point sends: NCCL runs a send on a power-of-two number of channels that grows with
 /// its size. Calibration 57 (8xH100, NCCL 2.29): 32 and 64 MiB at 80-82 GB/s (4 channels of

@@ -120,16 +120,17 @@ TEST_SUITE("calibration") {
       CHECK(check.failed == 0);
     }
     // The thresholds are the 10th percentile of healthy rows (error_bands.yaml): about one
-    // healthy row in ten falls short, as the AllReduce table's 512 MiB row does, by 0.3 %.
+    // healthy row in ten may fall short. The NVLS band, which also holds the GB200 NVL72
+    // rack's rows (calibration 84, 85), reaches low enough that every row of the AllReduce
+    // table passes, its 512 MiB row (444.16 GB/s) within 3 % of its threshold.
     const AcceptanceCheck allreduce = linksim::check_acceptance(
         t, {}, linksim::load_nccl_tests_outputs(linksim::testing::validation_file(
                    "nccl-tests/53-h100x8-1node-all_reduce-xxrjun.txt")));
-    REQUIRE(allreduce.failed == 1);
+    CHECK(allreduce.failed == 0);
     for (const linksim::AcceptanceRowCheck& r : allreduce.rows) {
-      if (r.passed) continue;
-      CHECK(r.size_bytes == 536870912);
+      if (r.size_bytes != 536870912) continue;
       CHECK(r.measured_busbw_Bps == 444.16e9);
-      CHECK(r.measured_busbw_Bps / r.expected.threshold_busbw_Bps > 0.99);
+      CHECK(r.measured_busbw_Bps / r.expected.threshold_busbw_Bps < 1.03);
     }
   }
 
