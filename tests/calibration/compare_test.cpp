@@ -18,6 +18,7 @@
 #include "support/test_topologies.hpp"
 #include "support/validation_cases.hpp"
 #include "support/validation_data.hpp"
+#include "support/scratch_path.hpp"
 
 namespace {
 
@@ -267,7 +268,7 @@ TEST_SUITE("calibration") {
         "nccl-tests/36-rtx2080ti-x2-pix-nop2p-all_gather-autodl.txt");
     const std::string topo = std::string(LINKSIM_SOURCE_DIR) + "/topologies/dual-2080ti.yaml";
     const std::string profile =
-        (std::filesystem::temp_directory_path() / "linksim-calibrate-test-2080ti.yaml").string();
+        (linksim::testing::scratch_path("linksim-calibrate-test-2080ti.yaml")).string();
     const testing::CliRun fit = testing::run_linksim(
         fmt::format("calibrate '{}' --topo '{}' --out '{}'", table, topo, profile));
     REQUIRE_MESSAGE(fit.status == 0, fit.err);

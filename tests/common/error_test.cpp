@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "linksim/error.hpp"
+#include "support/scratch_path.hpp"
 
 using linksim::ConfigError;
 using linksim::SourceLocation;
@@ -77,7 +78,7 @@ TEST_CASE("format_diagnostic: no excerpt without a line, past the end, or for a 
 
 TEST_CASE("format_diagnostic: reads the line from the file named in the location") {
   const std::filesystem::path path =
-      std::filesystem::temp_directory_path() / "linksim_error_test_diagnostic.yaml";
+      linksim::testing::scratch_path("linksim_error_test_diagnostic.yaml");
   {
     std::ofstream out(path);
     out << "gpus:\n  - model: h100-sxn\n";

@@ -11,6 +11,7 @@
 
 #include "linksim/error.hpp"
 #include "support/llm_cases.hpp"
+#include "support/scratch_path.hpp"
 
 namespace linksim::testing {
 namespace {
@@ -271,7 +272,7 @@ namespace {
 
 /// Loads a one-case file whose line 12 is `line12` and returns the refusal it must raise.
 ConfigError refusal_at_line_12(const std::string& line12) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "linksim_llm_cases_test";
+  const std::filesystem::path dir = linksim::testing::scratch_path("linksim_llm_cases_test");
   std::filesystem::create_directories(dir);
   const std::string file = (dir / "bad.yaml").string();
   {
@@ -307,7 +308,7 @@ TEST_CASE("a case's tp_overlap is none or async, at its line") {
 }
 
 TEST_CASE("a case's engine is a known engine of an inference run") {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "linksim_llm_engine_test";
+  const std::filesystem::path dir = linksim::testing::scratch_path("linksim_llm_engine_test");
   std::filesystem::create_directories(dir);
   const std::string file = (dir / "bad.yaml").string();
   const auto message_for = [&](const std::string& mode, const std::string& engine) {
@@ -334,7 +335,7 @@ TEST_CASE("a case's engine is a known engine of an inference run") {
 }
 
 TEST_CASE("a case's engine_version is a release of its engine, refused at its line and column") {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "linksim_llm_release_test";
+  const std::filesystem::path dir = linksim::testing::scratch_path("linksim_llm_release_test");
   std::filesystem::create_directories(dir);
   const std::string file = (dir / "bad.yaml").string();
   const auto load_with = [&](const std::string& engine, const std::string& version) {

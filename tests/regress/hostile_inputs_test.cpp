@@ -17,6 +17,7 @@
 #include "linksim/units.hpp"
 #include "support/regress_inputs.hpp"
 #include "support/test_topologies.hpp"
+#include "support/scratch_path.hpp"
 
 using namespace linksim;
 
@@ -36,7 +37,7 @@ std::string load_error(const std::string& name) {
 
 // A directory of its own under the system's temporary directory, emptied first.
 std::filesystem::path fresh_directory(const std::string& name) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / name;
+  const std::filesystem::path dir = linksim::testing::scratch_path(name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "support/cli_runner.hpp"
+#include "support/scratch_path.hpp"
 
 namespace {
 
@@ -34,7 +35,7 @@ void write_renamed_h100(const std::filesystem::path& to, const std::string& name
 
 TEST_CASE("escaping: markup and formulas in user names stay text in HTML, SVG and CSV") {
   const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / "linksim_escaping_test";
+      linksim::testing::scratch_path("linksim_escaping_test");
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   write_renamed_h100(dir / "evil.yaml", "<script>alert(1)</script>=HYPERLINK(1)");
@@ -77,7 +78,7 @@ plans:
 }
 
 TEST_CASE("escaping: coll --csv writes a formula-like topology name as text") {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "linksim_csv_test";
+  const std::filesystem::path dir = linksim::testing::scratch_path("linksim_csv_test");
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   write_renamed_h100(dir / "t.yaml", "-2+3");
