@@ -114,8 +114,8 @@ TEST_SUITE("gemm model") {
       const bool fp8 = row["dtype"].as<std::string>() == "fp8";
       CAPTURE(arch);
       CAPTURE(fp8);
-      CHECK(mamf_ceiling(arch, fp8) ==
-            doctest::Approx(row["tflops"].as<double>() / row["theory"].as<double>()).epsilon(1e-12));
+      const double mamf = row["tflops"].as<double>() / row["theory"].as<double>();
+      CHECK(mamf_ceiling(arch, fp8) == doctest::Approx(mamf).epsilon(1e-12));
       ++ceilings;
     }
     CHECK(ceilings == 5);
@@ -128,7 +128,8 @@ TEST_SUITE("gemm model") {
     // the model is slower there by the partial wave (the DeepGEMM sweep below holds Hopper FP8).
     const YAML::Node doc = YAML::LoadFile(kMeasurements);
     for (const YAML::Node& row : doc["mamf"]["rows"]) {
-      const std::string gpu = row["gpu"].as<std::string>(), dtype = row["dtype"].as<std::string>();
+      const std::string gpu = row["gpu"].as<std::string>();
+      const std::string dtype = row["dtype"].as<std::string>();
       CAPTURE(gpu);
       CAPTURE(dtype);
       const GemmDevice d = catalog_device(gpu, dtype);
@@ -157,7 +158,8 @@ TEST_SUITE("gemm model") {
     std::vector<double> errors;
     int points = 0;
     for (const YAML::Node& sweep : doc["sweeps"]) {
-      const std::string gpu = sweep["gpu"].as<std::string>(), dtype = sweep["dtype"].as<std::string>();
+      const std::string gpu = sweep["gpu"].as<std::string>();
+      const std::string dtype = sweep["dtype"].as<std::string>();
       const GemmDevice d = catalog_device(gpu, dtype);
       const double b = element_bytes(dtype);
       for (const YAML::Node& p : sweep["points"]) {
