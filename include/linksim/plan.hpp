@@ -71,7 +71,7 @@ struct PlanRequest {
   int shard_group = 0;
   static constexpr int kShardGroupPerServer = -1;
   GpuSelection gpus;                ///< as `coll`: -g, --gpus, --per-node; empty = by the degrees
-  std::optional<double> gemm_efficiency;  ///< override: achieved fraction of dense tensor peak
+  std::optional<double> gemm_efficiency;  ///< override: the large-GEMM ceiling, fraction of dense tensor peak
   std::optional<double> hbm_efficiency;   ///< override: achieved fraction of HBM bandwidth
   CommOptions comm;                 ///< NCCL switches for every group
   SimMode sim_mode = SimMode::kAnalytic;
@@ -110,6 +110,17 @@ struct PlanComm {
   int shared_groups = 0;    ///< the groups that load shared_link, the timed one included
 };
 
+/// One GEMM of one layer's forward (or of the output head) on one GPU: Y (m x n) = X (m x k)
+/// W (k x n) after the TP / EP split, timed by the GEMM model (docs/planner.md#compute).
+struct PlanGemm {
+  std::string name;         ///< "QKV", "attention out", "FFN up/gate", "FFN down", "experts up/gate", ...
+  double m = 0, n = 0, k = 0;
+  double instances = 1;     ///< GEMMs of this shape in the kernel (experts of a grouped GEMM)
+  double time_s = 0;        ///< the kernel's busy time, all instances (launch floor not applied)
+  double achieved_efficiency = 0;  ///< 2 m n k x instances / (peak x time_s)
+  bool memory_bound = false;       ///< reading the operands takes longer than the tensor cores
+};
+
 /// Compute of one step on the slowest pipeline stage, seconds, and what it was built from.
 struct PlanCompute {
   double gemm_s = 0;        ///< dense GEMMs (QKV, output, FFN, experts, logits)
@@ -118,8 +129,10 @@ struct PlanCompute {
   double optimizer_s = 0;   ///< the optimizer step
   double overhead_s = 0;    ///< kernel launches
   double total_s = 0;
-  double gemm_efficiency = 0;      ///< peak fraction used for large GEMMs
-  double achieved_gemm_efficiency = 0; ///< after wave quantization and memory limits
+  double gemm_efficiency = 0;      ///< peak fraction the best-shaped large GEMM reaches (ceiling)
+  /// FLOPs / (peak x (gemm_s + attention_s)): after tile and wave quantization, memory limits
+  /// and the attention core's efficiency
+  double achieved_gemm_efficiency = 0;
   double hbm_efficiency = 0;
   double peak_flops = 0;           ///< the GPU's dense tensor FLOP/s for the dtype
   double hbm_Bps = 0;
@@ -129,6 +142,9 @@ struct PlanCompute {
   /// Bytes the memory-bound kernels move in the step: memory_bytes / (hbm_Bps x
   /// hbm_efficiency) = memory_bound_s.
   double memory_bytes = 0;
+  /// The GEMMs of one layer's forward (dense layer, then MoE layer where the model has them)
+  /// and the output head's, each once.
+  std::vector<PlanGemm> gemms;
 };
 
 struct PlanBreakdown {

@@ -5,25 +5,26 @@
 #include <cmath>
 #include <string_view>
 
+#include "plan/gemm_calls.hpp"
+
 namespace linksim::plan_detail {
 namespace {
 
-/// Per-generation efficiencies (docs/planner.md#compute lists the sources).
+/// Per-generation attention efficiencies (docs/planner.md#compute lists the sources); the
+/// GEMMs' ceilings are gemm_ceiling's (src/plan/gemm_model.cpp).
 struct GenerationDefaults {
   std::string_view arch;
-  double gemm;           // BF16: MAMF / peak (ml-engineering's Maximum Achievable Matmul FLOPS table)
-  double gemm_fp8;       // FP8 (docs/planner.md#compute); 0 where the GPU has no FP8
   double attention_fwd;  // FlashAttention-2 (Ampere, Ada), FlashAttention-3 / cuDNN (Hopper, Blackwell)
   double attention_bwd;
 };
 constexpr GenerationDefaults kGenerations[] = {
-    {"hopper", 0.72, 0.60, 0.45, 0.35},
-    {"blackwell", 0.72, 0.60, 0.45, 0.35},
-    {"ampere", 0.78, 0, 0.55, 0.45},
-    {"ada", 0.72, 0.60, 0.50, 0.40},
+    {"hopper", 0.45, 0.35},
+    {"blackwell", 0.45, 0.35},
+    {"ampere", 0.55, 0.45},
+    {"ada", 0.50, 0.40},
     // No FlashAttention before Ampere: attention runs as unfused GEMM + softmax kernels.
-    {"volta", 0.80, 0, 0.30, 0.30},
-    {"turing", 0.80, 0, 0.30, 0.30},
+    {"volta", 0.30, 0.30},
+    {"turing", 0.30, 0.30},
 };
 // FlashAttention-2 (PyTorch SDPA's flash backend, flash-attn 2) on H100, head dim 128, long
 // sequences: Shah et al. 2024, "FlashAttention-3", figures 4 and 6 (FA2 bars).
@@ -43,8 +44,6 @@ const GenerationDefaults& defaults_for(const std::string& arch) {
   }
   return kGenerations[0];
 }
-
-double ffn_matrices(FfnType type) { return type == FfnType::kSwiGlu ? 3 : 2; }
 
 /// Elements per token of the activation function's read + write.
 double activation_elements(FfnType type, double ffn) {
@@ -74,7 +73,7 @@ GpuRates gpu_rates(const GpuModel& gpu, const PlanRequest& r, const Precision& p
   const bool fp8 = precision.fp8_compute() && gpu.fp8_flops > 0;
   rates.peak_flops = (fp8 ? gpu.fp8_flops : gpu.bf16_flops) * r.flops_scale;
   rates.fp8_casts = fp8;
-  const double default_gemm = fp8 ? g.gemm_fp8 : g.gemm;
+  const double default_gemm = gemm_ceiling(gpu.arch, fp8);
   rates.gemm_efficiency = r.gemm_efficiency.value_or(default_gemm);
   // A user's GEMM efficiency scales attention alike (same tensor cores, same clocks).
   const double attention_scale = rates.gemm_efficiency / default_gemm;
@@ -115,25 +114,27 @@ GpuRates gpu_rates(const GpuModel& gpu, const PlanRequest& r, const Precision& p
   return rates;
 }
 
+GemmDevice gemm_device(const GpuRates& rates) {
+  GemmDevice d;
+  d.peak_flops = rates.peak_flops;
+  d.ceiling = rates.gemm_efficiency;
+  d.multiprocessors = rates.multiprocessors;
+  d.memory_Bps = rates.hbm_Bps * rates.hbm_efficiency;
+  return d;
+}
+
+GemmTiming gemm_timing(double m, double n, double k, double act_bytes, double weight_bytes,
+                       const GpuRates& rates) {
+  return time_gemm(m, n, k, act_bytes, weight_bytes, gemm_device(rates));
+}
+
 double gemm_time_s(double m, double n, double k, double act_bytes, double weight_bytes,
                    const GpuRates& rates) {
   if (m <= 0 || n <= 0 || k <= 0) return 0;
-  // Wave quantization: output tiles are spread over the SMs in whole waves; a GEMM with few
-  // tiles and a long K is split along K (split-K / stream-K) to fill the machine.
-  const double tile_m = 128, tile_n = 256;
-  const double tiles = std::ceil(m / tile_m) * std::ceil(n / tile_n);
-  const double sms = rates.multiprocessors;
-  const double split_k = tiles < sms ? std::clamp(std::floor(sms / tiles), 1.0, std::max(1.0, std::floor(k / 512))) : 1.0;
-  const double work_units = tiles * split_k;
-  const double waves = std::ceil(work_units / sms);
-  const double wave_efficiency = work_units / (waves * sms);
-  const double flops = 2 * m * n * k;
-  const double compute_s = flops / (rates.peak_flops * rates.gemm_efficiency * wave_efficiency);
-  const double bytes = (m * k + m * n) * act_bytes + k * n * weight_bytes;
-  const double memory_s = bytes / (rates.hbm_Bps * rates.hbm_efficiency);
+  const double busy_s = gemm_timing(m, n, k, act_bytes, weight_bytes, rates).time_s;
   // FP8 (Transformer Engine): the bf16 input is cast first, reading 2 B and writing 1 B.
   const double cast_s = rates.fp8_casts ? m * k * 3 / (rates.hbm_Bps * rates.hbm_efficiency) : 0;
-  return std::max(compute_s, memory_s) + cast_s;
+  return busy_s + cast_s;
 }
 
 double memory_time_s(double bytes, const GpuRates& rates) {
@@ -193,15 +194,6 @@ WorkShape work_shape(const ParallelLayout& l, PlanMode mode,
 
 namespace {
 
-struct AttentionShape {
-  double q_dim, kv_dim;  // per GPU, elements per token
-};
-
-AttentionShape attention_shape(const ModelSpec& m, const ParallelLayout& l) {
-  const double kv_heads_local = std::max(1.0, double(m.kv_heads) / l.tp);
-  return {double(m.heads) * m.head_dim / l.tp, kv_heads_local * m.head_dim};
-}
-
 /// Attention core (QK^T, softmax, AV) for the work, FLOPs on this GPU.
 double attention_core_flops(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w) {
   if (w.iteration) return 4.0 * w.attention_pairs * m.heads * m.head_dim / l.tp / l.cp;
@@ -244,13 +236,11 @@ double per_head_kv_read_s(const ModelSpec& m, const ParallelLayout& l, const Wor
   return std::max(reads_s, convert_s) - hbm_s;
 }
 
-LayerCost attention_block(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w,
-                          const Precision& p, const GpuRates& r, double efficiency) {
-  const AttentionShape a = attention_shape(m, l);
+/// The attention core (FlashAttention) of one pass at `efficiency`, bounded below by reading
+/// the K/V.
+LayerCost attention_core(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w,
+                         const Precision& p, const GpuRates& r, double efficiency) {
   LayerCost c;
-  c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, a.q_dim + 2 * a.kv_dim, m.hidden, p.act_bytes, p.weight_bytes, r), r);
-  c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, m.hidden, a.q_dim, p.act_bytes, p.weight_bytes, r), r);
-  c.flops += 2 * w.tokens * m.hidden * (2 * a.q_dim + 2 * a.kv_dim);
   const double core_flops = attention_core_flops(m, l, w);
   const double core_compute_s = core_flops / (r.attention_peak_flops * efficiency);
   const double core_memory_s = attention_kv_bytes(m, l, w, p) / (r.hbm_Bps * r.hbm_efficiency) +
@@ -260,55 +250,34 @@ LayerCost attention_block(const ModelSpec& m, const ParallelLayout& l, const Wor
   return c;
 }
 
-LayerCost ffn_block(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w, bool moe,
-                    const Precision& p, const GpuRates& r) {
+/// The forward of the attention block: QKV and output projections, then the core.
+LayerCost attention_block(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w,
+                          const Precision& p, const GpuRates& r, double efficiency) {
   LayerCost c;
-  const double mats = ffn_matrices(m.ffn_type);
-  if (!moe) {
-    const double f = double(m.ffn) / l.tp;
-    if (mats == 3 && !r.fused_gate_up) {
-      // Gate and up as two GEMMs (an engine without the fused MLP): two launches, and the
-      // activations read twice.
-      for (int gemm = 0; gemm < 2; ++gemm) {
-        c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, f, m.hidden, p.act_bytes, p.weight_bytes, r), r);
-      }
-    } else {
-      const double up_n = (mats - 1) * f;  // gate and up fused into one GEMM for SwiGLU
-      c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, up_n, m.hidden, p.act_bytes, p.weight_bytes, r), r);
-    }
-    c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, m.hidden, f, p.act_bytes, p.weight_bytes, r), r);
-    c.flops += 2 * w.tokens * m.hidden * f * mats;
-    return c;
-  }
-  // Routed experts: tokens spread uniformly over the experts (docs/planner.md#moe).
-  const double experts_local = double(m.experts) / l.ep;
-  const double routed_tokens = w.tokens * m.topk * l.etp / l.tp;  // arriving at this GPU
-  // Experts that receive at least one token (all of them unless the batch is small, as in
-  // decode): only those read their weights.
-  const double active_experts =
-      experts_local * (1 - std::pow(1 - 1 / experts_local, std::max(routed_tokens, 1.0)));
-  const double tokens_per_expert = routed_tokens / active_experts;
-  const double f = double(m.moe_ffn) / l.etp;
-  for (int pass = 0; pass < 2; ++pass) {
-    const double n = pass == 0 ? (mats - 1) * f : m.hidden;
-    const double k = pass == 0 ? m.hidden : f;
-    // One grouped GEMM runs every local expert.
-    c.add_kernel(&LayerCost::gemm_s,
-                 active_experts * gemm_time_s(tokens_per_expert, n, k, p.act_bytes, p.weight_bytes, r), r);
-  }
-  c.flops += 2 * routed_tokens * m.hidden * f * mats;
-  // Router and shared experts (dense, split by TP like the dense FFN).
-  c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, m.experts, m.hidden, p.act_bytes, p.weight_bytes, r), r);
-  if (m.shared_experts > 0) {
-    const double fs = double(m.moe_ffn) * m.shared_experts / l.tp;
-    c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, (mats - 1) * fs, m.hidden, p.act_bytes, p.weight_bytes, r), r);
-    c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, m.hidden, fs, p.act_bytes, p.weight_bytes, r), r);
-    c.flops += 2 * w.tokens * m.hidden * fs * mats;
-  }
-  // Permute and un-permute the routed tokens: read and write topk copies, twice.
+  add_gemms(c, attention_gemms(m, l, w), GemmPass::kForward, p, r);
+  c += attention_core(m, l, w, p, r, efficiency);
+  return c;
+}
+
+/// MoE token permutation and un-permutation: read and write topk copies of the routed
+/// tokens, twice (none for a dense FFN).
+LayerCost ffn_memory(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w, bool moe,
+                     const Precision& p, const GpuRates& r) {
+  LayerCost c;
+  if (!moe) return c;
+  const double routed_tokens = w.tokens * m.topk * l.etp / l.tp;
   for (int kernel = 0; kernel < 2; ++kernel) {
     c.add_memory_kernel(2 * routed_tokens * m.hidden * p.act_bytes, r);
   }
+  return c;
+}
+
+/// The forward of the FFN block: its GEMMs (ffn_gemms) and the MoE permutations.
+LayerCost ffn_block(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w, bool moe,
+                    const Precision& p, const GpuRates& r) {
+  LayerCost c;
+  add_gemms(c, ffn_gemms(m, l, w, moe, r), GemmPass::kForward, p, r);
+  c += ffn_memory(m, l, w, moe, p, r);
   return c;
 }
 
@@ -366,16 +335,14 @@ LayerCost layer_forward(const ModelSpec& m, const ParallelLayout& l, const WorkS
 
 LayerCost layer_backward(const ModelSpec& m, const ParallelLayout& l, const WorkShape& w, bool moe,
                          const Precision& p, const GpuRates& r) {
-  // Data and weight gradients: two GEMMs of the forward's size for each forward GEMM.
-  LayerCost attn = attention_block(m, l, w, p, r, r.attention_bwd_efficiency);
+  // Data and weight gradients: two GEMMs for each forward GEMM, each with its own shape.
   LayerCost c;
-  c.gemm_s = 2 * attn.gemm_s;
-  c.overhead_s = 2 * attn.overhead_s;
+  add_gemms(c, attention_gemms(m, l, w), GemmPass::kBackward, p, r);
   // FlashAttention's backward does 2.5x the forward's matmul FLOPs (5 matmuls against 2,
   // recomputing the scores), at its own efficiency.
-  c.attention_s = 2.5 * attn.attention_s;
-  c.flops = 2 * (attn.flops - attention_core_flops(m, l, w)) + 2.5 * attention_core_flops(m, l, w);
-  c += ffn_block(m, l, w, moe, p, r).scaled(2);
+  c += attention_core(m, l, w, p, r, r.attention_bwd_efficiency).scaled(2.5);
+  add_gemms(c, ffn_gemms(m, l, w, moe, r), GemmPass::kBackward, p, r);
+  c += ffn_memory(m, l, w, moe, p, r).scaled(2);
   c += elementwise(m, l, w, moe, p, r).scaled(2);
   return c;
 }
@@ -397,18 +364,15 @@ LayerCost every_second_matmul_recompute(const ModelSpec& m, const ParallelLayout
   // the FFN norm reads, w3 the SiLU product; a GELU FFN's w2 feeds only the residual add, whose
   // backward needs no input, so it is not recomputed.
   const AttentionShape a = attention_shape(m, l);
-  LayerCost c;
-  c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, a.kv_dim, m.hidden, p.act_bytes, p.weight_bytes, r), r);
-  c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, m.hidden, a.q_dim, p.act_bytes, p.weight_bytes, r), r);
-  c.flops += 2 * w.tokens * m.hidden * (a.kv_dim + a.q_dim);
-  if (moe) {
-    // Routed experts run as grouped matmuls, which are not in the policy's save list.
-    c += ffn_block(m, l, w, moe, p, r);
-  } else if (m.ffn_type == FfnType::kSwiGlu) {
-    const double f = double(m.ffn) / l.tp;
-    c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, f, m.hidden, p.act_bytes, p.weight_bytes, r), r);
-    c.flops += 2 * w.tokens * m.hidden * f;
+  std::vector<GemmCall> calls = {{"K", w.tokens, a.kv_dim, double(m.hidden)},
+                                 {"attention out", w.tokens, double(m.hidden), a.q_dim}};
+  if (!moe && m.ffn_type == FfnType::kSwiGlu) {
+    calls.push_back({"FFN up", w.tokens, double(m.ffn) / l.tp, double(m.hidden)});
   }
+  LayerCost c;
+  add_gemms(c, calls, GemmPass::kForward, p, r);
+  // Routed experts run as grouped matmuls, which are not in the policy's save list.
+  if (moe) c += ffn_block(m, l, w, moe, p, r);
   // Norms, rotary, the activation and the residual adds are not saved: all run again.
   c += elementwise(m, l, w, moe, p, r);
   return c;
@@ -424,8 +388,7 @@ LayerCost logits_forward(const ModelSpec& m, const ParallelLayout& l, const Work
                          const Precision& p, const GpuRates& r) {
   LayerCost c;
   const double vocab_local = double(m.vocab) / l.tp;
-  c.add_kernel(&LayerCost::gemm_s, gemm_time_s(w.tokens, vocab_local, m.hidden, p.act_bytes, p.weight_bytes, r), r);
-  c.flops = 2 * w.tokens * vocab_local * m.hidden;
+  add_gemms(c, {logits_gemm(m, l, w)}, GemmPass::kForward, p, r);
   // Final norm, then softmax cross-entropy over fp32 logits: read, write, read again.
   c.add_memory_kernel(2.0 * w.tokens * m.hidden * p.act_bytes, r);
   c.add_memory_kernel(3.0 * w.tokens * vocab_local * 4, r);

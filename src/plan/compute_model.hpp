@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Time of the computation of one transformer layer on one GPU, from FLOPs and bytes: GEMMs
-// on a roofline with wave quantization, FlashAttention, memory-bound element-wise kernels and
-// a kernel-launch floor (docs/planner.md#compute).
+// by shape (src/plan/gemm_model.hpp), FlashAttention, memory-bound element-wise kernels and a
+// kernel-launch floor (docs/planner.md#compute).
 #pragma once
 
 #include "linksim/catalog.hpp"
 #include "linksim/plan.hpp"
 #include "plan/framework.hpp"
+#include "plan/gemm_model.hpp"
 #include "plan/precision.hpp"
 
 namespace linksim::plan_detail {
@@ -17,7 +18,9 @@ struct GpuRates {
   /// Dense tensor FLOP/s of the attention core: BF16 in FP8 training, whose recipes cast only
   /// the linear layers' GEMMs to FP8 (docs/planner.md#compute)
   double attention_peak_flops = 0;
-  double gemm_efficiency = 0;   ///< fraction of peak a large, well-shaped GEMM reaches
+  /// Fraction of peak the best-shaped large GEMM reaches (gemm_ceiling, or --gemm-efficiency);
+  /// smaller shapes reach less (time_gemm)
+  double gemm_efficiency = 0;
   bool fp8_casts = false;       ///< FP8 GEMMs: each activation input is cast from bf16 first
   double attention_fwd_efficiency = 0;  ///< FlashAttention forward, fraction of peak
   double attention_bwd_efficiency = 0;  ///< FlashAttention backward, fraction of peak
@@ -44,8 +47,13 @@ struct GpuRates {
 GpuRates gpu_rates(const GpuModel& gpu, const PlanRequest& request, const Precision& precision,
                    const FrameworkTraits& framework);
 
-/// Busy time of one GEMM of (m x k) x (k x n) with the given element sizes, seconds (the
-/// launch floor is applied by LayerCost::add_kernel).
+/// The GEMM model's view of the GPU: peak, ceiling, SMs and the streaming memory bandwidth.
+GemmDevice gemm_device(const GpuRates& rates);
+/// One GEMM of (m x k) x (k x n) with the given element sizes on this GPU (time_gemm).
+GemmTiming gemm_timing(double m, double n, double k, double act_bytes, double weight_bytes,
+                       const GpuRates& rates);
+/// Busy time of one GEMM, seconds: gemm_timing's, plus the FP8 cast of the A operand when
+/// the GEMMs run in FP8 (the launch floor is applied by LayerCost::add_kernel).
 double gemm_time_s(double m, double n, double k, double act_bytes, double weight_bytes,
                    const GpuRates& rates);
 

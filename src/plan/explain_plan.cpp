@@ -27,11 +27,32 @@ void add_compute_steps(const Topology& topology, const PlanResult& p,
   gemm.terms = {{"FLOPs", c.flops, "FLOP", "executed on the slowest stage in the step"},
                 {"peak", c.peak_flops, "FLOP/s", gpu_source(topology, p)},
                 {"eff_achieved", c.achieved_gemm_efficiency, "",
-                 fmt::format("large GEMMs at {:g} of peak, less after wave quantization and "
-                             "memory limits (docs/planner.md#compute)",
+                 fmt::format("the best-shaped GEMM at {:.3g} of peak, each GEMM less after tile "
+                             "and wave quantization, memory limits and its K loop's fill and "
+                             "drain; attention at its own (docs/planner.md#compute)",
                              c.gemm_efficiency)}};
   gemm.result = {"t_matmul", c.gemm_s + c.attention_s, "s", ""};
   steps.push_back(gemm);
+
+  ExplainStep layer;
+  layer.title = "compute: the GEMMs of one layer's forward";
+  layer.formula = "t = max(t_tiles, t_memory) + t_edge; eff = 2 x M x N x K / (peak x t)";
+  double layer_s = 0;
+  for (const PlanGemm& g : c.gemms) {
+    const std::string shape = fmt::format("M x N x K = {:.6g} x {:.6g} x {:.6g}", g.m, g.n, g.k);
+    layer.terms.push_back(
+        {g.name, g.time_s, "s",
+         fmt::format("{}{}, {:.3g} of peak, {}",
+                     g.instances != 1 ? fmt::format("{:.4g} experts x ", g.instances) : "",
+                     shape, g.achieved_efficiency,
+                     g.memory_bound ? "memory-bound" : "compute-bound")});
+    layer_s += g.time_s;
+  }
+  layer.notes.push_back(
+      "each GEMM once, before the launch floor; the step runs them once per layer and "
+      "micro-batch, the head once, and backward as a data- and a weight-gradient GEMM");
+  layer.result = {"t_gemms", layer_s, "s", ""};
+  steps.push_back(layer);
 
   ExplainStep mem;
   mem.title = "compute: memory-bound kernels";

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "linksim/collective_rows.hpp"
+#include "plan/gemm_calls.hpp"
 #include "plan/step_builder.hpp"
 
 namespace linksim::plan_detail {
@@ -32,6 +33,13 @@ void StepBuilder::fill_compute(const StagesCost& stages, double optimizer_s, Pla
   c.hbm_Bps = rates_.hbm_Bps;
   c.flops = step_compute.flops;
   c.memory_bytes = step_compute.memory_bytes;
+  // The head's GEMM as stage_cost runs it: prefill samples the last position of each sequence.
+  WorkShape head = w_;
+  if (r_.mode == PlanMode::kPrefill) head.tokens = w_.sequences;
+  if (w_.iteration) head.tokens = w_.logit_rows;
+  bool dense = !m_.is_moe();
+  for (const Stage& s : stages.stages) dense = dense || s.layers.dense > 0;
+  c.gemms = report_gemms(m_, l_, w_, head, dense, m_.is_moe(), true, p_, rates_);
 }
 
 void StepBuilder::fill_comm_table(const std::vector<CommItem>& items, PlanResult& out) {

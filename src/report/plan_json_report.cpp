@@ -40,7 +40,20 @@ Json parallel_json(const PlanResult& r) {
               {"kv_len", if_mode(decode, l.kv_len)}};
 }
 
+Json gemm_json(const PlanGemm& g) {
+  return Json{{"name", g.name},
+              {"m", rounded(g.m)},
+              {"n", rounded(g.n)},
+              {"k", rounded(g.k)},
+              {"instances", rounded(g.instances)},
+              {"time_s", rounded(g.time_s)},
+              {"achieved_efficiency", rounded(g.achieved_efficiency)},
+              {"memory_bound", g.memory_bound}};
+}
+
 Json compute_json(const PlanCompute& c) {
+  Json gemms = Json::array();
+  for (const PlanGemm& g : c.gemms) gemms.push_back(gemm_json(g));
   return Json{{"gemm_s", rounded(c.gemm_s)},
               {"attention_s", rounded(c.attention_s)},
               {"memory_bound_s", rounded(c.memory_bound_s)},
@@ -51,7 +64,8 @@ Json compute_json(const PlanCompute& c) {
               {"achieved_gemm_efficiency", rounded(c.achieved_gemm_efficiency)},
               {"hbm_efficiency", rounded(c.hbm_efficiency)},
               {"peak_flops", rounded(c.peak_flops)},
-              {"hbm_Bps", rounded(c.hbm_Bps)}};
+              {"hbm_Bps", rounded(c.hbm_Bps)},
+              {"gemms", gemms}};
 }
 
 Json comm_json(const PlanComm& c) {

@@ -5,10 +5,12 @@
 #include "linksim/explain.hpp"
 
 #include <doctest/doctest.h>
+#include <fmt/core.h>
 
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "linksim/collectives.hpp"
 #include "linksim/model.hpp"
@@ -331,6 +333,67 @@ TEST_SUITE("explain") {
     CHECK(step(e.steps, "pipeline bubble").result.value == 0);
     CHECK_FALSE(has_term(step(e.steps, "pipeline bubble"), "p"));
     CHECK_FALSE(e.speedup_comm_hidden.has_value());
+  }
+
+  TEST_CASE("explain plan: every GEMM of a decode layer with its shape, time and fraction") {
+    // Llama-3.1-8B decode, one sequence, TP 8 on a DGX H100 (132 SMs, 3350 GB/s x 0.85).
+    const Topology t = load("dgx-h100");
+    PlanRequest r;
+    r.model = ModelCatalog::builtin().get("llama3.1-8b");
+    r.mode = PlanMode::kDecode;
+    r.tp = 8;
+    r.compute_baseline = false;
+    const PlanExplanation e = explain_plan(t, r);
+    const ExplainStep& layer = step(e.steps, "compute: the GEMMs of one layer's forward");
+    std::vector<std::string> names;
+    double sum = 0;
+    for (const ExplainTerm& x : layer.terms) {
+      names.push_back(x.symbol);
+      sum += x.value;
+    }
+    CHECK(names == std::vector<std::string>{"QKV", "attention out", "FFN up/gate", "FFN down",
+                                            "logits"});
+    CHECK(layer.result.value == doctest::Approx(sum).epsilon(1e-12));
+    // QKV: 1 x (4096 + 2 x 1024) / 8 = 768 x 4096. One row runs a 16-row tile: 3 tiles of 256
+    // columns, split 8 ways along K (4096 / 512) = 24 units in one wave; the tensor cores
+    // need 2 x 16 x 256 x 512 / (989.4e12 x 0.72 / 132) = 0.78 us, less than reading the
+    // operands, (4096 + 768) x 2 + 4096 x 768 x 2 = 6,301,184 B. Fill and drain: 24 units load
+    // a 64-deep K block of 1 row and 256 columns, 24 x 64 x (2 + 512) = 789,504 B, and store
+    // 1 x 256 outputs, 24 x 512 = 12,288 B.
+    const double hbm_Bps = 3350e9 * 0.85;
+    const double qkv_s = (6301184.0 + 789504.0 + 12288.0) / hbm_Bps;
+    CHECK(term(layer, "QKV") == doctest::Approx(qkv_s).epsilon(1e-9));
+    const std::string& qkv = layer.terms.front().source;
+    CHECK(qkv.rfind("M x N x K = 1 x 768 x 4096, ", 0) == 0);
+    CHECK(qkv.find("memory-bound") != std::string::npos);
+    // 2 x 768 x 4096 FLOPs in that time, of the 989.4 TFLOP/s peak.
+    const PlanGemm& g = e.plan.compute.gemms.front();
+    CHECK(g.achieved_efficiency ==
+          doctest::Approx(2.0 * 768 * 4096 / (989.4e12 * qkv_s)).epsilon(1e-9));
+    CHECK(qkv.find(fmt::format("{:.3g} of peak", g.achieved_efficiency)) != std::string::npos);
+    // The head: 1 x 128256 / 8 = 16032 x 4096, also bound by its weights.
+    CHECK(layer.terms.back().source.rfind("M x N x K = 1 x 16032 x 4096, ", 0) == 0);
+  }
+
+  TEST_CASE("explain plan: a training layer's GEMMs are compute-bound and near the ceiling") {
+    // Llama-3.1-8B training, micro-batch 1 x 2048 tokens, no TP: QKV is 2048 x 6144 x 4096,
+    // 16 x 24 = 384 tiles in 3 waves of 132 (0.97 of the last full), so it reaches at most
+    // 0.72 x 384 / 396 of peak, and less by the fill and drain.
+    const Topology t = load("dgx-h100");
+    PlanRequest r;
+    r.model = ModelCatalog::builtin().get("llama3.1-8b");
+    r.mode = PlanMode::kTrain;
+    r.dp = 8;
+    r.compute_baseline = false;
+    const PlanExplanation e = explain_plan(t, r);
+    const PlanGemm& qkv = e.plan.compute.gemms.front();
+    CHECK(qkv.name == "QKV");
+    CHECK(qkv.m == 2048);
+    CHECK(qkv.n == 6144);
+    CHECK(qkv.k == 4096);
+    CHECK_FALSE(qkv.memory_bound);
+    CHECK(qkv.achieved_efficiency < 0.72 * 384 / 396);
+    CHECK(qkv.achieved_efficiency > 0.9 * 0.72 * 384 / 396);
   }
 }
 
