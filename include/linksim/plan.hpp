@@ -108,7 +108,14 @@ struct PlanComm {
   double shared_slowdown = 1;
   std::string shared_link;  ///< the link they share, "nic0->leaf0 (ib_ndr)"; "" when none
   int shared_groups = 0;    ///< the groups that load shared_link, the timed one included
+  /// By whom: the other groups that load shared_link, each as `gpus` words; empty when none.
+  std::vector<std::string> shared_with;
 };
+
+/// What slowed a communication's group, in words for a table: "2 groups at once on
+/// nic0->leaf0 (ib_ndr); slowed by host0:gpu1, host1:gpu1" (the first three other groups, then
+/// "and N more", each in braces when there are several). "" when nothing slowed it.
+std::string describe_shared(const PlanComm& comm);
 
 /// Compute of one step on the slowest pipeline stage, seconds, and what it was built from.
 struct PlanCompute {
