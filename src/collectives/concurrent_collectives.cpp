@@ -56,7 +56,8 @@ std::vector<ConcurrentCall> run_concurrent(std::span<const Communicator* const> 
     for (uint32_t link : run.links[size_t(group)]) {
       auto begin = std::lower_bound(link_groups.begin(), link_groups.end(),
                                     std::make_pair(link, -1));
-      auto end = std::upper_bound(begin, link_groups.end(), std::make_pair(link, int(comms.size())));
+      auto end =
+          std::upper_bound(begin, link_groups.end(), std::make_pair(link, int(comms.size())));
       if (end - begin < 2) continue;
       for (auto it = begin; it != end; ++it) {
         if (it->second != int(i)) call.shared_with.push_back(it->second);

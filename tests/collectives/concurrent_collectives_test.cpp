@@ -89,7 +89,9 @@ TEST_CASE("run_concurrent: two rings through one NIC each take the bandwidth tim
     CHECK(call.protocol == Protocol::kSimple);
     CHECK(call.time_s == doctest::Approx(twice_s).epsilon(1e-9));
     REQUIRE(call.shared_link.has_value());
-    CHECK(touches(t, *call.shared_link, "host0:nic0") != touches(t, *call.shared_link, "host1:nic0"));
+    // A link of one of the two servers' NICs (nic0 -> switch, or switch -> nic0).
+    const bool host0 = touches(t, *call.shared_link, "host0:nic0");
+    CHECK(host0 != touches(t, *call.shared_link, "host1:nic0"));
     CHECK(call.shared_link_busy_s > 0);
   }
   CHECK(calls[0].shared_with == std::vector<int>{1});
@@ -149,7 +151,8 @@ TEST_CASE("run_concurrent: bad queries and mixed topologies are refused as run()
                                testing::named(other, "host1:gpu1")});
   const Communicator* mixed[] = {&a, &b};
   CHECK_THROWS_WITH_AS(run_concurrent(mixed, flow_query(kSize)),
-                       "linksim: error: run_concurrent: expected communicators of one topology", ConfigError);
+                       "linksim: error: run_concurrent: expected communicators of one topology",
+                       ConfigError);
   const Communicator* one[] = {&a};
   CHECK_THROWS_AS(run_concurrent(one, flow_query(-1)), ConfigError);
   CollectiveQuery broadcast = flow_query(kSize);

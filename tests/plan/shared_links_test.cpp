@@ -220,9 +220,8 @@ TEST_CASE("shared links: two TP pairs of a PCIe server across one switch uplink,
     bool explained = false;
     for (const ExplainStep& s : e.steps) {
       for (const ExplainTerm& term : s.terms) {
-        if (term.symbol == "shared" && term.source.find("slowed by gpu2, gpu3") != std::string::npos) {
-          explained = true;
-        }
+        const bool names_them = term.source.find("slowed by gpu2, gpu3") != std::string::npos;
+        if (term.symbol == "shared" && names_them) explained = true;
       }
     }
     CHECK(explained);
@@ -235,14 +234,24 @@ TEST_CASE("shared links: DGX H100 DP groups, each on its own rail NIC, are not s
   PlanRequest r = train_8b();
   r.tp = 8;
   r.dp = 2;
-  const PlanResult p = plan(t, r);
-  const PlanComm* dp = dp_comm(p);
-  REQUIRE(dp != nullptr);
-  CHECK(dp->group_size == 2);
-  for (const PlanComm& c : p.comms) {
-    CHECK(c.shared_slowdown == 1);
-    CHECK(c.shared_link.empty());
-    CHECK(c.shared_groups == 0);
+  for (SimMode mode : {SimMode::kAnalytic, SimMode::kFlow}) {
+    CAPTURE(int(mode));
+    r.sim_mode = mode;
+    const PlanResult p = plan(t, r);
+    const PlanComm* dp = dp_comm(p);
+    REQUIRE(dp != nullptr);
+    CHECK(dp->group_size == 2);
+    for (const PlanComm& c : p.comms) {
+      CHECK(c.shared_slowdown == 1);
+      CHECK(c.shared_link.empty());
+      CHECK(c.shared_groups == 0);
+      CHECK(c.shared_with.empty());
+    }
+    // Unchanged: the DP call takes what the group takes alone.
+    plan_detail::CommTimer timer(t, CommOptions{}, mode);
+    CHECK(dp->time_s ==
+          doctest::Approx(dp->count * timer.time(dp->group, dp->collective, dp->bytes).time_s)
+              .epsilon(1e-12));
   }
 }
 
