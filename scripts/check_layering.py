@@ -31,7 +31,7 @@ PUBLIC_HEADERS = {
     "flowsim": "flowsim", "flow_steps": "flowsim",
     "collectives": "collectives", "nccl_version": "collectives", "nccl_tests": "collectives",
     "nccl_debug": "collectives", "explain": "collectives", "model_calibration": "collectives",
-    "collective_rows": "collectives",
+    "collective_rows": "collectives", "concurrent_collectives": "collectives",
     "sysimport": "sysimport", "nccl_tests_output": "sysimport", "nccl_log": "sysimport",
     "calibration": "calibration", "calibrate": "calibration", "error_bands": "calibration",
     "measured": "calibration", "acceptance": "calibration",

@@ -156,6 +156,7 @@ struct CollectiveResult {
 struct NcclCall;
 struct NcclDebugInfo;
 struct CollectiveExplanation;  // include/linksim/explain.hpp
+struct ConcurrentCall;         // include/linksim/concurrent_collectives.hpp
 
 /// A communicator: an ordered set of GPU ranks on a topology, with NCCL's per-communicator
 /// set-up done once (rings, trees, NVLS availability, link efficiencies), after which each
@@ -193,6 +194,9 @@ class Communicator {
   /// The derivation of run()'s answer (include/linksim/explain.hpp) reads the set-up.
   friend CollectiveExplanation explain_collective(const Communicator& comm,
                                                   const CollectiveQuery& query);
+  /// The joint flow simulation of several communicators' calls lowers each one's set-up.
+  friend std::vector<ConcurrentCall> run_concurrent(std::span<const Communicator* const> comms,
+                                                    const CollectiveQuery& query);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -108,12 +108,20 @@ struct PlanComm {
   double shared_slowdown = 1;
   std::string shared_link;  ///< the link they share, "nic0->leaf0 (ib_ndr)"; "" when none
   int shared_groups = 0;    ///< the groups that load shared_link, the timed one included
+  /// By whom: the other groups that load shared_link, each as `gpus` words; empty when none.
+  std::vector<std::string> shared_with;
 };
+
+/// What slowed a communication's group, in words for a table: "2 groups at once on
+/// nic0->leaf0 (ib_ndr); slowed by host0:gpu1, host1:gpu1" (the first three other groups, then
+/// "and N more", each in braces when there are several). "" when nothing slowed it.
+std::string describe_shared(const PlanComm& comm);
 
 /// One GEMM of one layer's forward (or of the output head) on one GPU: Y (m x n) = X (m x k)
 /// W (k x n) after the TP / EP split, timed by the GEMM model (docs/planner.md#compute).
 struct PlanGemm {
-  std::string name;         ///< "QKV", "attention out", "FFN up/gate", "FFN down", "experts up/gate", ...
+  /// "QKV", "attention out", "FFN up/gate", "FFN down", "experts up/gate", ...
+  std::string name;
   double m = 0, n = 0, k = 0;
   double instances = 1;     ///< GEMMs of this shape in the kernel (experts of a grouped GEMM)
   double time_s = 0;        ///< the kernel's busy time, all instances (launch floor not applied)

@@ -216,9 +216,10 @@ CostModel sendrecv_model(const CommGraph& g, Protocol p, double size_bytes, Cost
   return m;
 }
 
-FlowOutcome direct_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes) {
+FlowOutcome direct_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes,
+                         JointFlows* joint) {
   const int n = static_cast<int>(g.ranks().size());
-  Lowering low(g, m.link_scale, m.latency_s + m.fill_s);
+  Lowering low(g, m.link_scale, m.latency_s + m.fill_s, joint);
   if (op == CollectiveOp::kSendRecv) {
     for (int a = 0; a < n; ++a) low.send(a, (a + 1) % n, bytes);
   } else {
@@ -243,8 +244,8 @@ AlgorithmOps direct_algorithm() {
             return op == CollectiveOp::kAllToAll ? alltoall_model(g, p, trace)
                                                  : sendrecv_model(g, p, size_bytes, trace);
           },
-          [](const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes, int) {
-            return direct_flows(g, op, m, bytes);
+          [](const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes, int,
+             JointFlows* joint) { return direct_flows(g, op, m, bytes, joint);
           }};
 }
 

@@ -167,7 +167,8 @@ CostModel nvls_tree_model(const CommGraph& g, CostTrace* trace) {
 // NVLS: every GPU sends its buffer into the switches and receives the result by multicast;
 // across servers (NVLSTree) the GPUs of each rail also exchange their shards over two
 // complementary binary trees of servers, S / (2 ppn) per tree edge and direction.
-FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes) {
+FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes,
+                       JointFlows* joint) {
   const Topology& t = g.topology();
   const size_t n = g.ranks().size();
   std::vector<double> caps = g.capacities();
@@ -192,7 +193,7 @@ FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, 
     }
   }
   first_link[n] = up.size();
-  Lowering low(g, std::move(caps), 1.0, m.latency_s + m.fill_s);
+  Lowering low(g, std::move(caps), 1.0, m.latency_s + m.fill_s, joint);
   const double each = op == CollectiveOp::kAllReduce ? bytes : m.wire_factor * bytes;
   std::vector<PathSpec> up_paths, down_paths;
   for (size_t r = 0; r < n; ++r) {
@@ -239,8 +240,8 @@ AlgorithmOps nvls_algorithm() {
           [](const CommGraph& g, CollectiveOp op, Protocol, double size_bytes, CostTrace* trace) {
             return with_fill_for_size(nvls_model(g, op, trace), g, size_bytes, false);
           },
-          [](const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes, int) {
-            return nvls_flows(g, op, m, bytes);
+          [](const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes, int,
+             JointFlows* joint) { return nvls_flows(g, op, m, bytes, joint);
           }};
 }
 
@@ -254,8 +255,8 @@ AlgorithmOps nvls_tree_algorithm() {
           [](const CommGraph& g, CollectiveOp, Protocol, double size_bytes, CostTrace* trace) {
             return with_fill_for_size(nvls_tree_model(g, trace), g, size_bytes, true);
           },
-          [](const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes, int) {
-            return nvls_flows(g, op, m, bytes);
+          [](const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes, int,
+             JointFlows* joint) { return nvls_flows(g, op, m, bytes, joint);
           }};
 }
 

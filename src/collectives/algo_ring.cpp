@@ -148,9 +148,9 @@ CostModel ring_model(const CommGraph& g, CollectiveOp op, Protocol p, CostTrace*
 }
 
 FlowOutcome ring_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes,
-                       int root) {
+                       int root, JointFlows* joint) {
   const RingPlan& plan = g.ring();
-  Lowering low(g, m.link_scale, m.latency_s + m.fill_s);
+  Lowering low(g, m.link_scale, m.latency_s + m.fill_s, joint);
   const bool chain = op == CollectiveOp::kBroadcast || op == CollectiveOp::kReduce;
   for (size_t k = 0; k < plan.rings.size(); ++k) {
     const auto& ring = plan.rings[k];

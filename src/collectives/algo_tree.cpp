@@ -81,8 +81,8 @@ CostModel tree_model(const CommGraph& g, Protocol p, double size_bytes, CostTrac
 
 // Each server's chain reduces up and broadcasts down; the servers' heads exchange over two
 // complementary binary trees, each carrying half the data (NCCL's double binary tree).
-FlowOutcome tree_flows(const CommGraph& g, const CostModel& m, double bytes) {
-  Lowering low(g, m.link_scale, m.latency_s + m.fill_s);
+FlowOutcome tree_flows(const CommGraph& g, const CostModel& m, double bytes, JointFlows* joint) {
+  Lowering low(g, m.link_scale, m.latency_s + m.fill_s, joint);
   const int nodes = g.node_count();
   const std::vector<std::vector<int>> chain = tree_chains(g);
   const int ppn = static_cast<int>(chain.front().size());
@@ -113,8 +113,8 @@ AlgorithmOps tree_algorithm() {
           [](const CommGraph& g, CollectiveOp, Protocol p, double size_bytes, CostTrace* trace) {
             return tree_model(g, p, size_bytes, trace);
           },
-          [](const CommGraph& g, CollectiveOp, const CostModel& m, double bytes, int) {
-            return tree_flows(g, m, bytes);
+          [](const CommGraph& g, CollectiveOp, const CostModel& m, double bytes, int,
+             JointFlows* joint) { return tree_flows(g, m, bytes, joint);
           }};
 }
 

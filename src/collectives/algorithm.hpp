@@ -23,9 +23,10 @@ struct AlgorithmOps {
   /// REQUIRES: runs(g, op) and the protocol allowed.
   CostModel (*cost)(const CommGraph& g, CollectiveOp op, Protocol proto, double size_bytes,
                     CostTrace* trace);
-  /// The flow lowering, simulated (docs/model.md#flow-mode). REQUIRES: as cost.
+  /// The flow lowering, simulated (docs/model.md#flow-mode), or recorded into `joint` when
+  /// not null (simulate_flows). REQUIRES: as cost.
   FlowOutcome (*flows)(const CommGraph& g, CollectiveOp op, const CostModel& model, double bytes,
-                       int root);
+                       int root, JointFlows* joint);
 };
 
 /// Every algorithm, best known first (the tuner's candidate order).

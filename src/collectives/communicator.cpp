@@ -56,18 +56,27 @@ const std::vector<DeviceId>& Communicator::ranks() const { return impl_->graph.r
 const Topology& Communicator::topology() const { return impl_->graph.topology(); }
 NcclVersion Communicator::nccl_version() const { return impl_->graph.options().nccl_version; }
 
-CollectiveResult Communicator::run(const CollectiveQuery& query) const {
+namespace detail {
+
+void check_query(const CommGraph& g, const CollectiveQuery& query) {
   if (!(query.size_bytes >= 0)) throw ConfigError(RequestField{"size_bytes"}, "expected a message size >= 0 bytes");
   if (query.size_bytes > kMaxSizeBytes) {
     throw ConfigError(RequestField{"size_bytes"}, fmt::format("expected a message size of at most 8 PiB (2^53 bytes), got {}",
                                   query.size_bytes));
   }
-  const detail::CommGraph& g = impl_->graph;
+  const int ranks = static_cast<int>(g.ranks().size());
   if ((query.op == CollectiveOp::kBroadcast || query.op == CollectiveOp::kReduce) &&
-      (query.root < 0 || query.root >= rank_count())) {
+      (query.root < 0 || query.root >= ranks)) {
     throw ConfigError(fmt::format("root rank {} does not exist; expected 0..{}", query.root,
-                                  rank_count() - 1));
+                                  ranks - 1));
   }
+}
+
+}  // namespace detail
+
+CollectiveResult Communicator::run(const CollectiveQuery& query) const {
+  const detail::CommGraph& g = impl_->graph;
+  detail::check_query(g, query);
   detail::Choice c = detail::choose(g, query);
   CollectiveResult r;
   r.algorithm = c.algo;

@@ -16,4 +16,10 @@ struct Communicator::Impl {
   detail::CommGraph graph;  // holds a mutex: built in place, never moved
 };
 
+namespace detail {
+/// Throws ConfigError for a query no communicator of `g` can run: a message size below 0 or
+/// above kMaxSizeBytes, a Broadcast or Reduce root that is not a rank.
+void check_query(const CommGraph& g, const CollectiveQuery& query);
+}  // namespace detail
+
 }  // namespace linksim

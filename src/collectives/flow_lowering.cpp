@@ -9,10 +9,10 @@
 namespace linksim::detail {
 
 FlowOutcome simulate_flows(const CommGraph& g, CollectiveOp op, Algorithm algo,
-                           const CostModel& m, double size_bytes, int root) {
+                           const CostModel& m, double size_bytes, int root, JointFlows* joint) {
   const AlgorithmOps* ops = find_algorithm(algo);
   if (ops == nullptr) return {m.time_s(size_bytes), m.bottleneck, {}};
-  return ops->flows(g, op, m, size_bytes, root);
+  return ops->flows(g, op, m, size_bytes, root, joint);
 }
 
 }  // namespace linksim::detail

@@ -10,6 +10,8 @@
 
 namespace linksim::detail {
 
+class JointFlows;
+
 struct FlowOutcome {
   double time_s = 0;
   Bottleneck bottleneck;  ///< the link saturated longest, or the model's when none was
@@ -18,8 +20,12 @@ struct FlowOutcome {
 
 /// Simulates `op` of `size_bytes` with (algo, proto) whose analytic parameters are `model`
 /// (latency, fill and protocol efficiency are shared with the analytic mode).
+/// With `joint` the transfers are recorded there as its current group, to be simulated with
+/// other groups' (joint_flows.hpp), and the outcome is empty; an algorithm without a
+/// lowering records nothing and answers its closed form either way.
 /// Throws ConfigError when the transfer count would exceed what one run should hold.
 FlowOutcome simulate_flows(const CommGraph& graph, CollectiveOp op, Algorithm algo,
-                           const CostModel& model, double size_bytes, int root);
+                           const CostModel& model, double size_bytes, int root,
+                           JointFlows* joint = nullptr);
 
 }  // namespace linksim::detail

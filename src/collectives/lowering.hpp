@@ -10,6 +10,7 @@
 
 #include "collectives/analytic.hpp"
 #include "collectives/flow_lowering.hpp"
+#include "collectives/joint_flows.hpp"
 #include "collectives/link_efficiency.hpp"
 #include "linksim/flowsim.hpp"
 
@@ -18,22 +19,29 @@ namespace linksim::detail {
 /// `caps` each times `scale`.
 std::vector<double> scaled(std::vector<double> caps, double scale);
 
-// One simulation's worth of transfers: capacities scaled by the protocol's efficiency.
+// One simulation's worth of transfers: capacities scaled by the protocol's efficiency. With a
+// JointFlows (`joint` not null) the transfers are recorded there, as one group among several
+// simulated together, and run() answers nothing (flow_lowering.hpp: simulate_flows).
 class Lowering {
  public:
-  Lowering(const CommGraph& g, double scale, double start_latency_s)
-      : Lowering(g, scaled(g.capacities(), scale), scale, start_latency_s) {}
+  Lowering(const CommGraph& g, double scale, double start_latency_s, JointFlows* joint)
+      : Lowering(g, scaled(g.capacities(), scale), scale, start_latency_s, joint) {}
 
   /// With capacities of the caller's choosing; route caps are scaled by `cap_scale`.
   Lowering(const CommGraph& g, std::vector<double> capacities, double cap_scale,
-           double start_latency_s)
-      : g_(g), scale_(cap_scale), latency_s_(start_latency_s),
-        sim_(std::make_unique<FlowSimulator>(std::move(capacities),
-                                             FlowSimOptions{.record_transfer_times = false})) {}
+           double start_latency_s, JointFlows* joint)
+      : g_(g), scale_(cap_scale), latency_s_(start_latency_s), joint_(joint) {
+    if (joint_ != nullptr) {
+      capacities_ = std::move(capacities);
+    } else {
+      sim_ = std::make_unique<FlowSimulator>(std::move(capacities),
+                                             FlowSimOptions{.record_transfer_times = false});
+    }
+  }
 
   /// Adds a transfer over explicit parallel paths.
   void send_paths(std::span<const PathSpec> paths, double bytes) {
-    sim_->add_transfer({.bytes = bytes, .paths = paths, .latency_s = latency_s_});
+    add({.bytes = bytes, .paths = paths, .latency_s = latency_s_});
   }
 
   /// Adds `bytes` from rank a to rank b along their route (all its parallel paths). The
@@ -60,11 +68,12 @@ class Lowering {
     spec.latency_s = latency_s_;
     const double cap = route_rate_cap(g_.topology(), route, g_.options().calibration, nullptr, &g_.gdr_nics());
     if (cap < std::numeric_limits<double>::infinity()) spec.rate_cap_Bps = cap * scale_;
-    sim_->add_transfer(spec);
+    add(spec);
   }
 
-
+  /// The simulation of the transfers sent; an empty outcome when they went to a JointFlows.
   FlowOutcome run(const Bottleneck& fallback) const {
+    if (joint_ != nullptr) return {};
     const FlowResult result = sim_->run();
     FlowOutcome out;
     out.time_s = result.makespan_s;
@@ -83,9 +92,19 @@ class Lowering {
   }
 
  private:
+  void add(const TransferSpec& spec) {
+    if (joint_ != nullptr) {
+      joint_->add(spec, capacities_);
+    } else {
+      sim_->add_transfer(spec);
+    }
+  }
+
   const CommGraph& g_;
   double scale_;
   double latency_s_;
+  JointFlows* joint_;
+  std::vector<double> capacities_;  ///< with joint_ only: the capacities this group runs at
   std::unique_ptr<FlowSimulator> sim_;
   std::vector<PathSpec> paths_;
   std::vector<ResourceId> resources_;

@@ -6,8 +6,25 @@
 #include <fmt/core.h>
 
 #include "linksim/collective_rows.hpp"
+#include "linksim/concurrent_collectives.hpp"
+#include "linksim/flowsim.hpp"
 
 namespace linksim::plan_detail {
+namespace {
+
+// The bandwidth-bound part of a call alone: its time less that of the same algorithm and
+// protocol for an empty message (the latency and fill alone), seconds.
+double bandwidth_bound_s(const Communicator& comm, CollectiveOp op, const TimedCollective& alone) {
+  CollectiveQuery empty;
+  empty.op = op;
+  empty.size_bytes = 0;
+  empty.mode = SimMode::kAnalytic;
+  empty.algorithm = alone.algorithm;
+  empty.protocol = alone.protocol;
+  return std::max(0.0, alone.time_s - comm.run(empty).time_s);
+}
+
+}  // namespace
 
 CommTimer::CommTimer(const Topology& topology, CommOptions options, SimMode mode)
     : topology_(topology), options_(options), mode_(mode) {}
@@ -42,17 +59,14 @@ const CommTimer::Answer& CommTimer::answer(const std::vector<DeviceId>& gpus, Co
   a.timed.alone_s = r.time_s;
   for (const LinkUsage& u : r.link_usage) {
     if (u.busy_s > 0) a.busy_s.emplace_back(u.link, u.busy_s);
+    if (u.bytes > 0) a.carried.push_back(u.link);
   }
+  std::sort(a.carried.begin(), a.carried.end());
   if (a.busy_s.empty() && r.bottleneck.kind == BottleneckKind::kLink && bytes > 0) {
-    // No per-link usage (tree, direct patterns): the bottleneck link is busy for the part of
-    // the call that the same algorithm and protocol do not take for an empty message.
-    CollectiveQuery empty = query;
-    empty.size_bytes = 0;
-    empty.mode = SimMode::kAnalytic;
-    empty.algorithm = r.algorithm;
-    empty.protocol = r.protocol;
-    const double fixed_s = comm.run(empty).time_s;
-    if (r.time_s > fixed_s) a.busy_s.emplace_back(r.bottleneck.link, r.time_s - fixed_s);
+    // No per-link usage (tree, direct patterns): the bottleneck link is busy for the
+    // bandwidth-bound part of the call.
+    const double busy_s = bandwidth_bound_s(comm, op, a.timed);
+    if (busy_s > 0) a.busy_s.emplace_back(r.bottleneck.link, busy_s);
   }
   return answers_.emplace(key, std::move(a)).first->second;
 }
@@ -61,82 +75,144 @@ TimedCollective CommTimer::time(const std::vector<DeviceId>& gpus, CollectiveOp 
   return answer(gpus, op, bytes).timed;
 }
 
+bool CommTimer::may_share(const std::vector<DeviceId>& own, LinkId link) const {
+  // A GPU's own NVLink or PCIe link is its alone. Links between network switches are left
+  // out: which trunk a flow takes is the fabric's routing choice (adaptive routing spreads
+  // it), not something the groups' placement fixes.
+  const Link& l = topology_.link(link);
+  const bool touches_group = std::find(own.begin(), own.end(), l.from) != own.end() ||
+                             std::find(own.begin(), own.end(), l.to) != own.end();
+  const bool fabric_trunk = topology_.device(l.from).kind == DeviceKind::kNetSwitch &&
+                            topology_.device(l.to).kind == DeviceKind::kNetSwitch;
+  return !touches_group && !fabric_trunk;
+}
+
+std::vector<size_t> CommTimer::neighbours(const std::vector<std::vector<DeviceId>>& groups,
+                                          const std::vector<LinkId>& links) const {
+  // A group's traffic stays on the servers of its GPUs (and the fabric between them): only a
+  // group with a GPU on a server holding one of the links can load it. A link outside every
+  // server (a switch tray of its own) could be loaded by any group.
+  std::set<int> servers;
+  bool outside_servers = false;
+  for (LinkId link : links) {
+    const Link& l = topology_.link(link);
+    const std::optional<int> from = topology_.device(l.from).host;
+    const std::optional<int> to = topology_.device(l.to).host;
+    if (from) servers.insert(*from);
+    if (to) servers.insert(*to);
+    outside_servers = outside_servers || (!from && !to);
+  }
+  std::vector<size_t> out;
+  for (size_t g = 1; g < groups.size(); ++g) {
+    const bool may_load =
+        outside_servers || std::any_of(groups[g].begin(), groups[g].end(), [&](DeviceId gpu) {
+          const std::optional<int> host = topology_.device(gpu).host;
+          return !host || servers.count(*host) > 0;
+        });
+    if (may_load) out.push_back(g);
+  }
+  return out;
+}
+
 TimedCollective CommTimer::time_concurrent(const std::vector<DeviceId>& own,
                                            const GroupList& list_groups, CollectiveOp op,
                                            double bytes) {
   const auto key = std::make_tuple(&communicator(own), int(op), bytes);
   if (auto it = shared_answers_.find(key); it != shared_answers_.end()) return it->second;
+  if (mode_ == SimMode::kFlow) {
+    return shared_answers_.emplace(key, time_jointly(own, list_groups, op, bytes)).first->second;
+  }
   const Answer own_answer = answer(own, op, bytes);
   TimedCollective t = own_answer.timed;
-  // Only links that touch none of the group's GPUs can be loaded by another, disjoint group
-  // of its kind (a GPU's own NVLink or PCIe link is its alone). Links between network
-  // switches are left out: which trunk a flow takes is the fabric's routing choice (adaptive
-  // routing spreads it), not something the groups' placement fixes. A group with no candidate
-  // shares nothing and the other groups need not be timed.
+  // Only the links another disjoint group of its kind can load are compared. A group with no
+  // candidate shares nothing and the other groups need not be timed.
   std::map<LinkId, double> total_s;
   double own_s = 0;
   for (const auto& [link, busy] : own_answer.busy_s) {
     own_s = std::max(own_s, busy);
-    const Link& l = topology_.link(link);
-    const bool touches_group = std::find(own.begin(), own.end(), l.from) != own.end() ||
-                               std::find(own.begin(), own.end(), l.to) != own.end();
-    const bool fabric_trunk = topology_.device(l.from).kind == DeviceKind::kNetSwitch &&
-                              topology_.device(l.to).kind == DeviceKind::kNetSwitch;
-    if (!touches_group && !fabric_trunk) total_s.emplace(link, busy);
+    if (may_share(own, link)) total_s.emplace(link, busy);
   }
-  std::map<LinkId, int> loaders;
-  for (const auto& [link, busy] : total_s) loaders[link] = 1;
+  std::map<LinkId, std::vector<size_t>> loaders;  // the other groups loading each link
+  std::vector<std::vector<DeviceId>> groups;
   if (!total_s.empty()) {
-    // A group's traffic stays on the servers of its GPUs (and the fabric between them): only
-    // a group with a GPU on a server holding one of those links can load it. A link outside
-    // every server (a switch tray of its own) could be loaded by any group.
-    std::set<int> servers;
-    bool outside_servers = false;
-    for (const auto& [link, busy] : total_s) {
-      const Link& l = topology_.link(link);
-      const std::optional<int> from = topology_.device(l.from).host;
-      const std::optional<int> to = topology_.device(l.to).host;
-      if (from) servers.insert(*from);
-      if (to) servers.insert(*to);
-      outside_servers = outside_servers || (!from && !to);
-    }
-    const auto may_load = [&](const std::vector<DeviceId>& group) {
-      if (outside_servers) return true;
-      return std::any_of(group.begin(), group.end(), [&](DeviceId gpu) {
-        const std::optional<int> host = topology_.device(gpu).host;
-        return !host || servers.count(*host) > 0;
-      });
-    };
-    const std::vector<std::vector<DeviceId>> groups = list_groups();
-    for (size_t g = 1; g < groups.size(); ++g) {
-      if (!may_load(groups[g])) continue;
+    std::vector<LinkId> links;
+    for (const auto& [link, busy] : total_s) links.push_back(link);
+    groups = list_groups();
+    for (size_t g : neighbours(groups, links)) {
       for (const auto& [link, busy] : answer(groups[g], op, bytes).busy_s) {
         auto it = total_s.find(link);
         if (it == total_s.end()) continue;
         it->second += busy;
-        ++loaders[link];
+        loaders[link].push_back(g);
       }
     }
   }
   // The busiest shared link sets the bandwidth-bound time: what it carries for every group
-  // beyond the group's own bandwidth-bound time adds to the call.
+  // beyond the group's own bandwidth-bound time adds to the call. That time is at least its
+  // busiest link's busy time, and longer when something else limits the call (a host-staged
+  // copy): sharing slows such a call only past it.
   double busiest_s = 0;
   for (const auto& [link, busy] : total_s) {
-    if (loaders[link] > 1 && busy > busiest_s) {
+    if (!loaders[link].empty() && busy > busiest_s) {
       busiest_s = busy;
       t.shared_link = link;
-      t.shared_groups = loaders[link];
     }
   }
+  if (busiest_s > own_s) own_s = std::max(own_s, bandwidth_bound_s(communicator(own), op, t));
   const double extra_s = std::max(0.0, busiest_s - own_s);
   t.time_s += extra_s;
-  t.shared_slowdown = t.alone_s > 0 ? t.time_s / t.alone_s : 1;
-  if (extra_s <= 0) {
+  if (extra_s > 0) {
+    t.shared_slowdown = t.alone_s > 0 ? t.time_s / t.alone_s : 1;
+    for (size_t g : loaders[*t.shared_link]) t.shared_with.push_back(groups[g]);
+    t.shared_groups = int(t.shared_with.size()) + 1;
+  } else {
     t.shared_link.reset();
-    t.shared_groups = 0;
-    t.shared_slowdown = 1;
   }
   return shared_answers_.emplace(key, t).first->second;
+}
+
+TimedCollective CommTimer::time_jointly(const std::vector<DeviceId>& own,
+                                        const GroupList& list_groups, CollectiveOp op,
+                                        double bytes) {
+  const Answer& own_answer = answer(own, op, bytes);
+  TimedCollective t = own_answer.timed;
+  std::vector<LinkId> candidates;
+  for (LinkId link : own_answer.carried) {
+    if (may_share(own, link)) candidates.push_back(link);
+  }
+  if (candidates.empty()) return t;
+  // The groups whose own flows cross one of those links join the simulation; the groups
+  // that cross only theirs are left out (docs/planner.md#shared-links: first neighbours).
+  const std::vector<std::vector<DeviceId>> groups = list_groups();
+  std::vector<size_t> joined;
+  for (size_t g : neighbours(groups, candidates)) {
+    const std::vector<LinkId>& carried = answer(groups[g], op, bytes).carried;
+    const bool crosses = std::any_of(carried.begin(), carried.end(), [&](LinkId link) {
+      return std::binary_search(candidates.begin(), candidates.end(), link);
+    });
+    if (crosses) joined.push_back(g);
+  }
+  if (joined.empty()) return t;
+  std::vector<const Communicator*> comms{&communicator(own)};
+  for (size_t g : joined) comms.push_back(&communicator(groups[g]));
+  CollectiveQuery query;
+  query.op = op;
+  query.size_bytes = bytes;
+  query.mode = SimMode::kFlow;
+  const ConcurrentCall call = run_concurrent(comms, query).front();
+  // Equal up to the simulator's tolerance (docs/flowsim.md#tolerance): not slowed.
+  constexpr double kPrecision = FlowSimOptions{}.precision;
+  if (!(call.time_s > t.alone_s * (1 + kPrecision))) return t;
+  t.time_s = call.time_s;
+  t.shared_slowdown = t.alone_s > 0 ? t.time_s / t.alone_s : 1;
+  // A flow is slowed only on a saturated link, so a slowed group has a saturated shared link;
+  // without one, the groups it shares any link with are named.
+  t.shared_link = call.shared_link;
+  for (int c : call.shared_link ? call.shared_link_with : call.shared_with) {
+    t.shared_with.push_back(groups[joined[size_t(c) - 1]]);
+  }
+  t.shared_groups = int(t.shared_with.size()) + 1;
+  return t;
 }
 
 const std::optional<CommTimer::NvlinkGroup>& CommTimer::nvlink_group(

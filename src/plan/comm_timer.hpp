@@ -33,6 +33,8 @@ struct TimedCollective {
   double shared_slowdown = 1;
   std::optional<LinkId> shared_link;
   int shared_groups = 0;
+  /// By whom: the other groups that load shared_link (shared_groups - 1 of them), as listed.
+  std::vector<std::vector<DeviceId>> shared_with;
 };
 
 /// Not thread-safe: one per planning thread. REQUIRES: the topology outlives it.
@@ -47,9 +49,11 @@ class CommTimer {
   using GroupList = std::function<std::vector<std::vector<DeviceId>>()>;
 
   /// One call of `op` on `own` while every group `groups()` lists (`own` first) runs the same
-  /// call: where they load a common link (a NIC, a PCIe uplink, a switch trunk), its busy time
-  /// adds up and the bandwidth-bound part of the call stretches to the busiest such link's
-  /// total; the latency terms stay (docs/planner.md#shared-links).
+  /// call (docs/planner.md#shared-links). Analytic: where they load a common link (a NIC, a
+  /// PCIe uplink, a socket link) its busy time adds up and the bandwidth-bound part of the
+  /// call stretches to the busiest such link's total; the latency terms stay. Flow: `own` and
+  /// the groups that cross one of those links are simulated together (run_concurrent) and the
+  /// call takes until `own`'s last transfer ends.
   TimedCollective time_concurrent(const std::vector<DeviceId>& own, const GroupList& groups,
                                   CollectiveOp op, double bytes);
 
@@ -83,7 +87,17 @@ class CommTimer {
   struct Answer {
     TimedCollective timed;
     std::vector<std::pair<LinkId, double>> busy_s;
+    std::vector<LinkId> carried;  ///< every link its link usage reports bytes on, ascending
   };
+  /// The links of `own`'s answer that another disjoint group of its kind could load: those
+  /// that touch none of its GPUs and join no two network switches.
+  bool may_share(const std::vector<DeviceId>& own, LinkId link) const;
+  /// Of `groups` (`own` first), the indices of the others with a GPU on a server holding one
+  /// of `links` (all when a link lies outside every server): only they can load them.
+  std::vector<size_t> neighbours(const std::vector<std::vector<DeviceId>>& groups,
+                                 const std::vector<LinkId>& links) const;
+  TimedCollective time_jointly(const std::vector<DeviceId>& own, const GroupList& list_groups,
+                               CollectiveOp op, double bytes);
   const Answer& answer(const std::vector<DeviceId>& gpus, CollectiveOp op, double bytes);
   std::map<std::tuple<const Communicator*, int, double>, Answer> answers_;
   std::map<std::tuple<const Communicator*, int, double>, TimedCollective> shared_answers_;

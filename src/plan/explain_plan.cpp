@@ -90,6 +90,11 @@ void add_comm_steps(const PlanResult& p, std::vector<ExplainStep>& steps) {
                             to_string(c.collective), c.bytes, c.gpus, to_string(c.algorithm),
                             to_string(c.protocol), c.bottleneck)},
                {"exposed", c.exposed_s, "s", "not hidden (docs/planner.md#communication)"}};
+    if (c.shared_slowdown > 1) {
+      s.terms.push_back({"shared", c.shared_slowdown, "",
+                         "t_call over its time alone: " + describe_shared(c) +
+                             " (docs/planner.md#shared-links)"});
+    }
     s.result = {"time", c.time_s, "s", ""};
     steps.push_back(s);
     sum.terms.push_back(

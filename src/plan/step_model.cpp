@@ -87,9 +87,16 @@ void StepBuilder::describe_assumptions(std::vector<std::string>& lines) const {
       lines.push_back("engine none: kernels and NCCL alone, no serving-engine overhead (--engine)");
     }
   }
-  lines.push_back("each group's collectives timed on its own GPUs as one communicator, then "
-                  "slowed where the groups of its kind running at the same time load the same "
-                  "link (a NIC, a PCIe uplink, a switch trunk): that link's time is shared");
+  if (r_.sim_mode == SimMode::kFlow) {
+    lines.push_back("each group's collectives simulated on its own GPUs, together with the "
+                    "groups of its kind running at the same time whose flows cross its NIC, PCIe "
+                    "uplink or socket link: one flow simulation, max-min fair "
+                    "(docs/planner.md#shared-links)");
+  } else {
+    lines.push_back("each group's collectives timed on its own GPUs as one communicator, then "
+                    "slowed where the groups of its kind running at the same time load the same "
+                    "link (a NIC, a PCIe uplink, a socket link): that link's time is shared");
+  }
 }
 
 void StepBuilder::describe(PlanResult& out) const {

@@ -72,6 +72,9 @@ void StepBuilder::fill_comm_table(const std::vector<CommItem>& items, PlanResult
         c.shared_link = describe_bottleneck(link, timer_.topology());
       }
       c.shared_groups = t.shared_groups;
+      for (const std::vector<DeviceId>& other : t.shared_with) {
+        c.shared_with.push_back(describe_gpus(timer_.topology(), other));
+      }
       out.comms.push_back(c);
       same = out.comms.end() - 1;
     }

@@ -84,7 +84,8 @@ Json comm_json(const PlanComm& c) {
               {"gpus", c.gpus},
               {"shared_slowdown", rounded(c.shared_slowdown)},
               {"shared_link", c.shared_link.empty() ? Json(nullptr) : Json(c.shared_link)},
-              {"shared_groups", c.shared_groups}};
+              {"shared_groups", c.shared_groups},
+              {"shared_with", c.shared_with}};
 }
 
 Json memory_json(const PlanResult& r) {

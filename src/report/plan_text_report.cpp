@@ -165,10 +165,9 @@ void append_comms(std::string& out, const PlanResult& r) {
   // What the groups of one kind running at once cost each other (docs/planner.md#shared-links).
   for (const PlanComm& c : r.comms) {
     if (c.shared_slowdown <= 1) continue;
-    append_line(out, fmt::format("  shared: {} {} {} {:.2f} x its time alone, {} groups at once "
-                                 "on {}",
-                                 c.kind, c.phase, to_string(c.collective), c.shared_slowdown,
-                                 c.shared_groups, c.shared_link));
+    append_line(out, fmt::format("  shared: {} {} {} {:.2f} x its time alone, {}", c.kind,
+                                 c.phase, to_string(c.collective), c.shared_slowdown,
+                                 describe_shared(c)));
   }
 }
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Concurrent groups of one kind that load the same link (docs/planner.md#shared-links): two DP
 // groups through one NIC per server take twice the bandwidth-bound time of one alone, in both
-// simulation modes; DGX H100 servers, one rail NIC per GPU, share nothing.
+// simulation modes (the flow mode simulating both groups at once), and the modes agree; two TP
+// pairs of a PCIe server whose rings cross one switch uplink likewise; DGX H100 servers, one
+// rail NIC per GPU, share nothing.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -9,6 +11,7 @@
 
 #include "linksim/model.hpp"
 #include "linksim/plan.hpp"
+#include "linksim/plan_explain.hpp"
 #include "linksim/plan_report.hpp"
 #include "linksim/topology_yaml.hpp"
 #include "plan/comm_timer.hpp"
@@ -36,8 +39,8 @@ TwoGroups dp_groups(const Topology& t) {
 
 // Hand derivation: a ring AllReduce of S bytes takes alpha + S / B. Two such groups on one
 // NIC give it 2 S to carry, so each takes alpha + 2 S / B = alone(S) + (alone(2 S) - alone(S)):
-// the latency once, the bandwidth-bound part twice.
-void check_shared_nic(SimMode mode, double tolerance) {
+// the latency once, the bandwidth-bound part twice. Returns the shared call's time.
+double check_shared_nic(SimMode mode, double tolerance) {
   const Topology t = two_servers_one_nic();
   const TwoGroups g = dp_groups(t);
   const double size = 256.0 * 1024 * 1024;
@@ -64,6 +67,8 @@ void check_shared_nic(SimMode mode, double tolerance) {
   const bool nic_link = t.device(link.from).kind == DeviceKind::kNic ||
                         t.device(link.to).kind == DeviceKind::kNic;
   CHECK(nic_link);
+  REQUIRE(shared.shared_with.size() == 1);  // by whom: the other DP group
+  CHECK(shared.shared_with.front() == g.b);
 
   // One group alone, listed as the only group of its kind: unchanged.
   const plan_detail::TimedCollective single =
@@ -71,6 +76,32 @@ void check_shared_nic(SimMode mode, double tolerance) {
   CHECK(single.time_s == doctest::Approx(timer.time(g.b, CollectiveOp::kAllReduce, size).time_s));
   CHECK(single.shared_slowdown == 1);
   CHECK_FALSE(single.shared_link.has_value());
+  CHECK(single.shared_with.empty());
+  return shared.time_s;
+}
+
+// A PCIe Gen4 server of four L40S (no NVLink) under two leaf switches of one top switch:
+// gpu0, gpu2 under pciesw0 and gpu1, gpu3 under pciesw1, every link Gen4 x16. TP = 2 makes the
+// pairs gpu0-gpu1 and gpu2-gpu3: both rings cross pciesw0 <-> top <-> pciesw1 (P2P through
+// the switches, PXB). DP = 2 pairs gpu0-gpu2 and gpu1-gpu3, each under its own leaf switch.
+Topology shared_uplink_server() {
+  return parse_topology(R"(
+name: shared-uplink
+node:
+  devices:
+    - {name: cpu0, kind: cpu}
+    - {name: top, kind: pcie_switch}
+    - {name: "pciesw[0-1]", kind: pcie_switch}
+    - {name: "gpu[0-3]", kind: gpu, model: l40s}
+  links:
+    - {from: top, to: cpu0, type: pcie4, width: 16}
+    - {from: "pciesw[0-1]", to: top, type: pcie4, width: 16}
+    - {from: gpu0, to: pciesw0, type: pcie4, width: 16}
+    - {from: gpu1, to: pciesw1, type: pcie4, width: 16}
+    - {from: gpu2, to: pciesw0, type: pcie4, width: 16}
+    - {from: gpu3, to: pciesw1, type: pcie4, width: 16}
+)",
+                        "shared-uplink.yaml");
 }
 
 PlanRequest train_8b() {
@@ -98,8 +129,16 @@ TEST_CASE("shared links: two DP groups through one NIC take twice the bandwidth 
 }
 
 TEST_CASE("shared links: two DP groups through one NIC take twice the bandwidth time, flow") {
-  // Each group's time is its own flow simulation; the sharing is counted on its link usage.
-  check_shared_nic(SimMode::kFlow, 0.02);
+  // Both groups' rings in one flow simulation: each gets half the NIC, alone(2 S) exactly.
+  check_shared_nic(SimMode::kFlow, 1e-9);
+}
+
+TEST_CASE("shared links: the flow and analytic modes agree on two DP groups through one NIC") {
+  // The flow mode's rings run at the analytic rate uncontended (docs/model.md#flow-mode), so
+  // the two modes' times alone agree, and so must their times shared.
+  const double analytic_s = check_shared_nic(SimMode::kAnalytic, 1e-9);
+  const double flow_s = check_shared_nic(SimMode::kFlow, 1e-9);
+  CHECK(flow_s == doctest::Approx(analytic_s).epsilon(1e-6));
 }
 
 TEST_CASE("shared links: the plan's DP row reports the NIC its two groups share") {
@@ -121,11 +160,72 @@ TEST_CASE("shared links: the plan's DP row reports the NIC its two groups share"
   }
   const std::string text = render_plan_text(p);
   CHECK(text.find("  shared: dp step allreduce ") != std::string::npos);
-  CHECK(text.find(" x its time alone, 2 groups at once on " + dp->shared_link) != std::string::npos);
+  CHECK(text.find(" x its time alone, 2 groups at once on " + dp->shared_link +
+                  "; slowed by host0:gpu1, host1:gpu1\n") != std::string::npos);
+  REQUIRE(dp->shared_with.size() == 1);
+  CHECK(dp->shared_with.front() == "host0:gpu1, host1:gpu1");
   const std::string json = render_plan_json(p);
   CHECK(json.find("\"shared_groups\": 2") != std::string::npos);
   CHECK(json.find("\"shared_link\": \"" + dp->shared_link + "\"") != std::string::npos);
   CHECK(json.find("\"shared_link\": null") != std::string::npos);  // the TP rows
+  CHECK(json.find("\"shared_with\": [\n        \"host0:gpu1, host1:gpu1\"\n      ]") !=
+        std::string::npos);
+  CHECK(json.find("\"shared_with\": []") != std::string::npos);  // the TP rows
+}
+
+TEST_CASE("shared links: the flow mode's plan reports the NIC, its slowdown and the other group") {
+  const Topology t = two_servers_one_nic();
+  PlanRequest r = train_8b();
+  r.tp = 2;
+  r.dp = 2;
+  const PlanResult analytic = plan(t, r);
+  r.sim_mode = SimMode::kFlow;
+  const PlanResult flow = plan(t, r);
+  const PlanComm* a = dp_comm(analytic);
+  const PlanComm* f = dp_comm(flow);
+  REQUIRE(a != nullptr);
+  REQUIRE(f != nullptr);
+  CHECK(f->shared_groups == 2);
+  CHECK(f->shared_slowdown > 1.5);
+  CHECK(f->shared_slowdown == doctest::Approx(a->shared_slowdown).epsilon(1e-3));
+  CHECK(f->shared_link.find("nic0") != std::string::npos);
+  CHECK(f->shared_with == std::vector<std::string>{"host0:gpu1, host1:gpu1"});
+}
+
+TEST_CASE("shared links: two TP pairs of a PCIe server across one switch uplink, both modes") {
+  const Topology t = shared_uplink_server();
+  PlanRequest r = train_8b();
+  r.tp = 2;
+  r.dp = 2;
+  for (SimMode mode : {SimMode::kAnalytic, SimMode::kFlow}) {
+    CAPTURE(int(mode));
+    r.sim_mode = mode;
+    const PlanExplanation e = explain_plan(t, r);
+    bool tp_seen = false;
+    for (const PlanComm& c : e.plan.comms) {
+      if (c.kind == "dp") {
+        CHECK(c.shared_slowdown == 1);  // gpu0-gpu2 and gpu1-gpu3 each under their own switch
+        continue;
+      }
+      if (c.kind != "tp" || c.bytes < 16e6) continue;
+      tp_seen = true;
+      // Every link on the rings' way is Gen4 x16: the uplink carries two rings' bytes.
+      CHECK(c.shared_groups == 2);
+      CHECK(c.shared_slowdown > 1.5);
+      CHECK(c.shared_slowdown <= 2.0 + 1e-9);
+      CHECK(c.shared_link.find("top") != std::string::npos);
+      CHECK(c.shared_with == std::vector<std::string>{"gpu2, gpu3"});
+    }
+    CHECK(tp_seen);
+    bool explained = false;
+    for (const ExplainStep& s : e.steps) {
+      for (const ExplainTerm& term : s.terms) {
+        const bool names_them = term.source.find("slowed by gpu2, gpu3") != std::string::npos;
+        if (term.symbol == "shared" && names_them) explained = true;
+      }
+    }
+    CHECK(explained);
+  }
 }
 
 TEST_CASE("shared links: DGX H100 DP groups, each on its own rail NIC, are not slowed") {
@@ -134,14 +234,24 @@ TEST_CASE("shared links: DGX H100 DP groups, each on its own rail NIC, are not s
   PlanRequest r = train_8b();
   r.tp = 8;
   r.dp = 2;
-  const PlanResult p = plan(t, r);
-  const PlanComm* dp = dp_comm(p);
-  REQUIRE(dp != nullptr);
-  CHECK(dp->group_size == 2);
-  for (const PlanComm& c : p.comms) {
-    CHECK(c.shared_slowdown == 1);
-    CHECK(c.shared_link.empty());
-    CHECK(c.shared_groups == 0);
+  for (SimMode mode : {SimMode::kAnalytic, SimMode::kFlow}) {
+    CAPTURE(int(mode));
+    r.sim_mode = mode;
+    const PlanResult p = plan(t, r);
+    const PlanComm* dp = dp_comm(p);
+    REQUIRE(dp != nullptr);
+    CHECK(dp->group_size == 2);
+    for (const PlanComm& c : p.comms) {
+      CHECK(c.shared_slowdown == 1);
+      CHECK(c.shared_link.empty());
+      CHECK(c.shared_groups == 0);
+      CHECK(c.shared_with.empty());
+    }
+    // Unchanged: the DP call takes what the group takes alone.
+    plan_detail::CommTimer timer(t, CommOptions{}, mode);
+    CHECK(dp->time_s ==
+          doctest::Approx(dp->count * timer.time(dp->group, dp->collective, dp->bytes).time_s)
+              .epsilon(1e-12));
   }
 }
 
