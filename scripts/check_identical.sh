@@ -4,8 +4,8 @@
 #   scripts/check_identical.sh save BUILD_DIR OUT_DIR   runs every command with BUILD_DIR/linksim
 #   scripts/check_identical.sh diff REF_DIR OUT_DIR     exit 0 when every file is the same
 # The commands: coll --json, analytic and flow (six collectives, -b 8 -e 1G -f 8), on every
-# topology of topologies/ and on dgx-h100-ib at 2, 16, 256 and 2048 servers (16,384: AllReduce of
-# 1 GiB, analytic and flow); plan --json; plan --search --json; explain coll and explain plan;
+# topology of topologies/ and on dgx-h100-ib at 2, 16, 256 and 2048 servers (flow AllToAll up to 16
+# servers; 16,384: AllReduce of 1 GiB, analytic and flow); plan --json; plan --search --json; explain coll and explain plan;
 # and scenario runs (their generated_at stripped).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -39,6 +39,8 @@ done
 for nodes in 2 16 256 2048; do
   for op in $ops; do
     for sim in analytic flow; do
+      # A flow-mode AllToAll is N^2 transfers: past 16 servers it needs gigabytes and minutes.
+      [[ $op == alltoall && $sim == flow && $nodes -gt 16 ]] && continue
       answer "coll-ib$nodes-$op-$sim" "$bin" coll "$op" --topo topologies/dgx-h100-ib.yaml \
         --set nodes=$nodes -b 8 -e 1G -f 8 --sim "$sim" --json
     done
@@ -77,6 +79,7 @@ for scenario in allreduce-four-machines cluster-scaling; do
     echo "== $f"
     grep -v generated_at "$f"
   done) >"$out/run-$scenario-files"
+  sed -i "s|$dir|OUT|g" "$out/run-$scenario" "$out/run-$scenario-files"  # the directory's name
   rm -rf "$dir"
 done
 echo "saved $(ls "$out" | wc -l) files into $out"

@@ -71,6 +71,9 @@ class Lowering {
     out.bottleneck = result.bottlenecks.empty()
                          ? fallback
                          : link_bottleneck(g_.topology(), LinkId{result.bottlenecks.front().value});
+    size_t used_links = 0;  // sized once: a cluster's links would regrow it by doubling
+    for (const ResourceUsage& used : result.resources) used_links += used.bytes > 0 ? 1 : 0;
+    out.link_usage.reserve(used_links);
     for (size_t r = 0; r < result.resources.size(); ++r) {
       const ResourceUsage& used = result.resources[r];
       if (!(used.bytes > 0)) continue;
