@@ -37,9 +37,10 @@ class Lowering {
   }
 
   /// Adds `bytes` from rank a to rank b along their route (all its parallel paths). The
-  /// route is not kept in the communicator's cache (CommGraph::with_route).
+  /// route is neither kept in the communicator's cache nor summarized
+  /// (CommGraph::with_route_paths).
   void send(int a, int b, double bytes) {
-    g_.with_route(a, b, [&](const Route& route) { send_route(route, bytes); });
+    g_.with_route_paths(a, b, [&](const Route& route) { send_route(route, bytes); });
   }
 
   void send_route(const Route& route, double bytes) {
