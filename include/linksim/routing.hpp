@@ -136,6 +136,10 @@ class Router {
 
   /// The route NCCL would use to move bytes from GPU `src` to GPU `dst` (also NIC endpoints).
   Route route(DeviceId src, DeviceId dst) const;
+  /// route(src, dst) without its summary when the ends are in different servers: the same
+  /// paths, class and transport, but bw_Bps, latency_s and bottleneck left at their
+  /// defaults. For callers that read the links alone (a flow lowering of many routes).
+  Route route_paths(DeviceId src, DeviceId dst) const;
   /// A route inside one server as the host-0 route every server repeats: route(src, dst) is
   /// `local` with `device_offset` added to its device ids and `link_offset` to its link ids.
   struct HostRoute {
@@ -172,6 +176,7 @@ class Router {
   struct Impl;
   const Topology& topology_;
   RouterOptions options_;
+  Route route(DeviceId src, DeviceId dst, bool summarized) const;
   std::unique_ptr<Impl> impl_;
 };
 

@@ -76,7 +76,8 @@ struct Link {
   /// -1 = a host bridge of its own.
   int host_bridge = -1;
   LinkId reverse;
-  SourceLocation where;
+  // Where it was declared: Topology::link_where (kept apart: a handful of declarations for
+  // millions of links).
 };
 
 /// An immutable-after-build machine description.
@@ -99,6 +100,8 @@ class Topology {
   const Device& device(DeviceId id) const { return devices_[id.value]; }
   std::span<const Link> links() const { return links_; }
   const Link& link(LinkId id) const { return links_[id.value]; }
+  /// Where the link was declared, for messages (the template's entry for a server's link).
+  const SourceLocation& link_where(LinkId id) const;
   /// Directed links leaving `id`, in the order they were added.
   std::span<const LinkId> out_links(DeviceId id) const;
 
@@ -129,6 +132,7 @@ class Topology {
   DeviceId add_device(Device device);
   /// Adds a full-duplex link as two directed links with the same capacity and latency.
   /// Returns the id of the from->to direction. REQUIRES: bw_Bps > 0, latency_s >= 0.
+  /// A link of a server block after host 0's (set_host_layout) reports host 0's `where`.
   LinkId add_link(DeviceId from, DeviceId to, const LinkType& type, int lanes, double bw_Bps,
                   double latency_s, SourceLocation where = {}, int host_bridge = -1);
   /// Declares that the first `hosts` x devices_per_host devices (and the matching links)
@@ -139,6 +143,7 @@ class Topology {
   void reserve(size_t devices, size_t links) {
     devices_.reserve(devices);
     links_.reserve(links);
+    link_where_.reserve(links / 2);
   }
   /// Rebuilds adjacency and indexes after building. Called once, last.
   void finalize();
@@ -149,6 +154,10 @@ class Topology {
   std::string source_file_;
   std::vector<Device> devices_;
   std::vector<Link> links_;
+  /// Per link pair (ids 2k, 2k+1): an index into wheres_, which holds each run of equal
+  /// declarations once.
+  std::vector<uint32_t> link_where_;
+  std::vector<SourceLocation> wheres_;
   std::vector<uint32_t> out_begin_;   // CSR: out_links of device d = out_ids_[out_begin_[d] .. out_begin_[d+1])
   std::vector<LinkId> out_ids_;
   std::vector<DeviceId> gpus_;

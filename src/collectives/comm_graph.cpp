@@ -206,7 +206,10 @@ Route concatenate(const Route& a, Route b) {
 // Between servers NCCL keeps traffic on its rail (PXN, NCCL 2.12+): the sender hands the data
 // over NVLink to its server's GPU on the receiver's rail, whose NIC sends it to the receiver's
 // NIC, so each NIC talks to its own rail's leaf (docs/model.md#rails).
-Route CommGraph::compute_route(DeviceId src, DeviceId dst) const {
+Route CommGraph::compute_route(DeviceId src, DeviceId dst, bool summarized) const {
+  const auto between_servers = [&](DeviceId a, DeviceId b) {
+    return summarized ? router_.route(a, b) : router_.route_paths(a, b);
+  };
   // The ends' servers from their ids and their indices from host 0's devices (block_twin),
   // without reading the far GPUs themselves.
   const uint64_t block = topology_.devices_per_host();
@@ -220,14 +223,14 @@ Route CommGraph::compute_route(DeviceId src, DeviceId dst) const {
   const Device& d = block_twin(topology_, dst);
   // Every server holds the same GPUs (the host-block layout), so gpus() is host-major.
   const size_t per_host = topology_.gpus().size() / static_cast<size_t>(topology_.host_count());
-  if (d.index >= static_cast<int>(per_host)) return router_.route(src, dst);
+  if (d.index >= static_cast<int>(per_host)) return between_servers(src, dst);
   const DeviceId proxy = topology_.gpus()[static_cast<size_t>(*s_host) * per_host + d.index];
-  if (proxy == src) return router_.route(src, dst);
+  if (proxy == src) return between_servers(src, dst);
   Route hand_over = router_.route(src, proxy);
   if (hand_over.cls != PathClass::kNvlink || hand_over.transport != Transport::kP2p) {
-    return router_.route(src, dst);
+    return between_servers(src, dst);
   }
-  Route joined = concatenate(hand_over, router_.route(proxy, dst));
+  Route joined = concatenate(hand_over, between_servers(proxy, dst));
   joined.proxy = proxy;
   return joined;
 }

@@ -87,6 +87,17 @@ class CommGraph {
       visit(compute_route(ranks_[size_t(from_rank)], ranks_[size_t(to_rank)]));
     }
   }
+  /// As with_route, for a visitor that reads the route's paths, class and transport alone: a
+  /// route computed for the call between servers comes without its summary (bw_Bps,
+  /// latency_s, bottleneck; Router::route_paths), which a lowering of many routes skips.
+  template <class Visit>
+  void with_route_paths(int from_rank, int to_rank, Visit&& visit) const {
+    if (const Route* cached = cached_route(from_rank, to_rank)) {
+      visit(*cached);
+    } else {
+      visit(compute_route(ranks_[size_t(from_rank)], ranks_[size_t(to_rank)], false));
+    }
+  }
   const RingPlan& ring() const { return ring_; }
   /// The ring graph NCCL's search finds here (search_nccl_ring_graph), kept: every estimate
   /// of a ring or tree asks for it.
@@ -133,7 +144,8 @@ class CommGraph {
   void find_nvls();
   void measure_network();
   void measure_hop_latency();
-  Route compute_route(DeviceId src, DeviceId dst) const;
+  /// The route between two devices; `summarized` false: Router::route_paths's contract.
+  Route compute_route(DeviceId src, DeviceId dst, bool summarized = true) const;
   /// The cached route between two ranks, or nullptr. REQUIRES: ranks of the communicator.
   const Route* cached_route(int from_rank, int to_rank) const;
   /// Adds every hop of a cyclic ring to `set`, each carrying `weight` (route caps included).

@@ -45,9 +45,10 @@ class Lowering {
   }
 
   /// Adds `bytes` from rank a to rank b along their route (all its parallel paths). The
-  /// route is not kept in the communicator's cache (CommGraph::with_route).
+  /// route is neither kept in the communicator's cache nor summarized
+  /// (CommGraph::with_route_paths).
   void send(int a, int b, double bytes) {
-    g_.with_route(a, b, [&](const Route& route) { send_route(route, bytes); });
+    g_.with_route_paths(a, b, [&](const Route& route) { send_route(route, bytes); });
   }
 
   void send_route(const Route& route, double bytes) {
@@ -80,6 +81,9 @@ class Lowering {
     out.bottleneck = result.bottlenecks.empty()
                          ? fallback
                          : link_bottleneck(g_.topology(), LinkId{result.bottlenecks.front().value});
+    size_t used_links = 0;  // sized once: a cluster's links would regrow it by doubling
+    for (const ResourceUsage& used : result.resources) used_links += used.bytes > 0 ? 1 : 0;
+    out.link_usage.reserve(used_links);
     for (size_t r = 0; r < result.resources.size(); ++r) {
       const ResourceUsage& used = result.resources[r];
       if (!(used.bytes > 0)) continue;

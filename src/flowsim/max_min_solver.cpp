@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <type_traits>
 
 namespace linksim {
 namespace {
@@ -36,6 +37,30 @@ void MaxMinSolver::reserve(std::size_t slots, std::size_t elements) {
   fixed_.reserve(slots);
   slot_mark_.reserve(slots);
   user_index_.reserve(elements);
+}
+
+void MaxMinSolver::release() {
+  const auto drop = [](auto& array) { std::remove_reference_t<decltype(array)>().swap(array); };
+  users_ = flowsim_internal::ArenaLists<Element>(0);
+  heap_ = flowsim_internal::LevelHeap(0);
+  drop(load_Bps_);
+  drop(remaining_Bps_);
+  drop(unfixed_);
+  drop(resource_mark_);
+  drop(path_);
+  drop(length_);
+  drop(index_begin_);
+  drop(index_capacity_);
+  drop(user_index_);
+  drop(bound_Bps_);
+  drop(rate_Bps_);
+  drop(fixed_);
+  drop(slot_mark_);
+  drop(free_slots_);
+  drop(dirty_);
+  drop(orphans_);
+  drop(component_slots_);
+  drop(component_resources_);
 }
 
 uint32_t MaxMinSolver::new_slot() {
@@ -81,7 +106,7 @@ uint32_t MaxMinSolver::add(std::span<const uint32_t> path, double bound_Bps) {
   for (uint32_t hop = 0; hop < length; ++hop) {
     const uint32_t resource = path[hop];
     index[hop] = users_.push_back(resource, Element{slot, hop});
-    dirty_.push_back(resource);
+    touch(resource);
   }
   // A slot crossing no resource belongs to no component; collect_component reports it alone.
   if (length == 0) orphans_.push_back(slot);
@@ -96,7 +121,7 @@ void MaxMinSolver::detach(uint32_t slot, uint32_t hop) {
   users[index] = users.back();
   user_index_[index_begin_[users[index].slot] + users[index].hop] = index;
   users_.pop_back(resource);
-  dirty_.push_back(resource);
+  touch(resource);
 }
 
 void MaxMinSolver::remove(uint32_t slot) {
@@ -106,15 +131,11 @@ void MaxMinSolver::remove(uint32_t slot) {
 }
 
 void MaxMinSolver::collect_component() {
+  // The changed resources are already marked with this epoch, each listed once (touch()).
   ++epoch_;
   component_slots_.clear();
   component_resources_.clear();
-  for (uint32_t resource : dirty_) {
-    if (resource_mark_[resource] == epoch_) continue;
-    resource_mark_[resource] = epoch_;
-    component_resources_.push_back(resource);
-  }
-  dirty_.clear();
+  component_resources_.swap(dirty_);
   // Breadth-first: component_resources_ doubles as the queue.
   for (std::size_t next = 0; next < component_resources_.size(); ++next) {
     for (const Element& element : users_.list(component_resources_[next])) {

@@ -65,6 +65,8 @@ class MaxMinSolver {
   /// grown (a program that starts that many at once). Changes no answer.
   void reserve(std::size_t slots, std::size_t elements);
 
+  /// Frees every array (loads included): the solver may then only be destroyed.
+  void release();
   /// Slots now active (added and not removed).
   uint32_t active_count() const {
     return slot_count() - static_cast<uint32_t>(free_slots_.size());
@@ -74,7 +76,13 @@ class MaxMinSolver {
   /// caller computed itself (Simulation's lone steps), so that later slot ids stay the same.
   void cycle_slots(uint32_t count);
   /// Marks a resource as changed, as remove() marks those of the slot it removes.
-  void touch(uint32_t resource) { dirty_.push_back(resource); }
+  void touch(uint32_t resource) {
+    // Listed once, in the order of first change, under the mark the next collect_component()
+    // uses: what that call would make of a list with repeats, without holding the repeats.
+    if (resource_mark_[resource] == epoch_ + 1) return;
+    resource_mark_[resource] = epoch_ + 1;
+    dirty_.push_back(resource);
+  }
   /// Whether add() or remove() was called since the last solve_component().
   bool has_changes() const { return !dirty_.empty() || !orphans_.empty(); }
   /// Finds the resources and active slots connected to the resources changed since the last
@@ -138,7 +146,7 @@ class MaxMinSolver {
   std::vector<uint32_t> slot_mark_;
   std::vector<uint32_t> free_slots_;
 
-  std::vector<uint32_t> dirty_;    ///< resources whose users changed (may repeat)
+  std::vector<uint32_t> dirty_;    ///< resources whose users changed, each once, marked epoch_ + 1
   std::vector<uint32_t> orphans_;  ///< slots added with an empty path since the last solve
   std::vector<uint32_t> component_slots_, component_resources_;
   flowsim_internal::LevelHeap heap_;

@@ -50,10 +50,12 @@ class Simulation {
         precision_(precision),
         solver_(capacities_Bps),
         metered_s_(capacities_Bps.size(), 0.0),
+        busy_s_(capacities_Bps.size(), 0.0),
         saturated_(capacities_Bps.size(), 0) {}
 
+  /// Runs the source to its end. Call once: the solver's storage is released before the
+  /// outcome's per-resource array is made, so the two are never held at once.
   Outcome run() {
-    outcome_.resources.assign(capacities_Bps_.size(), ResourceUsage{});
     // What starts at once sizes the solver up front (no growth by doubling).
     std::size_t subflows = 0, elements = 0;
     source_.initial([&](uint32_t t, double latency_s) {
@@ -313,7 +315,7 @@ class Simulation {
 
   // Closes the resource's metered interval at `now`; `load_Bps` holds from now on.
   void meter_at(uint32_t resource, double now, double load_Bps) {
-    if (saturated_[resource]) outcome_.resources[resource].busy_s += now - metered_s_[resource];
+    if (saturated_[resource]) busy_s_[resource] += now - metered_s_[resource];
     metered_s_[resource] = now;
     const double threshold_Bps = (1 - precision_) * capacities_Bps_[resource];
     saturated_[resource] = load_Bps >= threshold_Bps;
@@ -322,6 +324,11 @@ class Simulation {
   void summarize() {
     const auto resources = static_cast<uint32_t>(capacities_Bps_.size());
     for (uint32_t r = 0; r < resources; ++r) meter(r, outcome_.makespan_s);
+    solver_.release();
+    queue_ = EventQueue();
+    outcome_.resources.resize(resources);
+    for (uint32_t r = 0; r < resources; ++r) outcome_.resources[r].busy_s = busy_s_[r];
+    std::vector<double>().swap(busy_s_);
     source_.add_bytes(outcome_.resources);
     for (uint32_t r = 0; r < resources; ++r) {
       if (outcome_.resources[r].busy_s > 0) outcome_.bottlenecks.push_back(ResourceId{r});
@@ -352,6 +359,7 @@ class Simulation {
 
   // Per resource: saturation state since metered_s_.
   std::vector<double> metered_s_;
+  std::vector<double> busy_s_;  ///< Outcome's busy_s until summarize()
   std::vector<uint8_t> saturated_;
 
   // Lone steps: the popped start events, each one's rate, their common finish time, and a

@@ -463,7 +463,11 @@ std::optional<Router::HostRoute> Router::host_route(DeviceId src, DeviceId dst) 
                    uint32_t(ls.host) * impl.host_devices, uint32_t(ls.host) * impl.host_links};
 }
 
-Route Router::route(DeviceId src, DeviceId dst) const {
+Route Router::route(DeviceId src, DeviceId dst) const { return route(src, dst, true); }
+
+Route Router::route_paths(DeviceId src, DeviceId dst) const { return route(src, dst, false); }
+
+Route Router::route(DeviceId src, DeviceId dst, bool summarized) const {
   const Impl& impl = *impl_;
   const Located ls = locate(topology_, impl, src);
   const Located ld = locate(topology_, impl, dst);
@@ -495,7 +499,7 @@ Route Router::route(DeviceId src, DeviceId dst) const {
     if (!path) throw no_path();
     route.paths.push_back(std::move(*path));
   }
-  routing_detail::summarize(topology_, &route);
+  if (summarized) routing_detail::summarize(topology_, &route);
   return route;
 }
 

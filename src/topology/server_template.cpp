@@ -47,8 +47,10 @@ void instantiate_servers(Topology& topology, const ServerTemplate& server, int h
   for (int h = 0; h < hosts; ++h) {
     uint32_t offset = uint32_t(h) * devices_per_host;
     for (const LinkSpec& link : server.links) {
+      // Hosts after the first report host 0's declaration (Topology::link_where).
       topology.add_link(DeviceId{offset + link.from}, DeviceId{offset + link.to}, *link.type,
-                        link.lanes, link.bw_Bps, link.latency_s, link.where, link.host_bridge);
+                        link.lanes, link.bw_Bps, link.latency_s,
+                        h == 0 ? link.where : SourceLocation{}, link.host_bridge);
     }
   }
   // Each template link is two directed links (topology.hpp: ids 2k and 2k+1).

@@ -114,13 +114,27 @@ LinkId Topology::add_link(DeviceId from, DeviceId to, const LinkType& type, int 
   forward.latency_s = latency_s;
   forward.host_bridge = host_bridge;
   forward.reverse = LinkId{forward_id + 1};
-  forward.where = std::move(where);
+  const SourceLocation* last = wheres_.empty() ? nullptr : &wheres_.back();
+  if (last == nullptr || !(last->file == where.file && last->line == where.line &&
+                           last->column == where.column)) {
+    wheres_.push_back(std::move(where));
+  }
+  link_where_.push_back(uint32_t(wheres_.size() - 1));
   Link backward = forward;
   std::swap(backward.from, backward.to);
   backward.reverse = LinkId{forward_id};
   links_.push_back(std::move(forward));
   links_.push_back(std::move(backward));
   return LinkId{forward_id};
+}
+
+const SourceLocation& Topology::link_where(LinkId id) const {
+  uint32_t link = id.value;
+  // Server blocks repeat host 0's links (the layout contract), declarations included.
+  if (links_per_host_ > 0 && link < uint64_t(links_per_host_) * uint64_t(host_count_)) {
+    link %= links_per_host_;
+  }
+  return wheres_[link_where_[link / 2]];
 }
 
 void Topology::set_host_layout(int hosts, uint32_t devices_per_host, uint32_t links_per_host) {

@@ -190,7 +190,8 @@ Topology with_degraded(const Topology& topology, std::span<const Fault> faults) 
     const LinkType* type = topology.catalog().find_link_type(l.type);
     if (type == nullptr) throw std::logic_error("with_degraded: link type not in the catalog");
     out.add_link(new_id[l.from.value], new_id[l.to.value], *type, draft.lanes[id],
-                 draft.bw_Bps[id], l.latency_s, l.where, l.host_bridge);
+                 draft.bw_Bps[id], l.latency_s, topology.link_where(LinkId{id}),
+                 l.host_bridge);
     host0_links += id < topology.links_per_host() ? 2 : 0;
   }
   if (topology.devices_per_host() > 0) {

@@ -44,7 +44,8 @@ Topology with_faster_links(const Topology& topology, LinkClass which, double fac
     const LinkType* type = topology.catalog().find_link_type(l.type);
     if (type == nullptr) throw std::logic_error("with_faster_links: link type not in the catalog");
     const double bw = link_class(topology, l) == which ? l.bw_Bps * factor : l.bw_Bps;
-    out.add_link(l.from, l.to, *type, l.lanes, bw, l.latency_s, l.where, l.host_bridge);
+    out.add_link(l.from, l.to, *type, l.lanes, bw, l.latency_s,
+                 topology.link_where(LinkId{uint32_t(id)}), l.host_bridge);
   }
   out.set_host_layout(topology.host_count(), topology.devices_per_host(), topology.links_per_host());
   out.finalize();

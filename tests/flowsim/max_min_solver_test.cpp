@@ -126,6 +126,36 @@ TEST_SUITE("flowsim") {
     CHECK(solver.rate_Bps(c) == 4);
   }
 
+  TEST_CASE("max_min: a component lists each resource once, changed ones first in order") {
+    // Flows: a over 2 then 0, b over 0 then 1 (0 changed twice), c over 3, d over 1 then 4.
+    // The changes since the last solve are 2, 0, 1 (repeats dropped) then 3, 1, 4: the
+    // component starts with them in that order, and nothing else is reachable.
+    std::vector<double> capacities = {10, 10, 10, 10, 10};
+    std::vector<uint32_t> flat = {2, 0, 0, 1, 3, 1, 4};
+    MaxMinSolver solver(capacities, flat);
+    solver.add(0, 2, kInf);
+    solver.add(2, 4, kInf);
+    solver.add(4, 5, kInf);
+    solver.add(5, 7, kInf);
+    solver.collect_component();
+    const std::vector<uint32_t> resources(solver.component_resources().begin(),
+                                          solver.component_resources().end());
+    CHECK(resources == std::vector<uint32_t>{2, 0, 1, 3, 4});
+    CHECK(solver.component_slots().size() == 4);
+    solver.solve_component();
+    // Removing b changes 0 and 1 again: the next component is reached from them alone
+    // (a through 0 reaches 2; d through 1 reaches 4), each listed once.
+    solver.remove(1);
+    solver.touch(0);
+    solver.collect_component();
+    const std::vector<uint32_t> again(solver.component_resources().begin(),
+                                      solver.component_resources().end());
+    CHECK(again == std::vector<uint32_t>{0, 1, 2, 4});
+    solver.solve_component();
+    CHECK(solver.load_Bps(0) == 10);
+    CHECK(solver.load_Bps(1) == 10);
+  }
+
   TEST_CASE("max_min: properties on random small systems") {
     // For each random system: (1) no resource is loaded beyond its capacity; (2) every flow
     // is at its bound or crosses a saturated resource on which no flow is faster (max-min

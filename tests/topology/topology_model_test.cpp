@@ -71,7 +71,12 @@ TEST_CASE("topology model: add_link makes two directed links 2k and 2k+1") {
   CHECK(backward.bw_Bps == 63e9);
   CHECK(backward.latency_s == 1.15e-7);
   CHECK(backward.host_bridge == 2);
-  CHECK(backward.where.line == 9);
+  CHECK(t.link_where(LinkId{3}).line == 9);
+  CHECK(t.link_where(LinkId{3}).column == 7);
+  // host 1's copy reports host 0's declaration; the others were declared nowhere (line 0).
+  CHECK(t.link_where(LinkId{7}).line == 9);
+  CHECK(t.link_where(LinkId{0}).line == 0);
+  CHECK(t.link_where(LinkId{9}).line == 0);
   CHECK(t.link(LinkId{0}).host_bridge == -1);
 }
 
