@@ -13,6 +13,7 @@
 #include "linksim/error.hpp"
 #include "linksim/topology_yaml.hpp"
 #include "support/mini_topologies.hpp"
+#include "support/test_topologies.hpp"
 
 namespace linksim {
 namespace {
@@ -36,29 +37,6 @@ double alone_s(const Communicator& c, double bytes) {
   return r.time_s;
 }
 
-// A PCIe Gen4 server of four L40S (no NVLink) under two leaf switches of one top switch:
-// gpu0 and gpu2 under pciesw0, gpu1 and gpu3 under pciesw1, so the pair gpu0-gpu1 and the
-// pair gpu2-gpu3 both cross pciesw0 <-> top <-> pciesw1 (PXB: P2P through the switches). Every
-// link is Gen4 x16.
-Topology shared_uplink_server() {
-  return parse_topology(R"(
-name: shared-uplink
-node:
-  devices:
-    - {name: cpu0, kind: cpu}
-    - {name: top, kind: pcie_switch}
-    - {name: "pciesw[0-1]", kind: pcie_switch}
-    - {name: "gpu[0-3]", kind: gpu, model: l40s}
-  links:
-    - {from: top, to: cpu0, type: pcie4, width: 16}
-    - {from: "pciesw[0-1]", to: top, type: pcie4, width: 16}
-    - {from: gpu0, to: pciesw0, type: pcie4, width: 16}
-    - {from: gpu1, to: pciesw1, type: pcie4, width: 16}
-    - {from: gpu2, to: pciesw0, type: pcie4, width: 16}
-    - {from: gpu3, to: pciesw1, type: pcie4, width: 16}
-)",
-                        "shared-uplink.yaml");
-}
 
 bool touches(const Topology& t, LinkId link, const char* device) {
   const Link& l = t.link(link);
@@ -123,7 +101,7 @@ TEST_CASE("run_concurrent: groups that cross no common link finish as they do al
 }
 
 TEST_CASE("run_concurrent: two PCIe pairs across one switch uplink halve their rate") {
-  const Topology t = shared_uplink_server();
+  const Topology t = testing::shared_uplink_server();
   const Communicator a(t, {testing::named(t, "gpu0"), testing::named(t, "gpu1")});
   const Communicator b(a, {testing::named(t, "gpu2"), testing::named(t, "gpu3")}, {});
   // Every link on the way is the same Gen4 x16: each ring alone runs at its rate B; the two

@@ -16,6 +16,7 @@
 #include "linksim/topology_yaml.hpp"
 #include "plan/comm_timer.hpp"
 #include "support/mini_topologies.hpp"
+#include "support/test_topologies.hpp"
 
 namespace linksim {
 namespace {
@@ -80,29 +81,6 @@ double check_shared_nic(SimMode mode, double tolerance) {
   return shared.time_s;
 }
 
-// A PCIe Gen4 server of four L40S (no NVLink) under two leaf switches of one top switch:
-// gpu0, gpu2 under pciesw0 and gpu1, gpu3 under pciesw1, every link Gen4 x16. TP = 2 makes the
-// pairs gpu0-gpu1 and gpu2-gpu3: both rings cross pciesw0 <-> top <-> pciesw1 (P2P through
-// the switches, PXB). DP = 2 pairs gpu0-gpu2 and gpu1-gpu3, each under its own leaf switch.
-Topology shared_uplink_server() {
-  return parse_topology(R"(
-name: shared-uplink
-node:
-  devices:
-    - {name: cpu0, kind: cpu}
-    - {name: top, kind: pcie_switch}
-    - {name: "pciesw[0-1]", kind: pcie_switch}
-    - {name: "gpu[0-3]", kind: gpu, model: l40s}
-  links:
-    - {from: top, to: cpu0, type: pcie4, width: 16}
-    - {from: "pciesw[0-1]", to: top, type: pcie4, width: 16}
-    - {from: gpu0, to: pciesw0, type: pcie4, width: 16}
-    - {from: gpu1, to: pciesw1, type: pcie4, width: 16}
-    - {from: gpu2, to: pciesw0, type: pcie4, width: 16}
-    - {from: gpu3, to: pciesw1, type: pcie4, width: 16}
-)",
-                        "shared-uplink.yaml");
-}
 
 PlanRequest train_8b() {
   PlanRequest r;
@@ -193,7 +171,7 @@ TEST_CASE("shared links: the flow mode's plan reports the NIC, its slowdown and 
 }
 
 TEST_CASE("shared links: two TP pairs of a PCIe server across one switch uplink, both modes") {
-  const Topology t = shared_uplink_server();
+  const Topology t = testing::shared_uplink_server();
   PlanRequest r = train_8b();
   r.tp = 2;
   r.dp = 2;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Machines the collective tests share: a four-GPU NVLink ring written as YAML, and the
-// repository's topology library.
+// Machines the collective and plan tests share: a four-GPU NVLink ring and a PCIe server whose
+// GPU pairs share a switch uplink, written as YAML, and the repository's topology library.
 #pragma once
 
 #include <string>
@@ -25,6 +25,30 @@ node:
     - {from: "gpu[0-3]", to: "gpu[1-3,0]", type: nvlink4, lanes: 1}
 )",
                         "input");
+}
+
+/// A PCIe Gen4 server of four L40S (no NVLink) under two leaf switches of one top switch:
+/// gpu0, gpu2 under pciesw0 and gpu1, gpu3 under pciesw1, every link Gen4 x16. The pairs
+/// gpu0-gpu1 and gpu2-gpu3 both cross pciesw0 <-> top <-> pciesw1 (P2P through the switches,
+/// PXB); the pairs gpu0-gpu2 and gpu1-gpu3 each stay under their own leaf switch.
+inline Topology shared_uplink_server() {
+  return parse_topology(R"(
+name: shared-uplink
+node:
+  devices:
+    - {name: cpu0, kind: cpu}
+    - {name: top, kind: pcie_switch}
+    - {name: "pciesw[0-1]", kind: pcie_switch}
+    - {name: "gpu[0-3]", kind: gpu, model: l40s}
+  links:
+    - {from: top, to: cpu0, type: pcie4, width: 16}
+    - {from: "pciesw[0-1]", to: top, type: pcie4, width: 16}
+    - {from: gpu0, to: pciesw0, type: pcie4, width: 16}
+    - {from: gpu1, to: pciesw1, type: pcie4, width: 16}
+    - {from: gpu2, to: pciesw0, type: pcie4, width: 16}
+    - {from: gpu3, to: pciesw1, type: pcie4, width: 16}
+)",
+                        "shared-uplink.yaml");
 }
 
 /// A file of topologies/ (e.g. "dgx-h100.yaml") with `sets` as --set.
