@@ -12,9 +12,14 @@
 namespace linksim::detail {
 namespace {
 
-std::string efficiency_source(const Link& link) {
+std::string efficiency_source(const Link& link, int sm) {
   switch (link.family) {
     case LinkFamily::kNvlink:
+      if (measured_nvlink_efficiency(sm) > 0) {
+        return fmt::format("measured NVLink efficiency of SM{}: the lowest large-message busbw of "
+                           "its published tables over raw NVLink (docs/model.md#link-efficiency)",
+                           sm);
+      }
       return "NCCL topo.h per-NVLink rate over the raw lane rate, by GPU architecture";
     case LinkFamily::kPcie:
       return "PCIe DMA measured at ~0.8 of the raw rate (reference links.yaml)";
@@ -120,7 +125,7 @@ void add_bottleneck_terms(const CommGraph& g, const Bottleneck& b, std::vector<E
     case BottleneckKind::kLink: {
       const Link& link = t.link(b.link);
       terms.push_back(rate_term("C_raw", link.bw_Bps, catalog_source(t, link)));
-      terms.push_back(count_term("eff_link", link_efficiency(t, link, g.options().calibration), efficiency_source(link)));
+      terms.push_back(count_term("eff_link", link_efficiency(t, link, g.options().calibration), efficiency_source(link, g.min_sm())));
       terms.push_back(rate_term("C_eff", g.capacities()[b.link.value], "C_raw x eff_link"));
       if (load) {
         terms.push_back(count_term("load", *load,

@@ -72,13 +72,18 @@ ArchCaps arch_caps(int sm);
 /// SM60 18, SM70 20, SM80 20, SM86 12, SM90 20.6, SM100 40.1 GB/s). What NCCL's graph search
 /// and tuner count (nccl_tuner_model.hpp); not a measured rate.
 double nccl_nvlink_bw_Bps(int sm);
+/// Measured NVLink efficiency of a GPU generation: the lowest large-message ring busbw among the
+/// published single-server tables of that generation over the GPUs' raw per-direction NVLink
+/// rate (docs/model.md#link-efficiency): SM70 0.847 (V100 NV2 pair, 42.36 of 50 GB/s), SM80
+/// 0.782 (4x A100, 234.72 of 300; 8x A100 234.89), SM86 0.842 (A40 NV4 pair, 47.38 of 56.25),
+/// SM90 0.804 (8x H100 AllGather, 361.86 of 450; ReduceScatter 364.76, AllReduce 365-370).
+/// 0 where no table is shipped (SM60, SM100).
+double measured_nvlink_efficiency(int sm);
 /// Realized NVLink efficiency: the fraction of a link's raw per-direction rate GPU traffic
-/// achieves, by GPU generation, given the catalog's lane rate of the link type
-/// (`catalog_lane_bw_Bps`; docs/model.md#link-efficiency). Measured against the shipped tables
-/// it agrees with NCCL's own constant over that lane rate (0.8 V100/A100, 0.853 A40, 0.824
-/// H100, 0.802 B200), so it is that ratio; a fraction, so a faster link (a what-if) keeps it,
-/// and kept apart from nccl_nvlink_bw_Bps so that a measurement can replace it without moving
-/// the tuner.
+/// achieves, by GPU generation: the measured fraction above where one exists, else NCCL's own
+/// per-link constant over the catalog's lane rate of the link type (`catalog_lane_bw_Bps`;
+/// B200 40.1 of 50 = 0.802). A fraction, so a faster link (a what-if) keeps it; kept apart
+/// from nccl_nvlink_bw_Bps, which the tuner counts.
 double nvlink_efficiency(int sm, double catalog_lane_bw_Bps);
 /// PCIe: DMA achieves ~0.8 of the raw 128b/130b rate: A100 Gen4 H2D 25 of 31.5 GB/s (0.79),
 /// V100 Gen3 12 of 15.75 (0.76), H100 Gen5 D2H 52.8 of 63 (0.84) (reference links.yaml

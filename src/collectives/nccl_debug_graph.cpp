@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "collectives/lowering.hpp"
+#include "collectives/model_params.hpp"
 
 namespace linksim::detail {
 namespace {
@@ -75,7 +76,14 @@ std::vector<NcclRingChannel> ring_channels(const CommGraph& g) {
 NcclRingGraph ring_graph(const CommGraph& g, const std::vector<NcclRingChannel>& channels) {
   NcclRingGraph graph;
   graph.channels = static_cast<int>(channels.size());
-  const double throughput = g.ring().throughput_Bps;
+  // NCCL prints its search speed: an NVLink-bound ring counts topo.h's per-link constant,
+  // not the realized rate (docs/model.md#link-efficiency).
+  double throughput = g.ring().throughput_Bps;
+  const double realized_lane_Bps = g.nvlink_lane_Bps() * g.nvlink_efficiency();
+  if (g.ring().intra_class == HopClass::kNvlink && realized_lane_Bps > 0 &&
+      throughput >= g.ring().intra_throughput_Bps) {
+    throughput *= nccl_nvlink_bw_Bps(g.min_sm()) / realized_lane_Bps;
+  }
   if (std::isfinite(throughput) && graph.channels > 0) {
     graph.bw_intra_GBps = throughput / graph.channels / 1e9;
     graph.bw_inter_GBps = graph.bw_intra_GBps;

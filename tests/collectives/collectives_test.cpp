@@ -40,16 +40,18 @@ TEST_SUITE("collectives") {
   }
 
   TEST_CASE("collectives: ring AllReduce on an NVLink ring matches the alpha-beta closed form") {
-    // Ring of 4 H100s, one 25 GB/s NVLink per hop. Effective rate: NCCL's SM90 per-link
-    // constant, 20.6 GB/s per direction. Two rings fit, one each way round (each uses the
-    // other direction of every link), so every rank sends at 2 x 20.6 = 41.2 GB/s.
+    // Ring of 4 H100s, one 25 GB/s NVLink per hop. Effective rate: SM90's measured NVLink
+    // efficiency 361.86/450 (docs/model.md#link-efficiency), 25 x 0.80413 = 20.103 GB/s per
+    // direction. Two rings fit, one each way round (each uses the other direction of every
+    // link), so every rank sends at 2 x 20.103 = 40.207 GB/s.
     // Ring Simple latency: 8.4 + 2(n-1) x 3.4 = 8.4 + 6 x 3.4 = 28.8 us.
-    // Each rank sends 2(n-1)/n x S = 1.5 S. time(1 GiB) = 28.8e-6 + 1.5 x 2^30 / 41.2e9.
+    // Each rank sends 2(n-1)/n x S = 1.5 S. time(1 GiB) = 28.8e-6 + 1.5 x 2^30 / 40.207e9.
     Topology t = testing::ring4();
     Communicator comm(t, t.gpus());
     const double S = 1073741824.0;
     CollectiveResult r = run(comm, CollectiveOp::kAllReduce, S, Algorithm::kRing, Protocol::kSimple);
-    const double expected = 28.8e-6 + 1.5 * S / 41.2e9;
+    const double lane_Bps = 25e9 * 361.86 / 450.0;
+    const double expected = 28.8e-6 + 1.5 * S / (2 * lane_Bps);
     CHECK(r.time_s == doctest::Approx(expected).epsilon(1e-9));
     CHECK(r.algbw_Bps == doctest::Approx(S / expected).epsilon(1e-9));
     CHECK(r.busbw_Bps == doctest::Approx(1.5 * S / expected).epsilon(1e-9));
@@ -59,13 +61,13 @@ TEST_SUITE("collectives") {
   }
 
   TEST_CASE("collectives: LL halves the ring's bandwidth and has NCCL's LL latency") {
-    // LL: 4 data bytes per 8-byte line -> 0.5 x 41.2 = 20.6 GB/s (below Hopper's 141 GB/s
+    // LL: 4 data bytes per 8-byte line -> 0.5 x 40.207 = 20.103 GB/s (below Hopper's 141 GB/s
     // cap); latency 6.6 + 6 x 0.6 = 10.2 us.
     Topology t = testing::ring4();
     Communicator comm(t, t.gpus());
     const double S = 1048576.0;
     CollectiveResult r = run(comm, CollectiveOp::kAllReduce, S, Algorithm::kRing, Protocol::kLL);
-    CHECK(r.time_s == doctest::Approx(10.2e-6 + 1.5 * S / 20.6e9).epsilon(1e-9));
+    CHECK(r.time_s == doctest::Approx(10.2e-6 + 1.5 * S / (25e9 * 361.86 / 450.0)).epsilon(1e-9));
   }
 
   TEST_CASE("collectives: auto picks LL for small and Simple or NVLS for large messages") {

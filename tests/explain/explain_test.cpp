@@ -182,21 +182,39 @@ TEST_SUITE("explain") {
     CHECK(names_catalog);
   }
 
+  TEST_CASE("explain coll: eff_link names the measured NVLink efficiency of the generation") {
+    // DGX A100: the bottleneck NVLink's efficiency is SM80's measured 234.72 / 300 (4 A100,
+    // calibration 08), not NCCL's 20/25; the term's source says so.
+    const Topology t = load("dgx-a100");
+    const Communicator comm(t, t.gpus());
+    const CollectiveExplanation e = explain_collective(
+        comm, query(CollectiveOp::kAllReduce, 1073741824, Algorithm::kRing, Protocol::kSimple));
+    const ExplainStep& bw = step(e.steps, "bandwidth term");
+    CHECK(term(bw, "eff_link") == doctest::Approx(234.72 / 300.0));
+    std::string source;
+    for (const ExplainTerm& x : bw.terms) {
+      if (x.symbol == "eff_link") source = x.source;
+    }
+    CHECK(source.rfind("measured NVLink efficiency of SM80: ", 0) == 0);
+  }
+
   TEST_CASE("explain coll: a SendRecv over NVLink runs on 2^floor(log2(S / 16 MiB)) channels") {
-    // H100: one channel ~ one NVLink at NCCL's 20.6 GB/s. 32 MiB: 2^1 = 2, raised to the
-    // minimum of 4 channels, 4 x 20.6 = 82.4 GB/s; 128 MiB: 2^3 = 8 channels, 164.8 GB/s.
+    // H100: one channel ~ one NVLink at SM90's measured 361.86/450 of 25 GB/s = 20.103 GB/s.
+    // 32 MiB: 2^1 = 2, raised to the minimum of 4 channels, 4 x 20.103 = 80.41 GB/s; 128 MiB:
+    // 2^3 = 8 channels, 160.83 GB/s.
     const Topology t = load("dgx-h100");
     const Communicator comm(t, t.gpus());
     struct Case {
       double bytes, channels, rate_GBps;
     };
-    for (const Case& c : {Case{33554432, 4, 82.4}, Case{134217728, 8, 164.8}}) {
+    const double lane_GBps = 25.0 * 361.86 / 450.0;
+    for (const Case& c : {Case{33554432, 4, 4 * lane_GBps}, Case{134217728, 8, 8 * lane_GBps}}) {
       CAPTURE(c.bytes);
       const CollectiveExplanation e = explain_collective(
           comm, query(CollectiveOp::kSendRecv, c.bytes, Algorithm::kAuto, Protocol::kSimple));
       const ExplainStep& bw = step(e.steps, "bandwidth term");
       CHECK(term(bw, "channels_p2p") == c.channels);
-      CHECK(term(bw, "B_channel") == doctest::Approx(20.6e9));
+      CHECK(term(bw, "B_channel") == doctest::Approx(lane_GBps * 1e9));
       CHECK(term(bw, "T_pattern") == doctest::Approx(c.rate_GBps * 1e9));
       CHECK(bw.result.value == doctest::Approx(c.rate_GBps * 1e9));
       CHECK(e.analytic.bottleneck.kind == BottleneckKind::kP2pChannels);

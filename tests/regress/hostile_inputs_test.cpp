@@ -155,10 +155,12 @@ TEST_CASE("hostile physics: --channels bounds the ring, one channel carrying abo
     return comm.run(query).busbw_Bps;
   };
   // Hand-derived: a channel carries max(20 GB/s, T_ring / its own count); the ring's own
-  // count on 8 H100 is 18 (T_ring = 18 NVLinks x 20.6 GB/s), so 1 and 2 channels are bound by
-  // 20 and 40 GB/s; the default count carries the whole ring (366 GB/s busbw at 1 GiB before).
-  CHECK(busbw(1) == doctest::Approx(20e9).epsilon(0.002));
-  CHECK(busbw(2) == doctest::Approx(40e9).epsilon(0.002));
+  // count on 8 H100 is 18 (T_ring = 18 NVLinks x 25 GB/s x SM90's measured 361.86/450 =
+  // 361.86 GB/s), so 1 and 2 channels are bound by 20.103 and 40.207 GB/s; the default count
+  // carries the whole ring.
+  const double per_channel_Bps = 361.86e9 / 18;
+  CHECK(busbw(1) == doctest::Approx(per_channel_Bps).epsilon(0.002));
+  CHECK(busbw(2) == doctest::Approx(2 * per_channel_Bps).epsilon(0.002));
   CHECK(busbw(0) > 300e9);
   CHECK(busbw(64) == doctest::Approx(busbw(0)));
 }

@@ -72,15 +72,16 @@ TEST_SUITE("report") {
                          off + off + off));
     // 64 KiB AllReduce, NCCL's estimates: LL 10.2 + 65536 / 13.333e3 = 15.115 us; LL128:
     // 25.4 + 65536 / 24.533e3 = 28.071; Simple: 28.8 + 65536 / 26.667e3 = 31.258. LL wins; the
-    // chosen pair then takes its realized time, 10.2 + 98304 / 20.6e3 = 14.972 us.
+    // chosen pair then takes its realized time at SM90's measured NVLink efficiency (25 GB/s x
+    // 361.86/450 = 20.103 GB/s per ring, LL 0.5 x 2 rings): 10.2 + 98304 / 20.103e3 = 15.090 us.
     const std::vector<std::string> tail(lines.end() - 4, lines.end());
     CHECK(tail[0] == "linksim:0:0 [0] NCCL INFO AllReduce: opCount 0 count 16384 datatype 7 op 0 "
                      "root 0 [nranks=4]");
     CHECK(tail[1] == "linksim:0:0 [0] NCCL INFO AllReduce: 65536 Bytes estimates (us): "
                      "Ring/LL 15.115 Ring/LL128 28.071 Ring/Simple 31.258");
     CHECK(tail[2] == "linksim:0:0 [0] NCCL INFO AllReduce: 65536 Bytes -> algorithm Ring "
-                     "protocol LL nchannels 2 time 14.972 us");
-    CHECK(tail[3] == "linksim:0:0 [0] NCCL INFO 65536 Bytes -> Algo 1 proto 0 time 14.972039");
+                     "protocol LL nchannels 2 time 15.090 us");
+    CHECK(tail[3] == "linksim:0:0 [0] NCCL INFO 65536 Bytes -> Algo 1 proto 0 time 15.089935");
   }
 
   TEST_CASE("nccl debug log: NET hops name the NIC, GPUDirect RDMA and the PXN proxy") {
