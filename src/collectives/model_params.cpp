@@ -29,10 +29,10 @@ double nccl_nvlink_bw_Bps(int sm) {
 
 double measured_nvlink_efficiency(int sm) {
   // The lowest large-message busbw of the published single-server tables of the generation over
-  // the GPUs' raw NVLink rate (docs/model.md#link-efficiency); 0 where none is shipped.
+  // the GPUs' raw NVLink rate, where several tables measure it (docs/model.md#link-efficiency);
+  // 0 elsewhere.
   if (sm >= 100) return 0.0;
   if (sm >= 90) return 361.86 / 450.0;                    // 8x H100 AllGather, 16 GiB (54)
-  if (sm == 86 || sm == 87) return 47.38 / 56.25;         // A40 NV4 pair, 1 GiB (05)
   if (sm >= 80 && sm < 86) return 234.72 / 300.0;         // 4x A100 AllReduce, 8 GiB (08)
   if (sm >= 70 && sm < 80) return 42.36 / 50.0;           // V100 NV2 pair, 32 MiB (39)
   return 0.0;

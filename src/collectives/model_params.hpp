@@ -74,15 +74,15 @@ ArchCaps arch_caps(int sm);
 double nccl_nvlink_bw_Bps(int sm);
 /// Measured NVLink efficiency of a GPU generation: the lowest large-message ring busbw among the
 /// published single-server tables of that generation over the GPUs' raw per-direction NVLink
-/// rate (docs/model.md#link-efficiency): SM70 0.847 (V100 NV2 pair, 42.36 of 50 GB/s), SM80
-/// 0.782 (4x A100, 234.72 of 300; 8x A100 234.89), SM86 0.842 (A40 NV4 pair, 47.38 of 56.25),
-/// SM90 0.804 (8x H100 AllGather, 361.86 of 450; ReduceScatter 364.76, AllReduce 365-370).
-/// 0 where no table is shipped (SM60, SM100).
+/// rate, where several tables measure it (docs/model.md#link-efficiency): SM70 0.847 (V100 NV2
+/// pair, 42.36 of 50 GB/s; NV1 pair 0.874; 8x V100), SM80 0.782 (4x A100, 234.72 of 300; 8x
+/// A100 234.89), SM90 0.804 (8x H100 AllGather, 361.86 of 450; ReduceScatter 364.76, AllReduce
+/// 365-370). 0 elsewhere (SM60; SM86, one table; SM100).
 double measured_nvlink_efficiency(int sm);
 /// Realized NVLink efficiency: the fraction of a link's raw per-direction rate GPU traffic
 /// achieves, by GPU generation: the measured fraction above where one exists, else NCCL's own
 /// per-link constant over the catalog's lane rate of the link type (`catalog_lane_bw_Bps`;
-/// B200 40.1 of 50 = 0.802). A fraction, so a faster link (a what-if) keeps it; kept apart
+/// A40 12 of 14.0625 = 0.853, B200 40.1 of 50 = 0.802). A fraction, so a faster link (a what-if) keeps it; kept apart
 /// from nccl_nvlink_bw_Bps, which the tuner counts.
 double nvlink_efficiency(int sm, double catalog_lane_bw_Bps);
 /// PCIe: DMA achieves ~0.8 of the raw 128b/130b rate: A100 Gen4 H2D 25 of 31.5 GB/s (0.79),

@@ -14,7 +14,6 @@ TEST_SUITE("collectives") {
     // Lowest large-message busbw of each generation's tables over raw NVLink per GPU.
     CHECK(detail::measured_nvlink_efficiency(90) == doctest::Approx(361.86 / 450.0));
     CHECK(detail::measured_nvlink_efficiency(80) == doctest::Approx(234.72 / 300.0));
-    CHECK(detail::measured_nvlink_efficiency(86) == doctest::Approx(47.38 / 56.25));
     CHECK(detail::measured_nvlink_efficiency(70) == doctest::Approx(42.36 / 50.0));
     // The realized fraction is the measured one whatever the lane rate (a what-if link keeps it).
     CHECK(detail::nvlink_efficiency(90, 25e9) == doctest::Approx(0.80413).epsilon(1e-4));
@@ -22,6 +21,8 @@ TEST_SUITE("collectives") {
     // No shipped table: NCCL topo.h's constant over the lane rate (B200: 40.1 of 50 GB/s).
     CHECK(detail::measured_nvlink_efficiency(100) == 0.0);
     CHECK(detail::nvlink_efficiency(100, 50e9) == doctest::Approx(40.1 / 50.0));
+    CHECK(detail::measured_nvlink_efficiency(86) == 0.0);  // one table (A40 pair): NCCL's 12
+    CHECK(detail::nvlink_efficiency(86, 14.0625e9) == doctest::Approx(12.0 / 14.0625));
     CHECK(detail::measured_nvlink_efficiency(60) == 0.0);
     CHECK(detail::nvlink_efficiency(60, 20e9) == doctest::Approx(18.0 / 20.0));
     // NCCL's own constant, which the tuner counts, does not move.
