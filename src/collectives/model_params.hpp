@@ -107,7 +107,7 @@ inline constexpr double kNcclPcieBwFraction = 12.0 / 15.75;
 inline constexpr double kShmCopyFraction = 0.47;
 /// NVLink SHARP (NVLS): algbw achieved as a fraction of the GPU's raw NVLink bandwidth.
 /// 8x H100: 276 GB/s of 450 (calibration 01, 53; NVIDIA's 480 GB/s busbw, nccl#1374):
-/// equals NCCL's nvlsEff 0.85 x SM90 NVLink efficiency 0.824 x ~0.875.
+/// equals NCCL's nvlsEff 0.85 x NCCL's SM90 NVLink constant 20.6/25 = 0.824 x ~0.875.
 inline constexpr double kNvlsHopperEfficiency = 276.0 / 450.0;
 /// Blackwell, measured on one GB200 NVL72 rack (72 GPUs, NCCL 2.25/2.26): NVLS AllReduce
 /// algbw 425.5 GB/s of 900 at 4 GiB (423-429 at 8 GiB; data/validation/nccl-tests/84); two
@@ -132,7 +132,8 @@ inline constexpr double kNvlsTreeChunkBytesFrom4Nodes = 64.0 * 1024.0;
 
 /// Point-to-point sends: NCCL runs a send on a power-of-two number of channels that grows with
 /// its size. Calibration 57 (8xH100, NCCL 2.29): 32 and 64 MiB at 80-82 GB/s (4 channels of
-/// ~20.6 GB/s), 128 MiB at 163 (8), 256 MiB at 299 (16), 512 MiB on at the link rate.
+/// ~20.1 GB/s, one lane at SM90's measured efficiency), 128 MiB at 163 (8), 256 MiB at 299
+/// (16), 512 MiB on at the link rate.
 inline constexpr double kP2pBytesPerChannelStep = 16.0 * 1048576.0;
 inline constexpr int kP2pMinChannels = 4;
 inline constexpr int kP2pMaxChannels = 32;
