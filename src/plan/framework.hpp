@@ -51,6 +51,11 @@ struct FrameworkTraits {
   /// With pipeline parallelism, parameters stay gathered across a step's micro-batches and
   /// gradients reduce-scatter after the last one (torch.distributed.pipelining with FSDP2).
   bool pipeline_gathers_once = false;
+  /// --tp-overlap async runs Transformer Engine's userbuffers overlap (Megatron-LM / NeMo
+  /// --tp-comm-overlap): some GEMMs give SMs to the communication kernel, and the last chunk of
+  /// a pipelined reduce-scatter is exposed (docs/planner.md#tp-overlap). Else the overlap is
+  /// torch's async TP, taken as free.
+  bool tp_overlap_userbuffers = false;
 };
 
 /// The framework's defaults with the request's overrides (--compile).
