@@ -48,10 +48,12 @@ FrameworkTraits defaults(TrainFramework framework) {
     case TrainFramework::kMegatron:
       t.description = "Megatron-LM (Megatron-Core, Transformer Engine)";
       t.tp_overlap_userbuffers = true;
+      t.overlap_p2p_interleaved = true;
       break;
     case TrainFramework::kNemo:
       t.description = "NeMo (Megatron-Core, Transformer Engine)";
       t.tp_overlap_userbuffers = true;
+      t.overlap_p2p_interleaved = true;
       break;
     case TrainFramework::kTorchtitan:
       t.description = "torchtitan (FSDP2)";

@@ -56,6 +56,11 @@ struct FrameworkTraits {
   /// a pipelined reduce-scatter is exposed (docs/planner.md#tp-overlap). Else the overlap is
   /// torch's async TP, taken as free.
   bool tp_overlap_userbuffers = false;
+  /// With an interleaved schedule (vpp > 1) the pipeline sends of the steady state are issued
+  /// ahead and overlap the next model chunk's compute (Megatron-LM's overlap_p2p_comm, on by
+  /// default: --no-overlap-p2p-communication turns it off); the warm-up and flush sends stay
+  /// exposed.
+  bool overlap_p2p_interleaved = false;
 };
 
 /// The framework's defaults with the request's overrides (--compile).

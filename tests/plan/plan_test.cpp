@@ -401,6 +401,38 @@ TEST_CASE("plan: chunked prefill pipelines the prompt through the PP stages") {
 
 namespace linksim {
 
+TEST_CASE("plan: interleaved Megatron-Core overlaps the steady-state pipeline sends") {
+  // overlap_p2p_comm (Megatron-LM, on unless --no-overlap-p2p-communication, interleaved only):
+  // the 2 (p - 1) warm-up and flush sends are exposed, the 2 m v steady-state sends hide behind
+  // a chunk's compute, far longer than one 16 MiB NVLink send here.
+  PlanRequest r = request("llama3.1-8b", PlanMode::kTrain);
+  r.tp = 2;
+  r.pp = 2;
+  r.dp = 2;
+  r.vpp = 2;
+  r.global_batch = 16;  // m = 8
+  const Topology dgx = load("dgx-h100");
+  const PlanResult megatron = plan(dgx, r);
+  const PlanComm* send = find_comm(megatron, "pp", "forward+backward", CollectiveOp::kSendRecv);
+  REQUIRE(send != nullptr);
+  CHECK(send->count == doctest::Approx(2 * (8 * 2 + 2 - 1)));
+  const double t = send->time_s / send->count;
+  CHECK(send->exposed_s == doctest::Approx(2 * (2 - 1) * t).epsilon(1e-9));
+  // torchtitan's pipelining has no such overlap here: every send exposed.
+  r.framework = TrainFramework::kTorchtitan;
+  const PlanResult titan = plan(dgx, r);
+  const PlanComm* titan_send = find_comm(titan, "pp", "forward+backward", CollectiveOp::kSendRecv);
+  REQUIRE(titan_send != nullptr);
+  CHECK(titan_send->exposed_s == doctest::Approx(titan_send->time_s).epsilon(1e-12));
+  // Without interleaving Megatron turns the overlap off (arguments.py): every send exposed.
+  r.framework = TrainFramework::kMegatron;
+  r.vpp = 1;
+  const PlanResult plain = plan(dgx, r);
+  const PlanComm* plain_send = find_comm(plain, "pp", "forward+backward", CollectiveOp::kSendRecv);
+  REQUIRE(plain_send != nullptr);
+  CHECK(plain_send->exposed_s == doctest::Approx(plain_send->time_s).epsilon(1e-12));
+}
+
 TEST_CASE("plan: Llama 3 405B's pre-training schedule, 16 stages of 8 one-layer chunks, ZeRO-2") {
   // The Llama 3 paper, section 3.3.2 and Table 4: TP 8, PP 16, DP 64 on 8192 H100, 32 sequences
   // of 8192 tokens per DP group, an interleaved schedule whose first chunk holds only the
