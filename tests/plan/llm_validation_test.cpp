@@ -4,14 +4,15 @@
 // (docs/validation.md#llm-planner) is median |error| within 10 %, p90 within 35 %, none off by
 // 2x, and for inference median within 15 % for prefill and for decode separately; the planner
 // does not reach all of it yet (training's median), so this test holds the figures it does
-// reach (all runs: median within 11 %, p90 within 24 %; training: median within 11 %, p90
+// reach (all runs: median within 11 %, p90 within 24 %; training: median within 10.5 %, p90
 // within 27 %; prefill median within 10 %; decode median within 11.5 %, p90 within 21 %; none
 // off by 2x) so that no change makes them worse. The Llama 3 405B pre-training, planned with
 // the paper's interleaved schedule and ZeRO-2 sharding (docs/planner.md#step), and the
 // torchtitan machine's peak between the bounds its source gives took training's p90 from 32.0
 // to 26.3 % and left no run off by 2x; Transformer Engine's userbuffers TP overlap
 // (docs/planner.md#tp-overlap) its median from 11.3 to 11.0 %, and Megatron's overlap of the
-// interleaved schedule's pipeline sends to 10.8 %. The GEMM model by shape (docs/planner.md#gemms-by-shape) moved the all-runs
+// interleaved schedule's pipeline sends to 10.8 %; NeMo's GPT-3 175B run with its recipe's
+// userbuffers TP overlap to 10.1 %. The GEMM model by shape (docs/planner.md#gemms-by-shape) moved the all-runs
 // median from 10.6 to 11.2 % while it brought decode's p90 from 24.0 to 20.4 % and prefill's
 // from 22.5 to 20.7 %: its gate is 11.5 %, the p90 gates are tightened. The table printed with
 // --success (or on failure) is the one
@@ -128,7 +129,7 @@ TEST_CASE("plan: published LLM runs held to the figures they reach, none off by 
   }
   CHECK(median <= 0.11);
   CHECK(p90 <= 0.24);
-  CHECK(train_median <= 0.11);
+  CHECK(train_median <= 0.105);
   CHECK(train_p90 <= 0.27);
   // Inference by mode: prefill (TTFT) and decode (TPOT, tokens/s) each held on its own.
   std::map<std::string, std::vector<double>> by_mode;
