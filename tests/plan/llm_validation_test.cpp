@@ -1,22 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 // The planner held to published LLM training and inference runs (data/validation/llm/), each
 // compared as a step time converted with the source's own FLOP convention. The fidelity target
-// (docs/validation.md#llm-planner) is median |error| within 10 %, p90 within 35 %, none off by
-// 2x, and for inference median within 15 % for prefill and for decode separately; the planner
-// does not reach all of it yet (training's median), so this test holds the figures it does
-// reach (all runs: median within 11 %, p90 within 24 %; training: median within 10.5 %, p90
-// within 27 %; prefill median within 10 %; decode median within 11.5 %, p90 within 21 %; none
-// off by 2x) so that no change makes them worse. The Llama 3 405B pre-training, planned with
-// the paper's interleaved schedule and ZeRO-2 sharding (docs/planner.md#step), and the
-// torchtitan machine's peak between the bounds its source gives took training's p90 from 32.0
-// to 26.3 % and left no run off by 2x; Transformer Engine's userbuffers TP overlap
-// (docs/planner.md#tp-overlap) its median from 11.3 to 11.0 %, and Megatron's overlap of the
-// interleaved schedule's pipeline sends to 10.8 %; NeMo's GPT-3 175B run with its recipe's
-// userbuffers TP overlap to 10.1 %. The GEMM model by shape (docs/planner.md#gemms-by-shape) moved the all-runs
-// median from 10.6 to 11.2 % while it brought decode's p90 from 24.0 to 20.4 % and prefill's
-// from 22.5 to 20.7 %: its gate is 11.5 %, the p90 gates are tightened. The table printed with
-// --success (or on failure) is the one
-// scripts/llm_validation_table.py renders into docs/validation.md.
+// (docs/validation.md#llm-planner) is median |error| within 10 %, p90 within 35 %, none off by 2x,
+// and for inference median within 15 % for prefill and for decode separately; this test holds the
+// figures the planner reaches (all runs: median within 10.5 %, p90 within 24 %; training: median
+// within 10 %, p90 within 27 %; prefill median within 10 %; decode median within 11.5 %, p90 within
+// 21 %; none off by 2x) so that no change makes them worse. Training went from median 11.3 %, p90
+// 32.0 % and one run off by 2x to 9.5 %, 26.3 % and none: the Llama 3 405B pre-training planned
+// with the paper's interleaved schedule and ZeRO-2 sharding (docs/planner.md#step), the torchtitan
+// machine's peak between the bounds its source gives, Transformer Engine's userbuffers TP overlap
+// (docs/planner.md#tp-overlap), Megatron's overlap of the interleaved schedule's pipeline sends,
+// and the TP overlap the NeMo GPT-3 recipe and Megatron-LM's weak-scaling README state. The GEMM
+// model by shape (docs/planner.md#gemms-by-shape) moved the all-runs median from 10.6 to 11.2 %
+// while it brought decode's p90 from 24.0 to 20.4 % and prefill's from 22.5 to 20.7 %. The table
+// printed with --success (or on failure) is the one scripts/llm_validation_table.py renders into
+// docs/validation.md.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -127,9 +125,9 @@ TEST_CASE("plan: published LLM runs held to the figures they reach, none off by 
           << fmt::format("{:.6g}\t{:.6g}", r.published_s, r.predicted_s) << '\n';
     }
   }
-  CHECK(median <= 0.11);
+  CHECK(median <= 0.105);
   CHECK(p90 <= 0.24);
-  CHECK(train_median <= 0.105);
+  CHECK(train_median <= 0.10);
   CHECK(train_p90 <= 0.27);
   // Inference by mode: prefill (TTFT) and decode (TPOT, tokens/s) each held on its own.
   std::map<std::string, std::vector<double>> by_mode;
