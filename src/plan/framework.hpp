@@ -49,7 +49,8 @@ struct FrameworkTraits {
   bool reshard_after_forward = true; ///< backward gathers every block again
   bool keep_last_block = false;      ///< the last block stays gathered for backward (torchtitan)
   /// With pipeline parallelism, parameters stay gathered across a step's micro-batches and
-  /// gradients reduce-scatter after the last one (torch.distributed.pipelining with FSDP2).
+  /// gradients reduce-scatter after the last one (torch.distributed.pipelining with FSDP2;
+  /// Llama 3's FSDP under Megatron-style pipelines, arXiv 2407.21783 section 3.3.2).
   bool pipeline_gathers_once = false;
   /// --tp-overlap async runs Transformer Engine's userbuffers overlap (Megatron-LM / NeMo
   /// --tp-comm-overlap): some GEMMs give SMs to the communication kernel, and the last chunk of
