@@ -47,9 +47,15 @@ FrameworkTraits defaults(TrainFramework framework) {
   switch (framework) {
     case TrainFramework::kMegatron:
       t.description = "Megatron-LM (Megatron-Core, Transformer Engine)";
+      t.tp_overlap_userbuffers = true;
+      t.overlap_p2p_interleaved = true;
+      t.pipeline_gathers_once = true;
       break;
     case TrainFramework::kNemo:
       t.description = "NeMo (Megatron-Core, Transformer Engine)";
+      t.tp_overlap_userbuffers = true;
+      t.overlap_p2p_interleaved = true;
+      t.pipeline_gathers_once = true;
       break;
     case TrainFramework::kTorchtitan:
       t.description = "torchtitan (FSDP2)";

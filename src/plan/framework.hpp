@@ -49,8 +49,19 @@ struct FrameworkTraits {
   bool reshard_after_forward = true; ///< backward gathers every block again
   bool keep_last_block = false;      ///< the last block stays gathered for backward (torchtitan)
   /// With pipeline parallelism, parameters stay gathered across a step's micro-batches and
-  /// gradients reduce-scatter after the last one (torch.distributed.pipelining with FSDP2).
+  /// gradients reduce-scatter after the last one (torch.distributed.pipelining with FSDP2;
+  /// Llama 3's FSDP under Megatron-style pipelines, arXiv 2407.21783 section 3.3.2).
   bool pipeline_gathers_once = false;
+  /// --tp-overlap async runs Transformer Engine's userbuffers overlap (Megatron-LM / NeMo
+  /// --tp-comm-overlap): some GEMMs give SMs to the communication kernel, and the last chunk of
+  /// a pipelined reduce-scatter is exposed (docs/planner.md#tp-overlap). Else the overlap is
+  /// torch's async TP, taken as free.
+  bool tp_overlap_userbuffers = false;
+  /// With an interleaved schedule (vpp > 1) the pipeline sends of the steady state are issued
+  /// ahead and overlap the next model chunk's compute (Megatron-LM's overlap_p2p_comm, on by
+  /// default: --no-overlap-p2p-communication turns it off); the warm-up and flush sends stay
+  /// exposed.
+  bool overlap_p2p_interleaved = false;
 };
 
 /// The framework's defaults with the request's overrides (--compile).

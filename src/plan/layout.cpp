@@ -35,9 +35,13 @@ std::string layout_problem(const ModelSpec& model, PlanMode mode, const Parallel
     return fmt::format("--pp {} is larger than the model's {} layers", l.pp, model.layers);
   }
   if (l.vpp > 1 && l.pp == 1) return fmt::format("--vpp {} needs --pp > 1", l.vpp);
-  if (l.pp * l.vpp > model.layers) {
-    return fmt::format("--pp {} x --vpp {} = {} model chunks for {} layers", l.pp, l.vpp,
-                       l.pp * l.vpp, model.layers);
+  // The input embedding and the loss may each fill a model chunk of their own (Megatron-LM's
+  // --account-for-embedding-in-pipeline-split / --account-for-loss-in-pipeline-split; the
+  // Llama 3 paper, section 3.3.2): at most layers + 2 chunks.
+  if (l.pp * l.vpp > model.layers + 2) {
+    return fmt::format("--pp {} x --vpp {} = {} model chunks for {} layers (at most layers + 2: "
+                       "the embedding and the loss may hold a chunk each)",
+                       l.pp, l.vpp, l.pp * l.vpp, model.layers);
   }
   if (!model.is_moe() && (l.ep > 1 || l.etp > 1)) {
     return fmt::format("--ep {} / --etp {} on a dense model ({} has no experts)", l.ep, l.etp,

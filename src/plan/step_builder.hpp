@@ -121,6 +121,11 @@ class StepBuilder {
 
  private:
   bool train() const { return r_.mode == PlanMode::kTrain; }
+  /// Transformer Engine's userbuffers TP overlap: training with SP, --tp-overlap async, on a
+  /// stack that runs it (docs/planner.md#tp-overlap).
+  bool userbuffers() const {
+    return train() && r_.tp_overlap_async && fw_.tp_overlap_userbuffers && l_.sp && l_.tp > 1;
+  }
   /// GPUs of one model replica (a serving engine's workers): TP x PP x CP.
   int replica_gpus() const { return l_.tp * l_.pp * l_.cp; }
   double activation_bytes() const { return w_.tokens * m_.hidden * p_.act_bytes; }

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "plan/step_builder.hpp"
+#include "plan/tp_overlap.hpp"
 
 namespace linksim::plan_detail {
 
@@ -28,7 +29,13 @@ void StepBuilder::add_tp_comms(double n, StageCost& c, double fwd_hide_s, double
     fwd_s += call.fwd * t;
     bwd_s += call.bwd * t;
   }
-  const double fwd_exposed = r_.tp_overlap_async ? std::max(0.0, fwd_s - fwd_hide_s) : fwd_s;
+  double fwd_exposed = r_.tp_overlap_async ? std::max(0.0, fwd_s - fwd_hide_s) : fwd_s;
+  if (userbuffers()) {
+    // The two forward reduce-scatters run "pipeline": the GEMM in 4 chunks, each chunk's
+    // reduce-scatter behind the next chunk's GEMM; the last one has nothing to hide behind.
+    const double chunk_s = time(g, CollectiveOp::kReduceScatter, a / kUserbufferPipelineSplits).time_s;
+    fwd_exposed = std::max(fwd_exposed, 2 * (1 + recompute_fwd) * chunk_s);
+  }
   const double bwd_exposed = r_.tp_overlap_async ? std::max(0.0, bwd_s - bwd_hide_s) : bwd_s;
   for (const Call& call : calls) {
     const double t = time(g, call.op, a).time_s;
@@ -145,6 +152,13 @@ StageCost StepBuilder::stage_cost(const Stage& s) {
       total_b += recompute;
       c.bwd.compute += total_b.scaled(layers);
       bwd_attention_s = b.attention_s;
+    }
+    if (train() && userbuffers()) {
+      // GEMMs beside a userbuffers communication kernel run on the SMs it leaves them.
+      const UserbufferCost ub = userbuffer_cost(m_, l_, w_, moe, p_, rates_);
+      const double recompute = r_.recompute == Recompute::kFull ? 1 : 0;
+      c.fwd.compute.gemm_s += layers * ub.forward_extra_s;
+      c.bwd.compute.gemm_s += layers * (ub.backward_extra_s + recompute * ub.forward_extra_s);
     }
     const double hide = tp_overlappable_gemm_s(m_, l_, w_, moe, p_, rates_);
     add_layer_comms(moe, layers, c, hide, 2 * hide, f.attention_s, bwd_attention_s);

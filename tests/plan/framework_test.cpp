@@ -127,7 +127,7 @@ TEST_CASE("fsdp: a two-block plan gathers one block at a time") {
   CHECK(find(fsdp, "dp", "backward", CollectiveOp::kReduceScatter, 2 * block) != nullptr);  // bf16
 }
 
-TEST_CASE("fsdp: with pipeline stages torchtitan gathers once a step, plain FSDP every micro-batch") {
+TEST_CASE("fsdp: with pipeline stages torchtitan and Megatron gather once a step, plain FSDP every micro-batch") {
   const Topology t = testing::library_topology("dgx-h100.yaml");
   PlanRequest r = two_block_train(TrainFramework::kTorchtitan);
   r.model = parse_arch("layers=4,hidden=4096,heads=32,kv_heads=8,ffn=14336,ffn_type=swiglu,vocab=128256",
@@ -141,6 +141,17 @@ TEST_CASE("fsdp: with pipeline stages torchtitan gathers once a step, plain FSDP
   REQUIRE(gather != nullptr);
   CHECK(gather->count == doctest::Approx(2));  // 2 blocks on the stage, once
   CHECK(find(titan, "dp", "backward", CollectiveOp::kAllGather, 2 * block) == nullptr);
+  // Megatron-Core's stack as Llama 3's FSDP runs it under a pipeline (paper, section 3.3.2):
+  // parameters kept gathered, fp32 gradients reduce-scattered once after the last micro-batch.
+  r.framework = TrainFramework::kMegatron;
+  const PlanResult megatron = plan(t, r);
+  const PlanComm* once = find(megatron, "dp", "forward", CollectiveOp::kAllGather, 2 * block);
+  REQUIRE(once != nullptr);
+  CHECK(once->count == doctest::Approx(2));
+  CHECK(find(megatron, "dp", "backward", CollectiveOp::kAllGather, 2 * block) == nullptr);
+  const PlanComm* rs_once = find(megatron, "dp", "backward", CollectiveOp::kReduceScatter, 4 * block);
+  REQUIRE(rs_once != nullptr);
+  CHECK(rs_once->count == doctest::Approx(2));
   r.framework = TrainFramework::kFsdp;
   const PlanResult fsdp = plan(t, r);
   const PlanComm* per_micro_batch = find(fsdp, "dp", "forward", CollectiveOp::kAllGather, 2 * block);

@@ -297,6 +297,23 @@ ConfigError refusal_at_line_12(const std::string& line12) {
 
 }  // namespace
 
+TEST_CASE("an interleaved schedule whose stages per GPU are not stated has two") {
+  const std::filesystem::path dir = linksim::testing::scratch_path("linksim_llm_cases_vpp_test");
+  std::filesystem::create_directories(dir);
+  const std::string file = (dir / "looped.yaml").string();
+  std::ofstream(file) << "- id: x\n  source: https://example.org\n  arch: {layers: 8, hidden: 64, "
+                         "heads: 4, kv_heads: 4, ffn: 256, ffn_type: gelu, vocab: 100}\n  mode: train\n"
+                         "  topo: dgx-h100\n  gpus: 2\n  tp: 1\n  pp: 2\n  dp: 1\n  ep: 1\n  cp: 1\n"
+                         "  pp_schedule: interleaved-1f1b\n  dtype: bf16\n  metric: step_time_s\n"
+                         "  value: 1\n";
+  const std::vector<LlmCase> cases = load_llm_cases(file, kTopologies);
+  std::filesystem::remove_all(dir);
+  REQUIRE(cases.size() == 1);
+  CHECK(*cases[0].request.vpp == 2);
+  REQUIRE(cases[0].approximations.size() == 1);
+  CHECK(cases[0].approximations[0] == "vpp 2: interleaved schedule, stages per GPU not stated");
+}
+
 TEST_CASE("a case the reader cannot read names its file, line and field") {
   CHECK(refusal_at_line_12("  zero: sharded").message() ==
         "case x: zero: expected 0..3, fsdp or hsdp, got \"sharded\"");

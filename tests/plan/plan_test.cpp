@@ -91,6 +91,20 @@ TEST_CASE("plan: invalid layouts are refused with the constraint and the numbers
     small.pp = 8;
     CHECK(error_of(dgx, small) == "--pp 8 is larger than the model's 4 layers");
   }
+  SUBCASE("model chunks: at most layers + 2, the embedding and the loss a chunk each") {
+    // Megatron-LM --account-for-embedding-in-pipeline-split / --account-for-loss-in-pipeline-split;
+    // Llama 3 405B: 126 layers in 16 x 8 = 128 chunks (paper, section 3.3.2).
+    PlanRequest small = request("llama3.1-8b", PlanMode::kTrain);
+    small.model.layers = 4;
+    small.pp = 2;
+    small.dp = 2;
+    small.vpp = 3;  // 6 chunks = 4 layers + embedding + loss
+    CHECK(error_of(dgx, small) == "no error");
+    small.vpp = 4;
+    CHECK(error_of(dgx, small) ==
+          "--pp 2 x --vpp 4 = 8 model chunks for 4 layers (at most layers + 2: the embedding and "
+          "the loss may hold a chunk each)");
+  }
   SUBCASE("global batch must divide by micro-batch x DP") {
     r.tp = 2;
     r.global_batch = 6;
@@ -383,4 +397,70 @@ TEST_CASE("plan: chunked prefill pipelines the prompt through the PP stages") {
 }
 
 }  // namespace
+}  // namespace linksim
+
+namespace linksim {
+
+TEST_CASE("plan: interleaved Megatron-Core overlaps the steady-state pipeline sends") {
+  // overlap_p2p_comm (Megatron-LM, on unless --no-overlap-p2p-communication, interleaved only):
+  // the 2 (p - 1) warm-up and flush sends are exposed, the 2 m v steady-state sends hide behind
+  // a chunk's compute, far longer than one 16 MiB NVLink send here.
+  PlanRequest r = request("llama3.1-8b", PlanMode::kTrain);
+  r.tp = 2;
+  r.pp = 2;
+  r.dp = 2;
+  r.vpp = 2;
+  r.global_batch = 16;  // m = 8
+  const Topology dgx = load("dgx-h100");
+  const PlanResult megatron = plan(dgx, r);
+  const PlanComm* send = find_comm(megatron, "pp", "forward+backward", CollectiveOp::kSendRecv);
+  REQUIRE(send != nullptr);
+  CHECK(send->count == doctest::Approx(2 * (8 * 2 + 2 - 1)));
+  const double t = send->time_s / send->count;
+  CHECK(send->exposed_s == doctest::Approx(2 * (2 - 1) * t).epsilon(1e-9));
+  // torchtitan's pipelining has no such overlap here: every send exposed.
+  r.framework = TrainFramework::kTorchtitan;
+  const PlanResult titan = plan(dgx, r);
+  const PlanComm* titan_send = find_comm(titan, "pp", "forward+backward", CollectiveOp::kSendRecv);
+  REQUIRE(titan_send != nullptr);
+  CHECK(titan_send->exposed_s == doctest::Approx(titan_send->time_s).epsilon(1e-12));
+  // Without interleaving Megatron turns the overlap off (arguments.py): every send exposed.
+  r.framework = TrainFramework::kMegatron;
+  r.vpp = 1;
+  const PlanResult plain = plan(dgx, r);
+  const PlanComm* plain_send = find_comm(plain, "pp", "forward+backward", CollectiveOp::kSendRecv);
+  REQUIRE(plain_send != nullptr);
+  CHECK(plain_send->exposed_s == doctest::Approx(plain_send->time_s).epsilon(1e-12));
+}
+
+TEST_CASE("plan: Llama 3 405B's pre-training schedule, 16 stages of 8 one-layer chunks, ZeRO-2") {
+  // The Llama 3 paper, section 3.3.2 and Table 4: TP 8, PP 16, DP 64 on 8192 H100, 32 sequences
+  // of 8192 tokens per DP group, an interleaved schedule whose first chunk holds only the
+  // embedding and last only the loss (126 layers + 2 = 16 x 8 chunks), optimizer states and
+  // gradients sharded but parameters kept gathered (ZeRO stage 2), no activation checkpointing.
+  PlanRequest r = request("llama3.1-405b", PlanMode::kTrain);
+  r.tp = 8;
+  r.pp = 16;
+  r.dp = 64;
+  r.vpp = 8;
+  r.sp = true;
+  r.zero = 2;
+  r.seq = 8192;
+  r.global_batch = 2048;
+  r.recompute = Recompute::kNone;
+  const PlanResult p = plan(load("dgx-h100-ib", {{"nodes", "1024"}}), r);
+  CHECK(p.layout.micro_batches() == 32);
+  // Bubble (PP - 1) / (V M) of the pipelined time: 15 / (8 x 32) of 32 (f + b) = 15/8 (f + b).
+  CHECK(p.breakdown.bubble_s == doctest::Approx(15.0 / 8 * p.breakdown.microbatch_s).epsilon(1e-12));
+  // One gradient reduce-scatter and one parameter all-gather a step, not one per micro-batch.
+  const PlanComm* rs = find_comm(p, "dp", "step", CollectiveOp::kReduceScatter);
+  REQUIRE(rs != nullptr);
+  CHECK(rs->count == doctest::Approx(1));
+  double gathers = 0;
+  for (const PlanComm& c : p.comms) {
+    if (c.kind == "dp" && c.collective == CollectiveOp::kAllGather) gathers += c.count;
+  }
+  CHECK(gathers == doctest::Approx(1));
+}
+
 }  // namespace linksim

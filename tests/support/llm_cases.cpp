@@ -181,7 +181,15 @@ void read_layout(const CaseReader& r, LlmCase& c) {
            fmt::format("case {}: pp_schedule: expected 1f1b or interleaved-1f1b, got \"{}\"",
                        r.id(), schedule));
   }
-  if (r.has("vpp")) q.vpp = r.get<int>("vpp");
+  if (r.has("vpp")) {
+    q.vpp = r.get<int>("vpp");
+  } else if (schedule == "interleaved-1f1b") {
+    // An interleaved schedule has at least two model chunks per GPU; a source that does not
+    // say how many is planned with torchtitan's default for looped schedules, 2
+    // (pipelining_utils.py, generate_split_points: num_stages_per_rank = 2).
+    q.vpp = 2;
+    c.approximations.push_back("vpp 2: interleaved schedule, stages per GPU not stated");
+  }
   if (r.has("micro_batch")) q.micro_batch = r.get<int>("micro_batch");
   if (r.has("global_batch")) q.global_batch = r.get<int>("global_batch");
   if (r.has("seq")) q.seq = r.get<int>("seq");
