@@ -12,9 +12,14 @@ cli = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build", "linksim
 measured_dir = os.path.join(root, "data", "validation", "nccl-tests")
 cases = yaml.safe_load(open(os.path.join(root, "tests/data/calibration/cases.yaml")))["cases"]
 
+# Launcher prefixes a pasted run may carry (`[1,0]<stdout>:` from mpirun --tag-output, `0: ` from
+# srun --label), as the CLI's reader strips them (docs/calibration.md#compare).
+LAUNCHER_PREFIX = re.compile(r"^\s*(\[\d+,\d+\]<std(out|err)>:|\d+: )")
+
 def measured_rows(path):
     rows = []
     for line in open(path):
+        line = LAUNCHER_PREFIX.sub("", line)
         t = line.replace("_", "").split()
         if line.lstrip().startswith("#") or len(t) < 4 or not t[0].isdigit():
             continue

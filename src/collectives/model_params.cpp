@@ -56,11 +56,13 @@ const char* to_string(NetworkKind kind) {
 
 double net_step_excess_us(NetworkKind kind) {
   // RoCE: calibration 16's median excess over NCCL's tree LL below 64 KiB, 13.7 us over its two
-  // network steps; TCPXO: calibration 101's median excess at 8 B-256 B, 98.15 us over its two
-  // (model_params.hpp, docs/model.md#net-steps).
+  // network steps; TCPXO: calibration 101's median excess at 8 B-256 B, 98.15 us over its two;
+  // EFA: calibration 107's at 8 B-2 KiB, 52.36 us over its two (model_params.hpp,
+  // docs/model.md#net-steps).
   switch (kind) {
     case NetworkKind::kRoce: return 13.7 / 2;
     case NetworkKind::kTcpxo: return 98.15 / 2;
+    case NetworkKind::kEfa: return 52.36 / 2;
     default: return 0.0;
   }
 }

@@ -50,8 +50,13 @@ const char* to_string(NetworkKind kind);
 /// calibration 101 that latency alone makes (2 x GCP A3 Mega, 8 B-256 B, tree LL, 2 network
 /// steps: 123.0-135.8 us) lie 97.8-110.6 us above NCCL's 25.2, median 98.15: 49.075 us a step,
 /// the cost of a message through Google's user-space TCP plugin (packets steered to the GPU by
-/// the host's RX daemon). EFA, GPUDirect-TCPX and other networks: no shipped table whose rows
-/// latency alone makes, NCCL's table (0) until one is added.
+/// the host's RX daemon). EFA: the rows of calibration 107 that latency alone makes (2 x AWS
+/// p5.48xlarge, 8 B-2 KiB, tree LL, 2 network steps: 76.8-88.0 us) lie 51.6-62.8 us above
+/// NCCL's 25.2, median 52.36: 26.18 us a step, aws-ofi-nccl's eager and rendezvous paths over
+/// libfabric (a bounce buffer and a local read per eager message; the receiver's RDMA write
+/// of its buffer into the sender's mailbox before each rendezvous, doc/rdma-protocol.md).
+/// GPUDirect-TCPX and other networks: no shipped table whose rows latency alone makes, NCCL's
+/// table (0) until one is added.
 double net_step_excess_us(NetworkKind kind);
 
 /// Protocol efficiencies (NCCL tuning.cc): LL sends 8-byte lines with 4 bytes of data; LL128

@@ -49,9 +49,21 @@ TEST_SUITE("net_steps") {
     // TCPXO: calibration 101's 8 B-256 B rows (123.0-135.8 us, median 123.35) less NCCL's
     // 25.2 us tree LL, over its 2 network steps: (123.35 - 25.2) / 2.
     CHECK(detail::net_step_excess_us(detail::NetworkKind::kTcpxo) == doctest::Approx(49.075));
-    // TCPX and EFA: no shipped table of small messages, NCCL's table.
+    // EFA: calibration 107's 8 B-2 KiB rows (76.8-88.0 us, median 77.56) less 25.2, over 2.
+    CHECK(detail::net_step_excess_us(detail::NetworkKind::kEfa) == doctest::Approx(26.18));
+    // TCPX: no shipped table of small messages, NCCL's table.
     CHECK(detail::net_step_excess_us(detail::NetworkKind::kTcpx) == 0.0);
-    CHECK(detail::net_step_excess_us(detail::NetworkKind::kEfa) == 0.0);
+  }
+
+  TEST_CASE("tree LL on 2 x AWS p5.48xlarge: NCCL's 25.2 us + 2 x 26.18 over EFA") {
+    // aws-ofi-nccl shows each GPU's 4 EFA devices as one NCCL device (efa_400): 8 per server,
+    // tree LL 6.8 + 2 x (7 x 0.6 + 5.0) = 25.2 us, + 2 x 26.18 = 77.56 us, the median of
+    // calibration 107's rows that latency alone makes (76.8-88.0 us).
+    const Topology t = linksim::testing::library_topology("aws-p5-efa.yaml", {{"nodes", "2"}});
+    const auto m = model(t, 16, Algorithm::kTree, Protocol::kLL);
+    CHECK(m.net_steps == 2);
+    CHECK(m.table_latency_s == doctest::Approx(25.2e-6));
+    CHECK(m.latency_s == doctest::Approx(77.56e-6));
   }
 
   TEST_CASE("tree LL on 2 x GCP A3 Mega: NCCL's 25.2 us + 2 x 49.075 over GPUDirect-TCPXO") {
