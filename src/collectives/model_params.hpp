@@ -49,8 +49,8 @@ const char* to_string(NetworkKind kind);
 /// proxy's per-message handling, which no public figure isolates. GPUDirect-TCPXO: the rows of
 /// calibration 101 that latency alone makes (2 x GCP A3 Mega, 8 B-256 B, tree LL, 2 network
 /// steps: 123.0-135.8 us) lie 97.8-110.6 us above NCCL's 25.2, median 98.15: 49.075 us a step,
-/// the cost of a message through Google's user-space TCP plugin (packets steered to the GPU by
-/// the host's RX daemon). EFA: the rows of calibration 107 that latency alone makes (2 x AWS
+/// the cost of a message through Google's FasTrak net plugin and the RXDM service beside it on
+/// each VM (dstack's A3 Mega guide), which no public figure splits further. EFA: the rows of calibration 107 that latency alone makes (2 x AWS
 /// p5.48xlarge, 8 B-2 KiB, tree LL, 2 network steps: 76.8-88.0 us) lie 51.6-62.8 us above
 /// NCCL's 25.2, median 52.36: 26.18 us a step, aws-ofi-nccl's eager and rendezvous paths over
 /// libfabric (a bounce buffer and a local read per eager message; the receiver's RDMA write
