@@ -12,9 +12,14 @@ cli = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build", "linksim
 measured_dir = os.path.join(root, "data", "validation", "nccl-tests")
 cases = yaml.safe_load(open(os.path.join(root, "tests/data/calibration/cases.yaml")))["cases"]
 
+# Launcher prefixes a pasted run may carry (`[1,0]<stdout>:` from mpirun --tag-output, `0: ` from
+# srun --label), as the CLI's reader strips them (docs/calibration.md#compare).
+LAUNCHER_PREFIX = re.compile(r"^\s*(\[\d+,\d+\]<std(out|err)>:|\d+: )")
+
 def measured_rows(path):
     rows = []
     for line in open(path):
+        line = LAUNCHER_PREFIX.sub("", line)
         t = line.replace("_", "").split()
         if line.lstrip().startswith("#") or len(t) < 4 or not t[0].isdigit():
             continue
@@ -103,9 +108,9 @@ print("(tests/calibration/fidelity_test.cpp):\n")
 print("| figure | today | target |")
 print("| --- | ---: | ---: |")
 print(f"| median \\|busbw error\\| from 64 MiB ({len(large)} rows) | {median(large):.1%} | 6% (the issue's) |")
-print(f"| median \\|busbw error\\| over all sizes ({len(errors)} rows) | {median([e for _, e in errors]):.1%} | 7.5% (issue: 10%) |")
+print(f"| median \\|busbw error\\| over all sizes ({len(errors)} rows) | {median([e for _, e in errors]):.1%} | 9% (issue: 10%) |")
 print(f"| rows within 50 % | {within:.1%} | 95% (issue: 90%) |")
-print(f"| rows within 40 % | {within40:.1%} | 95% (issue: 90%) |")
+print(f"| rows within 40 % | {within40:.1%} | 93% (issue: 90%) |")
 print(f"| rows off by 3x or more | {sum(1 for m in misses if m[2] >= 2 or m[2] <= -2 / 3)} | 0 |")
 print()
 if misses:

@@ -49,6 +49,8 @@ NetworkKind network_kind(std::string_view link_type) {
   if (link_type.starts_with("ib_")) return NetworkKind::kInfiniBand;
   if (link_type.starts_with("roce_")) return NetworkKind::kRoce;
   if (link_type.starts_with("efa")) return NetworkKind::kEfa;
+  if (link_type.starts_with("tcpxo_")) return NetworkKind::kTcpxo;
+  if (link_type.starts_with("tcpx_")) return NetworkKind::kTcpx;
   return NetworkKind::kOther;
 }
 
@@ -57,6 +59,8 @@ const char* to_string(NetworkKind kind) {
     case NetworkKind::kInfiniBand: return "InfiniBand";
     case NetworkKind::kRoce: return "RoCE";
     case NetworkKind::kEfa: return "EFA";
+    case NetworkKind::kTcpx: return "GPUDirect-TCPX";
+    case NetworkKind::kTcpxo: return "GPUDirect-TCPXO";
     case NetworkKind::kOther: break;
   }
   return "other";
@@ -64,8 +68,15 @@ const char* to_string(NetworkKind kind) {
 
 double net_step_excess_us(NetworkKind kind) {
   // RoCE: calibration 16's median excess over NCCL's tree LL below 64 KiB, 13.7 us over its two
-  // network steps (model_params.hpp, docs/model.md#net-steps).
-  return kind == NetworkKind::kRoce ? 13.7 / 2 : 0.0;
+  // network steps; TCPXO: calibration 101's median excess at 8 B-256 B, 98.15 us over its two;
+  // EFA: calibration 107's at 8 B-2 KiB, 52.36 us over its two (model_params.hpp,
+  // docs/model.md#net-steps).
+  switch (kind) {
+    case NetworkKind::kRoce: return 13.7 / 2;
+    case NetworkKind::kTcpxo: return 98.15 / 2;
+    case NetworkKind::kEfa: return 52.36 / 2;
+    default: return 0.0;
+  }
 }
 
 namespace {

@@ -33,8 +33,9 @@ struct NcclLatencies {
 };
 
 /// The network between servers, as the NIC's catalog link type names it (docs/model.md#net-steps):
-/// "ib_*" InfiniBand, "roce_*" RoCE, "efa*" AWS EFA; anything else is kOther.
-enum class NetworkKind { kInfiniBand, kRoce, kEfa, kOther };
+/// "ib_*" InfiniBand, "roce_*" RoCE, "efa*" AWS EFA, "tcpx_*" GCP GPUDirect-TCPX, "tcpxo_*"
+/// GCP GPUDirect-TCPXO; anything else is kOther.
+enum class NetworkKind { kInfiniBand, kRoce, kEfa, kTcpx, kTcpxo, kOther };
 NetworkKind network_kind(std::string_view link_type);
 const char* to_string(NetworkKind kind);
 
@@ -45,8 +46,17 @@ const char* to_string(NetworkKind kind);
 /// tree LL, 2 network steps: 36.5-40.7 us) lie 11.3-15.5 us above NCCL's 25.2, median 13.7:
 /// 6.85 us a step; the Ethernet path's own share is the switch hops, 400-600 ns each against
 /// IB's < 100 ns (hardware.md 8.4, Kentino latency budget), the rest the RoCE NIC's and
-/// proxy's per-message handling, which no public figure isolates. EFA and other networks:
-/// no shipped measurement, NCCL's table (0) until one is added.
+/// proxy's per-message handling, which no public figure isolates. GPUDirect-TCPXO: the rows of
+/// calibration 101 that latency alone makes (2 x GCP A3 Mega, 8 B-256 B, tree LL, 2 network
+/// steps: 123.0-135.8 us) lie 97.8-110.6 us above NCCL's 25.2, median 98.15: 49.075 us a step,
+/// the cost of a message through Google's FasTrak net plugin and the RXDM service beside it on
+/// each VM (dstack's A3 Mega guide), which no public figure splits further. EFA: the rows of calibration 107 that latency alone makes (2 x AWS
+/// p5.48xlarge, 8 B-2 KiB, tree LL, 2 network steps: 76.8-88.0 us) lie 51.6-62.8 us above
+/// NCCL's 25.2, median 52.36: 26.18 us a step, aws-ofi-nccl's eager and rendezvous paths over
+/// libfabric (a bounce buffer and a local read per eager message; the receiver's RDMA write
+/// of its buffer into the sender's mailbox before each rendezvous, doc/rdma-protocol.md).
+/// GPUDirect-TCPX and other networks: no shipped table whose rows latency alone makes, NCCL's
+/// table (0) until one is added.
 double net_step_excess_us(NetworkKind kind);
 
 /// Protocol efficiencies (NCCL tuning.cc): LL sends 8-byte lines with 4 bytes of data; LL128

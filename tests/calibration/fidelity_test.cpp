@@ -20,9 +20,9 @@ constexpr double kLargeBytes = 64.0 * 1048576.0;
 
 // The 6 % from 64 MiB; the others tightened to today's figures with a little headroom.
 constexpr double kTargetMedianLarge = 0.06;
-constexpr double kTargetMedianAll = 0.075;
+constexpr double kTargetMedianAll = 0.09;
 constexpr double kTargetWithin50 = 0.95;
-constexpr double kTargetWithin40 = 0.95;
+constexpr double kTargetWithin40 = 0.93;
 constexpr int kTargetOff3x = 0;
 
 double median(std::vector<double> v) {

@@ -41,9 +41,46 @@ TEST_SUITE("net_steps") {
     CHECK(detail::network_kind("roce_100") == detail::NetworkKind::kRoce);
     CHECK(detail::network_kind("roce_400") == detail::NetworkKind::kRoce);
     CHECK(detail::network_kind("efa_400") == detail::NetworkKind::kEfa);
+    CHECK(detail::network_kind("tcpxo_200") == detail::NetworkKind::kTcpxo);
+    CHECK(detail::network_kind("tcpx_200") == detail::NetworkKind::kTcpx);
     CHECK(detail::network_kind("nvlink4") == detail::NetworkKind::kOther);
     CHECK(detail::net_step_excess_us(detail::NetworkKind::kInfiniBand) == 0.0);
     CHECK(detail::net_step_excess_us(detail::NetworkKind::kRoce) == doctest::Approx(6.85));
+    // TCPXO: calibration 101's 8 B-256 B rows (123.0-135.8 us, median 123.35) less NCCL's
+    // 25.2 us tree LL, over its 2 network steps: (123.35 - 25.2) / 2.
+    CHECK(detail::net_step_excess_us(detail::NetworkKind::kTcpxo) == doctest::Approx(49.075));
+    // EFA: calibration 107's 8 B-2 KiB rows (76.8-88.0 us, median 77.56) less 25.2, over 2.
+    CHECK(detail::net_step_excess_us(detail::NetworkKind::kEfa) == doctest::Approx(26.18));
+    // TCPX: no shipped table of small messages, NCCL's table.
+    CHECK(detail::net_step_excess_us(detail::NetworkKind::kTcpx) == 0.0);
+  }
+
+  TEST_CASE("tree LL on 2 x AWS p5.48xlarge: NCCL's 25.2 us + 2 x 26.18 over EFA") {
+    // aws-ofi-nccl shows each GPU's 4 EFA devices as one NCCL device (efa_400): 8 per server,
+    // tree LL 6.8 + 2 x (7 x 0.6 + 5.0) = 25.2 us, + 2 x 26.18 = 77.56 us, the median of
+    // calibration 107's rows that latency alone makes (76.8-88.0 us).
+    const Topology t = linksim::testing::library_topology("aws-p5-efa.yaml", {{"nodes", "2"}});
+    const auto m = model(t, 16, Algorithm::kTree, Protocol::kLL);
+    CHECK(m.net_steps == 2);
+    CHECK(m.table_latency_s == doctest::Approx(25.2e-6));
+    CHECK(m.latency_s == doctest::Approx(77.56e-6));
+  }
+
+  TEST_CASE("tree LL on 2 x GCP A3 Mega: NCCL's 25.2 us + 2 x 49.075 over GPUDirect-TCPXO") {
+    // The H100 board has NCCL's NVLink LL latency (0.6 us) like A100: 6.8 + 2 x (7 x 0.6 +
+    // 5.0) = 25.2 us; the two network steps through the TCPXO plugin add 98.15 us: 123.35 us,
+    // the median of calibration 101's rows that latency alone makes (123.0-135.8 us).
+    const Topology t = linksim::testing::library_topology("gcp-a3mega-tcpxo.yaml", {{"nodes", "2"}});
+    const auto m = model(t, 16, Algorithm::kTree, Protocol::kLL);
+    CHECK(m.net_steps == 2);
+    CHECK(m.table_latency_s == doctest::Approx(25.2e-6));
+    CHECK(m.latency_s == doctest::Approx(123.35e-6));
+    // A ring crosses 3.75 times (30 x 2 / 16): 40.0 + 2.975 + 3.75 x 49.075 us.
+    CHECK(model(t, 16, Algorithm::kRing, Protocol::kLL).latency_s ==
+          doctest::Approx((40.0 + 2.975 + 3.75 * 49.075) * 1e-6));
+    // GPUDirect-TCPX (A3 High): no excess, NCCL's table.
+    const Topology tcpx = linksim::testing::library_topology("gcp-a3high-tcpx.yaml", {{"nodes", "2"}});
+    CHECK(model(tcpx, 16, Algorithm::kTree, Protocol::kLL).latency_s == doctest::Approx(25.2e-6));
   }
 
   TEST_CASE("tree LL on 2 x 8 A100: NCCL's 25.2 us on InfiniBand, + 2 x 6.85 on RoCE") {

@@ -47,12 +47,15 @@ struct Expected {
 //   DGX/HGX H100/H200: 5+4+4+5 = 18 lanes; DGX A100 / OCI BM.GPU4.8: 6 chips x 2 = 12;
 //   HGX B200: 2 chips x 9 = 18; NVL72: 18 chips x 1 = 18; DGX-1: 2x NV1 + 2x NV2 = 6;
 //   A40 bridge pair: 4; A100 PCIe bridges: 12; PCIe-only machines: 0.
-//   NICs: one per GPU on DGX/HGX and NVL72; 16 RoCE ports on BM.GPU4.8; 4 (one per switch) on
+//   NICs: one per GPU on DGX/HGX, NVL72, GCP A3 Mega and A4; 4 data NICs (one per GPU pair) on
+//   GCP A3 High; 8 on AWS p5 (aws-ofi-nccl groups each GPU's 4 EFA devices into one); 4 EFA (one per GPU pair) on p4d; 16 RoCE ports on BM.GPU4.8; 4 (one per switch) on
 //   pcie-8gpu and the DGX-1V; the single mlx5_bond_0 on the RTX 4090 server; none where topo -m shows none.
 const std::vector<Expected>& expectations() {
   static const std::vector<Expected> table = {
       {"a100-pcie-nvlink-pair.yaml", 1, 2, 0, 12, "a100-pcie"},
       {"a40-8gpu-nvlink-pairs.yaml", 1, 8, 0, 4, "a40"},
+      {"aws-p4d-efa.yaml", 2, 8, 4, 12, "a100-sxm-40g"},
+      {"aws-p5-efa.yaml", 2, 8, 8, 18, "h100-sxm"},
       {"dgx-a100-ib.yaml", 2, 8, 8, 12, "a100-sxm-80g"},
       {"dgx-a100.yaml", 1, 8, 8, 12, "a100-sxm-80g"},
       {"dgx-h100-ib.yaml", 4, 8, 8, 18, "h100-sxm"},
@@ -62,8 +65,12 @@ const std::vector<Expected>& expectations() {
       {"dual-2080ti.yaml", 1, 2, 0, 0, "rtx2080ti"},
       {"dual-4090.yaml", 1, 2, 0, 0, "rtx4090"},
       {"gb200-nvl72.yaml", 1, 72, 72, 18, "gb200"},
+      {"gcp-a3high-tcpx.yaml", 2, 8, 4, 18, "h100-sxm"},
+      {"gcp-a3mega-tcpxo.yaml", 2, 8, 8, 18, "h100-sxm"},
+      {"gcp-a4-roce.yaml", 2, 8, 8, 18, "b200"},
       {"hgx-b200.yaml", 1, 8, 8, 18, "b200"},
       {"hgx-h200.yaml", 1, 8, 8, 18, "h200"},
+      {"lambda-b200-ib.yaml", 2, 8, 8, 18, "b200"},
       {"oci-a100-roce.yaml", 2, 8, 16, 12, "a100-sxm-40g"},
       {"pcie-8gpu.yaml", 1, 8, 4, 0, "l40s"},
       {"rtx4090-8gpu-server.yaml", 1, 8, 1, 0, "rtx4090"},
