@@ -39,6 +39,12 @@ class Lowering {
     }
   }
 
+  /// Room for `transfers` transfers over `subflows` paths of `path_entries` links in all
+  /// (FlowSimulator::reserve); nothing with a JointFlows. Changes no answer.
+  void reserve(size_t transfers, size_t subflows, size_t path_entries) {
+    if (sim_) sim_->reserve(transfers, subflows, path_entries, 0);
+  }
+
   /// Adds a transfer over explicit parallel paths.
   void send_paths(std::span<const PathSpec> paths, double bytes) {
     add({.bytes = bytes, .paths = paths, .latency_s = latency_s_});
