@@ -13,6 +13,8 @@ using flowsim_internal::Level;
 using flowsim_internal::LevelKind;
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
+/// Heap entries whose storage a solve keeps for the next (16 bytes each).
+constexpr std::size_t kKeptLevels = std::size_t{1} << 16;
 
 }  // namespace
 
@@ -198,6 +200,8 @@ bool MaxMinSolver::fix_if_alone(uint32_t slot) {
 }
 
 void MaxMinSolver::solve_component() {
+  // At most a bound per slot and an entry per resource: room reserved, pages used as filled.
+  heap_.reserve(component_slots_.size() + component_resources_.size());
   for (uint32_t slot : component_slots_) {
     fixed_[slot] = 0;
     if (fix_if_alone(slot)) continue;
@@ -230,6 +234,7 @@ void MaxMinSolver::solve_component() {
     }
     filling_.reset();
   }
+  heap_.trim(kKeptLevels);
   for (uint32_t slot : component_slots_) {
     if (!fixed_[slot]) rate_Bps_[slot] = kInfinity;  // no resource, no bound
   }

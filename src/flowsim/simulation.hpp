@@ -303,12 +303,15 @@ class Simulation {
       updated_s_[slot] = now;
     }
     solver_.solve_component();
+    queue_.begin_batch(solver_.component_slots().size());
     for (uint32_t slot : solver_.component_slots()) {
       const double rate = solver_.rate_Bps(slot);
       if (rate == rate_Bps_[slot]) continue;
       rate_Bps_[slot] = rate;
-      queue_.push(now + remaining_bytes_[slot] / rate, EventKind::kFinish, slot, ++version_[slot]);
+      queue_.batch_push(now + remaining_bytes_[slot] / rate, EventKind::kFinish, slot,
+                        ++version_[slot]);
     }
+    queue_.end_batch();
     for (uint32_t resource : solver_.component_resources()) meter(resource, now);
   }
 
