@@ -177,11 +177,6 @@ FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, 
   std::vector<ResourceId> up, down;
   std::vector<double> bw;
   std::vector<size_t> first_link(n + 1, 0);
-  const std::span<const LinkId> first_out = n > 0 ? t.out_links(g.ranks()[0]) : std::span<const LinkId>{};
-  // Room for every rank's links, as many as the first rank's each.
-  up.reserve(n * first_out.size());
-  down.reserve(n * first_out.size());
-  bw.reserve(n * first_out.size());
   for (size_t r = 0; r < n; ++r) {
     first_link[r] = up.size();
     for (LinkId id : t.out_links(g.ranks()[r])) {
@@ -199,29 +194,8 @@ FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, 
   }
   first_link[n] = up.size();
   Lowering low(g, std::move(caps), 1.0, m.latency_s + m.fill_s, joint);
+  low.reserve_with_trees(2 * n, 2 * up.size(), g.nodes().size() > 1 ? nvls_heads(g) : 0);
   const double each = op == CollectiveOp::kAllReduce ? bytes : m.wire_factor * bytes;
-  // Across servers only the NVLS heads talk (connect.cc connectNvls): head h of a server
-  // exchanges its 1/heads of the data with head h of its tree neighbours, so the heads' NICs,
-  // one rail per head, carry the trees (docs/model.md#multi-rack).
-  const auto& nodes = g.nodes();
-  const int n_nodes = static_cast<int>(nodes.size());
-  const size_t heads = n_nodes > 1 ? static_cast<size_t>(nvls_heads(g)) : 0;
-  // The program's room, sized once (a cluster's transfers would regrow it by doubling): two
-  // transfers a rank over its switch links, and two a tree edge and head, each over the
-  // links of a route as long as the one between the first and the last server's first ranks.
-  size_t tree_transfers = 0, route_links = 0;
-  for (size_t j = 0; j < heads; ++j) {
-    for_each_double_tree_edge(n_nodes, [&](int c, int p) {
-      if (j < nodes[c].size() && j < nodes[p].size()) tree_transfers += 2;
-    });
-  }
-  if (tree_transfers > 0) {
-    g.with_route_paths(nodes.front().front(), nodes.back().front(), [&](const Route& route) {
-      for (const Path& path : route.paths) route_links += path.links.size();
-    });
-  }
-  low.reserve(2 * n + tree_transfers, 2 * up.size() + tree_transfers,
-              2 * up.size() + tree_transfers * route_links);
   std::vector<PathSpec> up_paths, down_paths;
   for (size_t r = 0; r < n; ++r) {
     double total = 0;
@@ -235,6 +209,12 @@ FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, 
     low.send_paths(up_paths, each);
     low.send_paths(down_paths, each);
   }
+  // Across servers only the NVLS heads talk (connect.cc connectNvls): head h of a server
+  // exchanges its 1/heads of the data with head h of its tree neighbours, so the heads' NICs,
+  // one rail per head, carry the trees (docs/model.md#multi-rack).
+  const auto& nodes = g.nodes();
+  const int n_nodes = static_cast<int>(nodes.size());
+  const size_t heads = n_nodes > 1 ? static_cast<size_t>(nvls_heads(g)) : 0;
   for (size_t j = 0; j < heads; ++j) {
     const double shard = bytes / (2.0 * heads);
     for_each_double_tree_edge(n_nodes, [&](int c, int p) {

@@ -39,11 +39,12 @@ class Lowering {
     }
   }
 
-  /// Room for `transfers` transfers over `subflows` paths of `path_entries` links in all
-  /// (FlowSimulator::reserve); nothing with a JointFlows. Changes no answer.
-  void reserve(size_t transfers, size_t subflows, size_t path_entries) {
-    if (sim_) sim_->reserve(transfers, subflows, path_entries, 0);
-  }
+  /// Room for `transfers` transfers over `subflows` paths of one link each, and for those of
+  /// `trees` double binary trees over the servers (two transfers an edge, for_each_double_tree_edge),
+  /// each over as many links as the route from the first server's first rank to the last
+  /// server's: the program is sized once instead of regrown by doubling (FlowSimulator::reserve;
+  /// nothing with a JointFlows). Room, not a limit: it changes no answer.
+  void reserve_with_trees(size_t transfers, size_t subflows, size_t trees);
 
   /// Adds a transfer over explicit parallel paths.
   void send_paths(std::span<const PathSpec> paths, double bytes) {

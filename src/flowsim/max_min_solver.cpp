@@ -23,7 +23,6 @@ MaxMinSolver::MaxMinSolver(std::span<const double> capacities_Bps,
     : capacities_Bps_(capacities_Bps),
       path_resources_(path_resources),
       users_(capacities_Bps.size()),
-      load_Bps_(capacities_Bps.size(), 0.0),
       remaining_Bps_(capacities_Bps.size(), 0.0),
       unfixed_(capacities_Bps.size(), 0),
       resource_mark_(capacities_Bps.size(), 0),
@@ -39,13 +38,16 @@ void MaxMinSolver::reserve(std::size_t slots, std::size_t elements) {
   fixed_.reserve(slots);
   slot_mark_.reserve(slots);
   user_index_.reserve(elements);
+  // Room, not memory: pages are touched as they fill. Removing every slot frees each one,
+  // and changes at most every resource, each listed once.
+  free_slots_.reserve(slots);
+  dirty_.reserve(std::min(elements, capacities_Bps_.size()));
 }
 
 void MaxMinSolver::release() {
   const auto drop = [](auto& array) { std::remove_reference_t<decltype(array)>().swap(array); };
   users_ = flowsim_internal::ArenaLists<Element>(0);
   heap_ = flowsim_internal::LevelHeap(0);
-  drop(load_Bps_);
   drop(remaining_Bps_);
   drop(unfixed_);
   drop(resource_mark_);
@@ -170,8 +172,8 @@ void MaxMinSolver::update_resource_level(uint32_t resource) {
 }
 
 void MaxMinSolver::fix(uint32_t slot, double rate_Bps) {
-  rate_Bps_[slot] = rate_Bps;
-  fixed_[slot] = 1;
+  set_rate(slot, rate_Bps);
+  fixed_[slot] |= kFixed;
   for (const uint32_t resource : path(slot)) {
     remaining_Bps_[resource] -= rate_Bps;
     --unfixed_[resource];
@@ -194,8 +196,8 @@ bool MaxMinSolver::fix_if_alone(uint32_t slot) {
     if (users_.size(resource) != 1) return false;  // shared, or crossed twice
     rate_Bps = std::min(rate_Bps, capacities_Bps_[resource]);
   }
-  rate_Bps_[slot] = rate_Bps;
-  fixed_[slot] = 1;
+  set_rate(slot, rate_Bps);
+  fixed_[slot] |= kFixed;
   return true;
 }
 
@@ -213,7 +215,7 @@ void MaxMinSolver::solve_component() {
     const std::span<const Element> users = users_.list(resource);
     remaining_Bps_[resource] = capacities_Bps_[resource];
     // A lone slot's resources are already filled: no level to push.
-    if (users.empty() || (users.size() == 1 && fixed_[users.front().slot])) {
+    if (users.empty() || (users.size() == 1 && (fixed_[users.front().slot] & kFixed))) {
       unfixed_[resource] = 0;
       continue;
     }
@@ -224,24 +226,19 @@ void MaxMinSolver::solve_component() {
   while (!heap_.empty()) {
     const Level top = heap_.pop();
     if (top.kind == LevelKind::kSlotBound) {
-      if (!fixed_[top.id]) fix(top.id, top.level_Bps);
+      if (!(fixed_[top.id] & kFixed)) fix(top.id, top.level_Bps);
       continue;
     }
     // fix() changes counters only, never users_, so iterating the list is safe.
     filling_ = top.id;
     for (const Element& element : users_.list(top.id)) {
-      if (!fixed_[element.slot]) fix(element.slot, top.level_Bps);
+      if (!(fixed_[element.slot] & kFixed)) fix(element.slot, top.level_Bps);
     }
     filling_.reset();
   }
   heap_.trim(kKeptLevels);
   for (uint32_t slot : component_slots_) {
-    if (!fixed_[slot]) rate_Bps_[slot] = kInfinity;  // no resource, no bound
-  }
-  for (uint32_t resource : component_resources_) {
-    double load = 0;
-    for (const Element& element : users_.list(resource)) load += rate_Bps_[element.slot];
-    load_Bps_[resource] = load;
+    if (!(fixed_[slot] & kFixed)) set_rate(slot, kInfinity);  // no resource, no bound
   }
 }
 
