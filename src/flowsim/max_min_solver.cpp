@@ -36,7 +36,6 @@ void MaxMinSolver::reserve(std::size_t slots, std::size_t elements) {
   bound_Bps_.reserve(slots);
   rate_Bps_.reserve(slots);
   fixed_.reserve(slots);
-  slot_mark_.reserve(slots);
   user_index_.reserve(elements);
   // Room, not memory: pages are touched as they fill. Removing every slot frees each one,
   // and changes at most every resource, each listed once.
@@ -59,7 +58,6 @@ void MaxMinSolver::release() {
   drop(bound_Bps_);
   drop(rate_Bps_);
   drop(fixed_);
-  drop(slot_mark_);
   drop(free_slots_);
   drop(dirty_);
   drop(orphans_);
@@ -76,7 +74,6 @@ uint32_t MaxMinSolver::new_slot() {
   bound_Bps_.push_back(0);
   rate_Bps_.push_back(0);
   fixed_.push_back(0);
-  slot_mark_.push_back(0);
   return slot;
 }
 
@@ -144,8 +141,8 @@ void MaxMinSolver::collect_component() {
   for (std::size_t next = 0; next < component_resources_.size(); ++next) {
     for (const Element& element : users_.list(component_resources_[next])) {
       const uint32_t slot = element.slot;
-      if (slot_mark_[slot] == epoch_) continue;
-      slot_mark_[slot] = epoch_;
+      if (fixed_[slot] & kCollected) continue;  // cleared for the component by its solve
+      fixed_[slot] |= kCollected;
       component_slots_.push_back(slot);
       for (const uint32_t resource : path(slot)) {
         if (resource_mark_[resource] == epoch_) continue;

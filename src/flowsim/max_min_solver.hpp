@@ -87,6 +87,7 @@ class MaxMinSolver {
   bool has_changes() const { return !dirty_.empty() || !orphans_.empty(); }
   /// Finds the resources and active slots connected to the resources changed since the last
   /// solve. Their order is deterministic (breadth-first from the changes, in call order).
+  /// REQUIRES: solve_component() follows before the next call (it clears the slots' marks).
   void collect_component();
   std::span<const uint32_t> component_slots() const { return component_slots_; }
   std::span<const uint32_t> component_resources() const { return component_resources_; }
@@ -123,6 +124,7 @@ class MaxMinSolver {
 
   static constexpr uint8_t kFixed = 1;        ///< fixed_: the slot's rate is set this solve
   static constexpr uint8_t kRateChanged = 2;  ///< fixed_: ... to another value than before
+  static constexpr uint8_t kCollected = 4;    ///< fixed_: in the component being collected
 
   uint32_t new_slot();
   /// Sets the slot's rate for this solve, noting whether it changed. Once per solve a slot.
@@ -158,8 +160,8 @@ class MaxMinSolver {
   std::vector<uint32_t> index_begin_, index_capacity_;
   std::vector<uint32_t> user_index_;
   std::vector<double> bound_Bps_, rate_Bps_;
-  std::vector<uint8_t> fixed_;  ///< kFixed | kRateChanged, reset for the component per solve
-  std::vector<uint32_t> slot_mark_;
+  /// kFixed | kRateChanged | kCollected, reset for the component per solve
+  std::vector<uint8_t> fixed_;
   std::vector<uint32_t> free_slots_;
 
   std::vector<uint32_t> dirty_;    ///< resources whose users changed, each once, marked epoch_ + 1
