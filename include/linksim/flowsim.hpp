@@ -134,6 +134,10 @@ class FlowSimulator {
   /// Pre-allocates for `transfers` transfers, `path_entries` resource hops in total and
   /// `dependencies` entries of `after` in total. Optional; avoids regrowth peaks.
   void reserve(std::size_t transfers, std::size_t path_entries, std::size_t dependencies);
+  /// The same with room for `subflows` paths in all (transfers over parallel paths have
+  /// several each; the three-argument form reserves one per transfer).
+  void reserve(std::size_t transfers, std::size_t subflows, std::size_t path_entries,
+               std::size_t dependencies);
 
   /// Adds a transfer and returns its id (the number of transfers added before it).
   /// Throws ConfigError on bad input: negative or non-finite bytes or latency, a non-positive

@@ -194,6 +194,7 @@ FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, 
   }
   first_link[n] = up.size();
   Lowering low(g, std::move(caps), 1.0, m.latency_s + m.fill_s, joint);
+  low.reserve_with_trees(2 * n, 2 * up.size(), g.nodes().size() > 1 ? nvls_heads(g) : 0);
   const double each = op == CollectiveOp::kAllReduce ? bytes : m.wire_factor * bytes;
   std::vector<PathSpec> up_paths, down_paths;
   for (size_t r = 0; r < n; ++r) {

@@ -38,6 +38,23 @@ std::vector<std::vector<int>> tree_chains(const CommGraph& g) {
   return chain;
 }
 
+void Lowering::reserve_with_trees(size_t transfers, size_t subflows, size_t trees) {
+  const auto& nodes = g_.nodes();
+  if (!sim_) return;
+  size_t path_entries = subflows;
+  if (trees > 0 && nodes.size() > 1) {
+    const size_t tree_transfers = 4 * trees * (nodes.size() - 1);
+    size_t route_links = 0;
+    g_.with_route_paths(nodes.front().front(), nodes.back().front(), [&](const Route& route) {
+      for (const Path& path : route.paths) route_links += path.links.size();
+    });
+    transfers += tree_transfers;
+    subflows += tree_transfers;
+    path_entries += tree_transfers * route_links;
+  }
+  sim_->reserve(transfers, subflows, path_entries, 0);
+}
+
 void check_size(double transfers, CollectiveOp op) {
   if (transfers > kMaxTransfers) {
     throw ConfigError(fmt::format("flow mode would need {:.0f} transfers for {}; the limit is "

@@ -39,6 +39,13 @@ class Lowering {
     }
   }
 
+  /// Room for `transfers` transfers over `subflows` paths of one link each, and for those of
+  /// `trees` double binary trees over the servers (two transfers an edge, for_each_double_tree_edge),
+  /// each over as many links as the route from the first server's first rank to the last
+  /// server's: the program is sized once instead of regrown by doubling (FlowSimulator::reserve;
+  /// nothing with a JointFlows). Room, not a limit: it changes no answer.
+  void reserve_with_trees(size_t transfers, size_t subflows, size_t trees);
+
   /// Adds a transfer over explicit parallel paths.
   void send_paths(std::span<const PathSpec> paths, double bytes) {
     add({.bytes = bytes, .paths = paths, .latency_s = latency_s_});

@@ -41,8 +41,8 @@ class EventQueue {
  public:
   void push(double time_s, EventKind kind, uint32_t id, uint32_t version = 0) {
     const uint64_t order = (next_sequence_++ << 8) | static_cast<uint8_t>(kind);
-    // Built in place from the fields: a copied Event would be reloaded across the stores
-    // that wrote it.
+    // Built in place from the fields (not through place()): a copied Event would be reloaded
+    // across the stores that wrote it.
     if (run_head_ == run_.size()) {  // empty run: restart it
       run_.clear();
       run_head_ = 0;
@@ -54,6 +54,46 @@ class EventQueue {
       heap_.emplace_back(time_s, order, id, version);
       std::push_heap(heap_.begin(), heap_.end(), Later{});
     }
+  }
+
+  /// Many pushes at once: begin_batch(), batch_push() for each event, then end_batch(). The
+  /// events get their sequence in batch_push() order and pop exactly as push() would have
+  /// them; a batch sorted here lands in the run (a FIFO) instead of one heap entry each.
+  /// No other call may come between begin_batch() and end_batch(). `room`: the events the
+  /// batch will hold at most, allocated once instead of grown by doubling.
+  void begin_batch(std::size_t room = 0) {
+    if (run_head_ == run_.size()) {
+      run_.clear();
+      run_head_ = 0;
+    }
+    if (run_.capacity() < run_.size() + room) {
+      if (run_.empty()) std::vector<Event>().swap(run_);  // not held beside the new storage
+      run_.reserve(run_.size() + room);
+    }
+    batch_begin_ = run_.size();
+  }
+  void batch_push(double time_s, EventKind kind, uint32_t id, uint32_t version = 0) {
+    const uint64_t order = (next_sequence_++ << 8) | static_cast<uint8_t>(kind);
+    run_.emplace_back(time_s, order, id, version);
+  }
+  void end_batch() {
+    const auto begin = run_.begin() + static_cast<std::ptrdiff_t>(batch_begin_);
+    // (time, sequence) is a total order unless a time is NaN: the batch then goes through
+    // push()'s placement one event at a time.
+    const bool ordered = std::none_of(begin, run_.end(), [](const Event& e) {
+      return e.time_s != e.time_s;
+    });
+    if (ordered) {
+      if (!std::is_sorted(begin, run_.end(), Earlier{})) std::sort(begin, run_.end(), Earlier{});
+      // Sorted and after the run's earlier events: the run stays sorted.
+      if (batch_begin_ == run_head_ || begin == run_.end() ||
+          Earlier{}(run_[batch_begin_ - 1], *begin)) {
+        return;
+      }
+    }
+    const std::vector<Event> batch(begin, run_.end());
+    run_.resize(batch_begin_);
+    for (const Event& event : batch) place(event);
   }
   /// REQUIRES: !empty().
   Event pop() {
@@ -99,6 +139,22 @@ class EventQueue {
       return a.order > b.order;
     }
   };
+  struct Earlier {
+    bool operator()(const Event& a, const Event& b) const { return Later{}(b, a); }
+  };
+  // push()'s placement of an event whose sequence is already set.
+  void place(const Event& event) {
+    if (run_head_ == run_.size()) {
+      run_.clear();
+      run_head_ = 0;
+      run_.push_back(event);
+    } else if (Later{}(event, run_.back())) {
+      run_.push_back(event);
+    } else {
+      heap_.push_back(event);
+      std::push_heap(heap_.begin(), heap_.end(), Later{});
+    }
+  }
   // Drops the consumed prefix of the run once it is most of it: amortized O(1) per pop.
   void compact_run() {
     if (run_head_ >= kCompactAt && 2 * run_head_ >= run_.size()) {
@@ -115,6 +171,7 @@ class EventQueue {
   std::vector<Event> heap_;
   std::vector<Event> run_;  ///< sorted; run_[run_head_..] are pending
   std::size_t run_head_ = 0;
+  std::size_t batch_begin_ = 0;  ///< begin_batch(): where the batch starts in run_
   uint64_t next_sequence_ = 0;
 };
 

@@ -26,14 +26,19 @@ FlowSimulator& FlowSimulator::operator=(FlowSimulator&&) noexcept = default;
 
 void FlowSimulator::reserve(std::size_t transfers, std::size_t path_entries,
                             std::size_t dependencies) {
+  reserve(transfers, transfers, path_entries, dependencies);
+}
+
+void FlowSimulator::reserve(std::size_t transfers, std::size_t subflows,
+                            std::size_t path_entries, std::size_t dependencies) {
   Program& p = *program_;
   p.bytes.reserve(transfers);
   p.latency_s.reserve(transfers);
   p.rate_cap_Bps.reserve(transfers);
   p.subflow_begin.reserve(transfers + 1);
   p.dependency_begin.reserve(transfers + 1);
-  p.resource_begin.reserve(transfers + 1);
-  p.share.reserve(transfers);
+  p.resource_begin.reserve(subflows + 1);
+  p.share.reserve(subflows);
   p.path_resources.reserve(path_entries);
   p.dependencies.reserve(dependencies);
 }

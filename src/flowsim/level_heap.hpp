@@ -27,6 +27,13 @@ class LevelHeap {
   explicit LevelHeap(std::size_t resources) : position_(resources, kAbsent) {}
 
   bool empty() const { return heap_.empty(); }
+  /// Room for `entries` entries, allocated at once. Changes no answer.
+  void reserve(std::size_t entries) { heap_.reserve(entries); }
+  /// Frees the storage of an empty heap that has room for more than `entries`: a large solve
+  /// does not keep it through the rest of the run. Changes no answer.
+  void trim(std::size_t entries) {
+    if (heap_.empty() && heap_.capacity() > entries) std::vector<Level>().swap(heap_);
+  }
 
   /// Adds an entry without restoring the heap order; heapify() must follow before any other
   /// call. REQUIRES: a resource entry's resource is not in the heap.

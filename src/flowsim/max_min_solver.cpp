@@ -13,6 +13,8 @@ using flowsim_internal::Level;
 using flowsim_internal::LevelKind;
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
+/// Heap entries whose storage a solve keeps for the next (16 bytes each).
+constexpr std::size_t kKeptLevels = std::size_t{1} << 16;
 
 }  // namespace
 
@@ -21,7 +23,6 @@ MaxMinSolver::MaxMinSolver(std::span<const double> capacities_Bps,
     : capacities_Bps_(capacities_Bps),
       path_resources_(path_resources),
       users_(capacities_Bps.size()),
-      load_Bps_(capacities_Bps.size(), 0.0),
       remaining_Bps_(capacities_Bps.size(), 0.0),
       unfixed_(capacities_Bps.size(), 0),
       resource_mark_(capacities_Bps.size(), 0),
@@ -35,15 +36,17 @@ void MaxMinSolver::reserve(std::size_t slots, std::size_t elements) {
   bound_Bps_.reserve(slots);
   rate_Bps_.reserve(slots);
   fixed_.reserve(slots);
-  slot_mark_.reserve(slots);
   user_index_.reserve(elements);
+  // Room, not memory: pages are touched as they fill. Removing every slot frees each one,
+  // and changes at most every resource, each listed once.
+  free_slots_.reserve(slots);
+  dirty_.reserve(std::min(elements, capacities_Bps_.size()));
 }
 
 void MaxMinSolver::release() {
   const auto drop = [](auto& array) { std::remove_reference_t<decltype(array)>().swap(array); };
   users_ = flowsim_internal::ArenaLists<Element>(0);
   heap_ = flowsim_internal::LevelHeap(0);
-  drop(load_Bps_);
   drop(remaining_Bps_);
   drop(unfixed_);
   drop(resource_mark_);
@@ -55,7 +58,6 @@ void MaxMinSolver::release() {
   drop(bound_Bps_);
   drop(rate_Bps_);
   drop(fixed_);
-  drop(slot_mark_);
   drop(free_slots_);
   drop(dirty_);
   drop(orphans_);
@@ -72,7 +74,6 @@ uint32_t MaxMinSolver::new_slot() {
   bound_Bps_.push_back(0);
   rate_Bps_.push_back(0);
   fixed_.push_back(0);
-  slot_mark_.push_back(0);
   return slot;
 }
 
@@ -140,8 +141,8 @@ void MaxMinSolver::collect_component() {
   for (std::size_t next = 0; next < component_resources_.size(); ++next) {
     for (const Element& element : users_.list(component_resources_[next])) {
       const uint32_t slot = element.slot;
-      if (slot_mark_[slot] == epoch_) continue;
-      slot_mark_[slot] = epoch_;
+      if (fixed_[slot] & kCollected) continue;  // cleared for the component by its solve
+      fixed_[slot] |= kCollected;
       component_slots_.push_back(slot);
       for (const uint32_t resource : path(slot)) {
         if (resource_mark_[resource] == epoch_) continue;
@@ -168,8 +169,8 @@ void MaxMinSolver::update_resource_level(uint32_t resource) {
 }
 
 void MaxMinSolver::fix(uint32_t slot, double rate_Bps) {
-  rate_Bps_[slot] = rate_Bps;
-  fixed_[slot] = 1;
+  set_rate(slot, rate_Bps);
+  fixed_[slot] |= kFixed;
   for (const uint32_t resource : path(slot)) {
     remaining_Bps_[resource] -= rate_Bps;
     --unfixed_[resource];
@@ -192,12 +193,14 @@ bool MaxMinSolver::fix_if_alone(uint32_t slot) {
     if (users_.size(resource) != 1) return false;  // shared, or crossed twice
     rate_Bps = std::min(rate_Bps, capacities_Bps_[resource]);
   }
-  rate_Bps_[slot] = rate_Bps;
-  fixed_[slot] = 1;
+  set_rate(slot, rate_Bps);
+  fixed_[slot] |= kFixed;
   return true;
 }
 
 void MaxMinSolver::solve_component() {
+  // At most a bound per slot and an entry per resource: room reserved, pages used as filled.
+  heap_.reserve(component_slots_.size() + component_resources_.size());
   for (uint32_t slot : component_slots_) {
     fixed_[slot] = 0;
     if (fix_if_alone(slot)) continue;
@@ -209,7 +212,7 @@ void MaxMinSolver::solve_component() {
     const std::span<const Element> users = users_.list(resource);
     remaining_Bps_[resource] = capacities_Bps_[resource];
     // A lone slot's resources are already filled: no level to push.
-    if (users.empty() || (users.size() == 1 && fixed_[users.front().slot])) {
+    if (users.empty() || (users.size() == 1 && (fixed_[users.front().slot] & kFixed))) {
       unfixed_[resource] = 0;
       continue;
     }
@@ -220,23 +223,19 @@ void MaxMinSolver::solve_component() {
   while (!heap_.empty()) {
     const Level top = heap_.pop();
     if (top.kind == LevelKind::kSlotBound) {
-      if (!fixed_[top.id]) fix(top.id, top.level_Bps);
+      if (!(fixed_[top.id] & kFixed)) fix(top.id, top.level_Bps);
       continue;
     }
     // fix() changes counters only, never users_, so iterating the list is safe.
     filling_ = top.id;
     for (const Element& element : users_.list(top.id)) {
-      if (!fixed_[element.slot]) fix(element.slot, top.level_Bps);
+      if (!(fixed_[element.slot] & kFixed)) fix(element.slot, top.level_Bps);
     }
     filling_.reset();
   }
+  heap_.trim(kKeptLevels);
   for (uint32_t slot : component_slots_) {
-    if (!fixed_[slot]) rate_Bps_[slot] = kInfinity;  // no resource, no bound
-  }
-  for (uint32_t resource : component_resources_) {
-    double load = 0;
-    for (const Element& element : users_.list(resource)) load += rate_Bps_[element.slot];
-    load_Bps_[resource] = load;
+    if (!(fixed_[slot] & kFixed)) set_rate(slot, kInfinity);  // no resource, no bound
   }
 }
 

@@ -65,7 +65,7 @@ class MaxMinSolver {
   /// grown (a program that starts that many at once). Changes no answer.
   void reserve(std::size_t slots, std::size_t elements);
 
-  /// Frees every array (loads included): the solver may then only be destroyed.
+  /// Frees every array: the solver may then only be destroyed.
   void release();
   /// Slots now active (added and not removed).
   uint32_t active_count() const {
@@ -87,10 +87,11 @@ class MaxMinSolver {
   bool has_changes() const { return !dirty_.empty() || !orphans_.empty(); }
   /// Finds the resources and active slots connected to the resources changed since the last
   /// solve. Their order is deterministic (breadth-first from the changes, in call order).
+  /// REQUIRES: solve_component() follows before the next call (it clears the slots' marks).
   void collect_component();
   std::span<const uint32_t> component_slots() const { return component_slots_; }
   std::span<const uint32_t> component_resources() const { return component_resources_; }
-  /// Recomputes the max-min rates of the collected component and the loads of its resources.
+  /// Recomputes the max-min rates of the collected component (its resources' loads follow).
   void solve_component();
   /// collect_component() then solve_component().
   void solve() {
@@ -100,9 +101,18 @@ class MaxMinSolver {
 
   /// Current rate of an active slot, bytes/s.
   double rate_Bps(uint32_t slot) const { return rate_Bps_[slot]; }
-  /// Sum over the elements crossing resource r of their rates, bytes/s, as of the last solve
-  /// that touched r.
-  double load_Bps(uint32_t resource) const { return load_Bps_[resource]; }
+  /// For a slot of the component the last solve_component() solved: whether that solve
+  /// changed its rate (the new rate != the one before; a slot's rate is 0 from add() on).
+  bool rate_changed(uint32_t slot) const { return (fixed_[slot] & kRateChanged) != 0; }
+  /// Sum over the elements crossing resource r of their rates, bytes/s, in the order of its
+  /// user list: after a solve, the same as of the last solve that touched r (the rates of its
+  /// users change only in a component holding r). Computed on each call (O(users of r)) instead
+  /// of held for every resource.
+  double load_Bps(uint32_t resource) const {
+    double load = 0;
+    for (const Element& element : users_.list(resource)) load += rate_Bps_[element.slot];
+    return load;
+  }
   /// One more than the largest slot id ever returned: size for arrays indexed by slot.
   uint32_t slot_count() const { return static_cast<uint32_t>(rate_Bps_.size()); }
 
@@ -112,7 +122,16 @@ class MaxMinSolver {
     uint32_t hop;  ///< index into the slot's path
   };
 
+  static constexpr uint8_t kFixed = 1;        ///< fixed_: the slot's rate is set this solve
+  static constexpr uint8_t kRateChanged = 2;  ///< fixed_: ... to another value than before
+  static constexpr uint8_t kCollected = 4;    ///< fixed_: in the component being collected
+
   uint32_t new_slot();
+  /// Sets the slot's rate for this solve, noting whether it changed. Once per solve a slot.
+  void set_rate(uint32_t slot, double rate_Bps) {
+    if (rate_Bps != rate_Bps_[slot]) fixed_[slot] |= kRateChanged;
+    rate_Bps_[slot] = rate_Bps;
+  }
   void fix(uint32_t slot, double rate_Bps);
   /// Fixes `slot` at min(bound, capacities) when it is alone on every resource it crosses;
   /// returns whether it did.
@@ -129,7 +148,6 @@ class MaxMinSolver {
 
   // Per resource.
   flowsim_internal::ArenaLists<Element> users_;  ///< elements of active slots crossing it
-  std::vector<double> load_Bps_;
   std::vector<double> remaining_Bps_;        ///< scratch of solve_component
   std::vector<uint32_t> unfixed_;            ///< scratch: elements not yet fixed
   std::vector<uint32_t> resource_mark_;
@@ -142,8 +160,8 @@ class MaxMinSolver {
   std::vector<uint32_t> index_begin_, index_capacity_;
   std::vector<uint32_t> user_index_;
   std::vector<double> bound_Bps_, rate_Bps_;
+  /// kFixed | kRateChanged | kCollected, reset for the component per solve
   std::vector<uint8_t> fixed_;
-  std::vector<uint32_t> slot_mark_;
   std::vector<uint32_t> free_slots_;
 
   std::vector<uint32_t> dirty_;    ///< resources whose users changed, each once, marked epoch_ + 1

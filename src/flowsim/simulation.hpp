@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "flowsim/event_queue.hpp"
@@ -65,7 +66,6 @@ class Simulation {
     });
     solver_.reserve(subflows, elements);
     remaining_bytes_.reserve(subflows);
-    rate_Bps_.reserve(subflows);
     updated_s_.reserve(subflows);
     version_.reserve(subflows);
     transfer_of_.reserve(subflows);
@@ -262,13 +262,11 @@ class Simulation {
       const uint32_t slot = solver_.add(source_.path(transfer, k), rate_cap_Bps * share);
       if (slot >= remaining_bytes_.size()) {
         remaining_bytes_.resize(slot + 1);
-        rate_Bps_.resize(slot + 1);
         updated_s_.resize(slot + 1);
         version_.resize(slot + 1, 0);
         transfer_of_.resize(slot + 1);
       }
       remaining_bytes_[slot] = bytes * share;
-      rate_Bps_[slot] = 0;  // not yet scheduled: resolve() will see a rate change
       updated_s_[slot] = now;
       ++version_[slot];
       transfer_of_[slot] = transfer;
@@ -295,19 +293,23 @@ class Simulation {
     solver_.collect_component();
     for (uint32_t slot : solver_.component_slots()) {
       const double elapsed_s = now - updated_s_[slot];
-      if (elapsed_s > 0 && rate_Bps_[slot] > 0) {
-        remaining_bytes_[slot] =
-            std::max(0.0, remaining_bytes_[slot] - rate_Bps_[slot] * elapsed_s);
+      // The solver's rate is still the one the slot ran at since updated_s_ (0 from add()).
+      const double rate_Bps = solver_.rate_Bps(slot);
+      if (elapsed_s > 0 && rate_Bps > 0) {
+        remaining_bytes_[slot] = std::max(0.0, remaining_bytes_[slot] - rate_Bps * elapsed_s);
       }
       updated_s_[slot] = now;
     }
     solver_.solve_component();
+    queue_.begin_batch(solver_.component_slots().size());
     for (uint32_t slot : solver_.component_slots()) {
+      // An unchanged rate keeps its scheduled finish.
+      if (!solver_.rate_changed(slot)) continue;
       const double rate = solver_.rate_Bps(slot);
-      if (rate == rate_Bps_[slot]) continue;
-      rate_Bps_[slot] = rate;
-      queue_.push(now + remaining_bytes_[slot] / rate, EventKind::kFinish, slot, ++version_[slot]);
+      queue_.batch_push(now + remaining_bytes_[slot] / rate, EventKind::kFinish, slot,
+                        ++version_[slot]);
     }
+    queue_.end_batch();
     for (uint32_t resource : solver_.component_resources()) meter(resource, now);
   }
 
@@ -330,14 +332,20 @@ class Simulation {
     for (uint32_t r = 0; r < resources; ++r) outcome_.resources[r].busy_s = busy_s_[r];
     std::vector<double>().swap(busy_s_);
     source_.add_bytes(outcome_.resources);
+    // Busiest first, ties by id: a stable sort of (busy time, id) keys made in id order, on
+    // the keys themselves instead of through the resources (a merge sort: its sequential
+    // passes beat a quicksort's on the many equal times of a symmetric machine).
+    std::vector<std::pair<double, uint32_t>> busy;
+    std::size_t count = 0;
+    for (uint32_t r = 0; r < resources; ++r) count += outcome_.resources[r].busy_s > 0 ? 1 : 0;
+    busy.reserve(count);
     for (uint32_t r = 0; r < resources; ++r) {
-      if (outcome_.resources[r].busy_s > 0) outcome_.bottlenecks.push_back(ResourceId{r});
+      if (outcome_.resources[r].busy_s > 0) busy.emplace_back(outcome_.resources[r].busy_s, r);
     }
-    std::stable_sort(outcome_.bottlenecks.begin(), outcome_.bottlenecks.end(),
-                     [&](ResourceId a, ResourceId b) {
-                       return outcome_.resources[a.value].busy_s >
-                              outcome_.resources[b.value].busy_s;
-                     });
+    std::stable_sort(busy.begin(), busy.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    outcome_.bottlenecks.reserve(busy.size());
+    for (const auto& [busy_s, r] : busy) outcome_.bottlenecks.push_back(ResourceId{r});
   }
 
   /// Events of a lone-step candidate batch whose storage is kept between batches.
@@ -352,7 +360,6 @@ class Simulation {
 
   // Per solver slot (an active sub-flow). Bytes left are exact as of updated_s_.
   std::vector<double> remaining_bytes_;
-  std::vector<double> rate_Bps_;
   std::vector<double> updated_s_;
   std::vector<uint32_t> version_;  ///< bumped whenever the slot's scheduled finish changes
   std::vector<uint32_t> transfer_of_;

@@ -255,3 +255,40 @@ TEST_SUITE("flowsim") {
 
 }  // namespace
 }  // namespace linksim
+
+namespace linksim {
+namespace {
+
+TEST_CASE("max-min solver: rate_changed tells the component's slots whose rate moved") {
+  // Resources 0 (10 B/s) and 1 (4 B/s). a crosses 0; b crosses 0 and 1; c crosses 1.
+  const std::vector<double> capacities_Bps = {10, 4};
+  const std::vector<uint32_t> path_a = {0}, path_b = {0, 1}, path_c = {1};
+  MaxMinSolver solver(capacities_Bps);
+  const uint32_t a = solver.add(path_a, kInf);
+  const uint32_t b = solver.add(path_b, kInf);
+  solver.solve();  // resource 1 alone limits b at 4; a gets 10 - 4 = 6
+  CHECK(solver.rate_Bps(a) == 6);
+  CHECK(solver.rate_Bps(b) == 4);
+  CHECK(solver.rate_changed(a));  // from 0 at add()
+  CHECK(solver.rate_changed(b));
+  const uint32_t c = solver.add(path_c, kInf);
+  solver.solve();  // b and c share 4 B/s: 2 each; a gets 8
+  CHECK(solver.rate_Bps(c) == 2);
+  CHECK(solver.rate_changed(a));
+  CHECK(solver.rate_changed(b));
+  CHECK(solver.rate_changed(c));
+  solver.touch(0);
+  solver.solve();  // the same component, the same rates
+  CHECK(solver.component_slots().size() == 3);
+  CHECK_FALSE(solver.rate_changed(a));
+  CHECK_FALSE(solver.rate_changed(b));
+  CHECK_FALSE(solver.rate_changed(c));
+  solver.remove(c);
+  solver.solve();  // back to 6 and 4
+  CHECK(solver.rate_Bps(a) == 6);
+  CHECK(solver.rate_changed(a));
+  CHECK(solver.rate_changed(b));
+}
+
+}  // namespace
+}  // namespace linksim
