@@ -2,9 +2,9 @@
 // The fidelity target over every shipped real table (issue 20: median |busbw error| within 6 %
 // from 64 MiB and within 10 % over all sizes, 90 % of rows within 40 %, no row off by 3x or
 // more). The shipped tables meet all of them (docs/validation.md#aggregate lists the figures
-// and the rows beyond 50 %): 5.4 % from 64 MiB, 6.7 % over all sizes, 97.3 % within 50 % and
-// 96.7 % within 40 %. The test holds the issue's 6 % from 64 MiB and, a little above today's
-// figures, 7.5 % over all sizes and 95 % of rows within 50 % and within 40 %.
+// and the rows beyond 50 %): 5.9 % from 64 MiB, 7.8 % over all sizes, 96.7 % within 50 % and
+// 95.4 % within 40 %. The test holds the issue's 6 % from 64 MiB and, a little short of
+// today's figures, 8.5 % over all sizes, 96 % of rows within 50 % and 94 % within 40 %.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -20,9 +20,9 @@ constexpr double kLargeBytes = 64.0 * 1048576.0;
 
 // The issue's 6 % from 64 MiB; the others tightened to today's figures with a little headroom.
 constexpr double kTargetMedianLarge = 0.06;
-constexpr double kTargetMedianAll = 0.09;
-constexpr double kTargetWithin50 = 0.95;
-constexpr double kTargetWithin40 = 0.93;
+constexpr double kTargetMedianAll = 0.085;
+constexpr double kTargetWithin50 = 0.96;
+constexpr double kTargetWithin40 = 0.94;
 constexpr int kTargetOff3x = 0;
 
 double median(std::vector<double> v) {
