@@ -3,8 +3,8 @@
 // from 64 MiB and within 10 % over all sizes, 90 % of rows within 40 %, no row off by 3x or
 // more). The shipped tables meet all of them (docs/validation.md#aggregate lists the figures
 // and the rows beyond 50 %): 5.9 % from 64 MiB, 8.2 % over all sizes, 95.8 % within 50 % and
-// 93.8 % within 40 %. The test holds the 6 % from 64 MiB and, a little short of
-// today's figures, 8.5 % over all sizes, 95 % of rows within 50 % and 93 % within 40 %. A row
+// 94.4 % within 40 %. The test holds the 6 % from 64 MiB and, a little short of
+// today's figures, 8.5 % over all sizes, 95 % of rows within 50 % and 94 % within 40 %. A row
 // a case lists under `outliers:` (one measurement its own run contradicts, with its why in
 // tests/data/calibration/cases.yaml) is left out and named in the test's output.
 #include <doctest/doctest.h>
@@ -25,7 +25,7 @@ constexpr double kLargeBytes = 64.0 * 1048576.0;
 constexpr double kTargetMedianLarge = 0.06;
 constexpr double kTargetMedianAll = 0.085;
 constexpr double kTargetWithin50 = 0.95;
-constexpr double kTargetWithin40 = 0.93;
+constexpr double kTargetWithin40 = 0.94;
 constexpr int kTargetOff3x = 0;
 
 double median(std::vector<double> v) {
