@@ -38,8 +38,11 @@ for case in cases:
         if flag in ("--set", "--per-node"):
             cmd += [flag, value]
     doc = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    outliers = {o["size"] for o in case.get("outliers", [])}  # each with its why in cases.yaml
     for comparison in doc["comparisons"]:
         for row in comparison["rows"]:
+            if row["size_bytes"] in outliers:
+                continue
             ratio = row["measured_time_us"] / row["time_us"]
             for key in [(row["mechanism"], row["machine_class"]), (row["mechanism"], "any"), ("any", "any")]:
                 groups.setdefault(key, []).append(ratio)

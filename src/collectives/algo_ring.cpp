@@ -102,24 +102,37 @@ double ring_crossings(CollectiveOp op, int ranks, int nodes, double nccl_inter) 
   return ring_steps(op, ranks) * double(nodes) / ranks;
 }
 
-// What the ring runs beyond NCCL's latency formula: its real crossings at hwLat[NET] in place
-// of intra-server steps, seconds (CostModel::realized_extra_s).
+// What the ring runs beyond NCCL's latency formula, seconds (CostModel::realized_extra_s):
+// its real crossings at hwLat[NET] in place of intra-server steps, and its intra-server steps
+// at their own hop latency. NCCL's formula floors every step of a ring across servers at the
+// network post overhead (tuning.cc getNetOverhead: 1 us, 2 us on AMD hosts, x3 for Simple);
+// an NVLink or PCIe step is a P2P or SHM transfer that posts nothing to the network
+// (src/transport/p2p.cc), so only the crossings pay it (docs/model.md#net-steps).
 double ring_crossing_extra_s(const CommGraph& g, CollectiveOp op, Protocol p, double crossings,
                              CostTrace* trace) {
   const int n = static_cast<int>(g.ranks().size()), nodes = g.node_count();
   if (nodes <= 1) return 0;
   const int i = protocol_index(p);
+  const double steps = ring_steps(op, n);
   const double nccl_inter = op == CollectiveOp::kAllReduce ? 2.0 * (nodes - 1) : nodes - 1.0;
-  double intra = intra_hw_latency_us(g.ring().intra_class, p, false);
-  intra = std::max(intra, kLat.net_overhead_us * (p == Protocol::kSimple ? 3 : 1));
-  const double extra_us = (crossings - nccl_inter) * (kLat.hw_net_ring[i] - intra);
+  const double hop = intra_hw_latency_us(g.ring().intra_class, p, false);
+  const double floored = std::max(hop, kLat.net_overhead_us * (p == Protocol::kSimple ? 3 : 1));
+  const double extra_us = (crossings - nccl_inter) * (kLat.hw_net_ring[i] - hop) +
+                          (steps - nccl_inter) * (hop - floored);
   if (trace != nullptr && crossings != nccl_inter) {
-    trace->latency.formula += " + (crossings - inter) x (lat_net - lat_intra)";
+    trace->latency.formula += " + (crossings - inter) x (lat_net - lat_hop)";
     trace->latency.terms.push_back(count_term(
         "crossings", crossings,
         fmt::format("steps that cross servers as the ring runs: steps x {} servers / {} ranks "
                     "(each server's GPUs in one block; docs/model.md#net-steps)",
                     nodes, n)));
+  }
+  if (trace != nullptr && hop != floored) {
+    trace->latency.formula += " + (steps - inter) x (lat_hop - lat_intra)";
+    trace->latency.terms.push_back(us_term(
+        "lat_hop", hop,
+        "the intra-server step's own hwLat: it posts nothing to the network "
+        "(docs/model.md#net-steps)"));
   }
   return extra_us * kUs;
 }

@@ -40,9 +40,13 @@ NetworkKind network_kind(std::string_view link_type);
 const char* to_string(NetworkKind kind);
 
 /// What a step that crosses servers costs beyond NCCL's hwLat[NET] (tuning.cc), microseconds,
-/// by network kind (docs/model.md#net-steps). NCCL's table stands for InfiniBand: the IB tables
-/// agree with it at 8 B (calibration 71: 38.6 us measured, 40.0 NCCL's ring LL), so IB adds
-/// nothing. RoCE: the rows of calibration 16 that latency alone makes (OCI BM.GPU4.8, 8 B-512 B,
+/// by network kind (docs/model.md#net-steps). InfiniBand: the rows that latency alone makes
+/// (8 B-512 B, in and out of place) of the three shipped IB tables with small sizes,
+/// calibration 71 (2 x DGX A100, HDR, ring LL, 3.75 network steps, realized 32.475 us without
+/// the term: 36.6-41.7 us, 1.11-2.45 us a step), 106 (2 x 8 H100 Nebius, tree LL, 2 steps,
+/// NCCL's 25.2 us: 29.4-45.7 us, 2.08-10.26 us a step) and 108 (2 x 8 B200 Lambda, tree LL:
+/// 35.5-51.1 us, 5.15-12.9 us a step); the median of the 42 per-step figures, 2.45 us (71's
+/// alone 1.97, 106's 2.42, 108's 5.60). RoCE: the rows of calibration 16 that latency alone makes (OCI BM.GPU4.8, 8 B-512 B,
 /// tree LL, 2 network steps: 36.5-40.7 us) lie 11.3-15.5 us above NCCL's 25.2, median 13.7:
 /// 6.85 us a step; the Ethernet path's own share is the switch hops, 400-600 ns each against
 /// IB's < 100 ns (hardware.md 8.4, Kentino latency budget), the rest the RoCE NIC's and

@@ -2,14 +2,17 @@
 // The fidelity target over every shipped real table (issue 20: median |busbw error| within 6 %
 // from 64 MiB and within 10 % over all sizes, 90 % of rows within 40 %, no row off by 3x or
 // more). The shipped tables meet all of them (docs/validation.md#aggregate lists the figures
-// and the rows beyond 50 %): 5.4 % from 64 MiB, 6.7 % over all sizes, 97.3 % within 50 % and
-// 96.7 % within 40 %. The test holds the issue's 6 % from 64 MiB and, a little above today's
-// figures, 7.5 % over all sizes and 95 % of rows within 50 % and within 40 %.
+// and the rows beyond 50 %): 5.9 % from 64 MiB, 8.2 % over all sizes, 95.8 % within 50 % and
+// 94.4 % within 40 %. The test holds the issue's 6 % from 64 MiB and, a little short of
+// today's figures, 8.5 % over all sizes, 95 % of rows within 50 % and 94 % within 40 %. A row
+// a case lists under `outliers:` (one measurement its own run contradicts, with its why in
+// tests/data/calibration/cases.yaml) is left out and named in the test's output.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <fmt/core.h>
+#include <set>
 
 #include "support/validation_cases.hpp"
 #include "support/validation_data.hpp"
@@ -20,9 +23,9 @@ constexpr double kLargeBytes = 64.0 * 1048576.0;
 
 // The issue's 6 % from 64 MiB; the others tightened to today's figures with a little headroom.
 constexpr double kTargetMedianLarge = 0.06;
-constexpr double kTargetMedianAll = 0.09;
+constexpr double kTargetMedianAll = 0.085;
 constexpr double kTargetWithin50 = 0.95;
-constexpr double kTargetWithin40 = 0.93;
+constexpr double kTargetWithin40 = 0.94;
 constexpr int kTargetOff3x = 0;
 
 double median(std::vector<double> v) {
@@ -39,8 +42,15 @@ TEST_SUITE("calibration") {
     std::vector<double> large, all;
     int off3x = 0;
     for (const std::string& path : linksim::testing::validation_files("nccl-tests")) {
+      const std::set<double> outliers = linksim::testing::outlier_sizes(path);
       for (const linksim::Comparison& c : linksim::testing::compare_validation_file(path)) {
         for (const linksim::ComparedRow& r : c.rows) {
+          if (outliers.count(r.size_bytes) != 0) {
+            MESSAGE(fmt::format("left out, an outlier of its own run (cases.yaml says why): "
+                                "{}:{} ({} B)",
+                                c.file, r.line, r.size_bytes));
+            continue;
+          }
           const double error = std::abs(r.busbw_error);
           all.push_back(error);
           if (r.size_bytes >= kLargeBytes) large.push_back(error);

@@ -72,8 +72,9 @@ TEST_SUITE("multi-rack") {
     CHECK(r.algorithm == Algorithm::kNvlsTree);
     CHECK(r.bottleneck.kind == BottleneckKind::kNvls);
     // 32 heads x 48 GB/s (NDR x 0.96) x 2 (two nodes) x 1/2 = 1536 GB/s: the NICs do not bind.
-    // Latency 25 + 2 log2(2) x 20.9 us; fill (1 + 2 log2 2) = 3 loops of 128 MiB.
-    const double t = (25 + 2 * 20.9) * kUs + 3 * kLoop128Bytes / kNvlsBps + s / kNvlsBps;
+    // Latency 25 + 2 log2(2) x (20.9 + 2.45) us (InfiniBand's excess per network step,
+    // docs/model.md#net-steps); fill (1 + 2 log2 2) = 3 loops of 128 MiB.
+    const double t = (25 + 2 * (20.9 + 2.45)) * kUs + 3 * kLoop128Bytes / kNvlsBps + s / kNvlsBps;
     CHECK(r.time_s == doctest::Approx(t).epsilon(1e-9));
     CHECK(r.busbw_Bps == doctest::Approx(s / t * 2 * 143 / 144).epsilon(1e-9));
   }
@@ -90,19 +91,20 @@ TEST_SUITE("multi-rack") {
     const CollectiveResult four = allreduce(all_gpus(racks(4, "ib_hdr")), s, Algorithm::kNvlsTree);
     CHECK(four.bottleneck.kind == BottleneckKind::kServerNics);
     const double b = nics_Bps / 2;
-    const double t = (25 + 4 * 20.9) * kUs + 5 * kLoop64Bytes / b + s / b;
+    const double t = (25 + 4 * (20.9 + 2.45)) * kUs + 5 * kLoop64Bytes / b + s / b;
     CHECK(four.time_s == doctest::Approx(t).epsilon(1e-9));
   }
 
-  TEST_CASE("multi-rack: NVLSTree latency is 25 + 2 log2(racks) x 20.9 us") {
+  TEST_CASE("multi-rack: NVLSTree latency is 25 + 2 log2(racks) x (20.9 + 2.45) us") {
     // A 4 KiB call: the fill is its own bytes once per stage (a call cannot wait for more
-    // data than it has), so t = lat + (stages + 1) x S / B.
+    // data than it has), so t = lat + (stages + 1) x S / B. Each of the 2 log2(racks) network
+    // steps pays NCCL's 20.9 us and InfiniBand's excess, 2.45 us (docs/model.md#net-steps).
     const double s = 4096;
     for (int n : {2, 4, 8}) {
       CAPTURE(n);
       const CollectiveResult r = allreduce(all_gpus(racks(n)), s, Algorithm::kNvlsTree);
       const double stages = 1 + 2 * std::log2(double(n));
-      const double lat = (25 + 2 * std::log2(double(n)) * 20.9) * kUs;
+      const double lat = (25 + 2 * std::log2(double(n)) * (20.9 + 2.45)) * kUs;
       CHECK(r.time_s == doctest::Approx(lat + (stages + 1) * s / kNvlsBps).epsilon(1e-9));
     }
   }

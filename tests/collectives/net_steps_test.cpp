@@ -44,7 +44,11 @@ TEST_SUITE("net_steps") {
     CHECK(detail::network_kind("tcpxo_200") == detail::NetworkKind::kTcpxo);
     CHECK(detail::network_kind("tcpx_200") == detail::NetworkKind::kTcpx);
     CHECK(detail::network_kind("nvlink4") == detail::NetworkKind::kOther);
-    CHECK(detail::net_step_excess_us(detail::NetworkKind::kInfiniBand) == 0.0);
+    // InfiniBand: the median of 42 per-step figures, the 14 rows at 8 B-512 B of calibration
+    // 71 ((t - 32.475) / 3.75, 1.11-2.45), 106 ((t - 25.2) / 2, 2.08-10.26) and 108 ((t - 25.2)
+    // / 2, 5.15-12.9): the 21st and 22nd of them, 2.450 (106, 30.10 us) and 2.452 (71, 41.67
+    // us), round to 2.45.
+    CHECK(detail::net_step_excess_us(detail::NetworkKind::kInfiniBand) == doctest::Approx(2.45));
     CHECK(detail::net_step_excess_us(detail::NetworkKind::kRoce) == doctest::Approx(6.85));
     // TCPXO: calibration 101's 8 B-256 B rows (123.0-135.8 us, median 123.35) less NCCL's
     // 25.2 us tree LL, over its 2 network steps: (123.35 - 25.2) / 2.
@@ -75,56 +79,69 @@ TEST_SUITE("net_steps") {
     CHECK(m.net_steps == 2);
     CHECK(m.table_latency_s == doctest::Approx(25.2e-6));
     CHECK(m.latency_s == doctest::Approx(123.35e-6));
-    // A ring crosses 3.75 times (30 x 2 / 16): 40.0 + 2.975 + 3.75 x 49.075 us.
+    // A ring crosses 3.75 times (30 x 2 / 16), its 26.25 NVLink steps at 0.6 us:
+    // 32.475 + 3.75 x 49.075 us.
     CHECK(model(t, 16, Algorithm::kRing, Protocol::kLL).latency_s ==
-          doctest::Approx((40.0 + 2.975 + 3.75 * 49.075) * 1e-6));
+          doctest::Approx((32.475 + 3.75 * 49.075) * 1e-6));
     // GPUDirect-TCPX (A3 High): no excess, NCCL's table.
     const Topology tcpx = linksim::testing::library_topology("gcp-a3high-tcpx.yaml", {{"nodes", "2"}});
     CHECK(model(tcpx, 16, Algorithm::kTree, Protocol::kLL).latency_s == doctest::Approx(25.2e-6));
   }
 
-  TEST_CASE("tree LL on 2 x 8 A100: NCCL's 25.2 us on InfiniBand, + 2 x 6.85 on RoCE") {
+  TEST_CASE("tree LL on 2 x 8 A100: NCCL's 25.2 us + 2 x 2.45 on InfiniBand, + 2 x 6.85 on RoCE") {
     // NCCL tuning.cc: 6.8 + 2 x ((8 - 1) x 0.6 + log2(2) x 5.0) = 25.2 us. Two network steps
-    // (up the tree and down); RoCE adds 6.85 us to each (calibration 16: 36.5-40.7 us).
+    // (up the tree and down); InfiniBand adds 2.45 us to each (30.1 us: calibration 106's
+    // 16 B-2 KiB rows, 29.4-32.3 us), RoCE 6.85 us (calibration 16: 36.5-40.7 us).
     const Topology ib = linksim::testing::library_topology("dgx-a100-ib.yaml", {{"nodes", "2"}});
     const Topology roce =
         linksim::testing::library_topology("oci-a100-roce.yaml", {{"nodes", "2"}});
     const auto on_ib = model(ib, 16, Algorithm::kTree, Protocol::kLL);
     const auto on_roce = model(roce, 16, Algorithm::kTree, Protocol::kLL);
     CHECK(on_ib.net_steps == 2);
-    CHECK(on_ib.latency_s == doctest::Approx(25.2e-6));
+    CHECK(on_ib.latency_s == doctest::Approx(25.2e-6 + 2 * 2.45e-6));
     CHECK(on_roce.latency_s == doctest::Approx(25.2e-6 + 2 * 6.85e-6));
     // NCCL's own estimate (what it picks with) keeps its table on both.
     CHECK(on_roce.table_latency_s == doctest::Approx(25.2e-6));
   }
 
   TEST_CASE("ring on 2 x 8: 30 x 2 / 16 = 3.75 crossings where NCCL counts 2") {
-    // NCCL: 6.6 + (30 - 2) x max(0.6, 1.0) + 2 x 2.7 = 40.0 us for LL. The ring crosses
-    // 3.75 times: + 1.75 x (2.7 - 1.0) = 2.975 us on InfiniBand; RoCE adds 3.75 x 6.85 us.
-    // LL128: 14 + 28 x 1.9 + 2 x 4.0 = 75.2, + 1.75 x (4.0 - 1.9) = 3.675.
+    // NCCL: 6.6 + (30 - 2) x max(0.6, 1.0) + 2 x 2.7 = 40.0 us for LL. The ring runs 26.25
+    // NVLink steps at their own 0.6 us and crosses 3.75 times: 6.6 + 26.25 x 0.6 + 3.75 x 2.7
+    // = 32.475 us, + 3.75 x 2.45 = 41.66 us on InfiniBand (calibration 71, ring LL at 8 B-512
+    // B: 36.6-41.7 us, median 39.9); RoCE adds 3.75 x 6.85 us in place of InfiniBand's.
+    // LL128 (NVLink's 1.9 us above the 1 us floor): 14 + 28 x 1.9 + 2 x 4.0 = 75.2,
+    // + 1.75 x (4.0 - 1.9) = 3.675, + 3.75 x 2.45.
     const Topology ib = linksim::testing::library_topology("dgx-a100-ib.yaml", {{"nodes", "2"}});
     const Topology roce =
         linksim::testing::library_topology("oci-a100-roce.yaml", {{"nodes", "2"}});
     const auto ll = model(ib, 16, Algorithm::kRing, Protocol::kLL);
     CHECK(ll.net_steps == doctest::Approx(3.75));
     CHECK(ll.table_latency_s == doctest::Approx(40.0e-6));
-    CHECK(ll.latency_s == doctest::Approx(40.0e-6 + 2.975e-6));
+    CHECK(ll.latency_s == doctest::Approx((32.475 + 3.75 * 2.45) * 1e-6));
     CHECK(model(ib, 16, Algorithm::kRing, Protocol::kLL128).latency_s ==
-          doctest::Approx(75.2e-6 + 3.675e-6));
+          doctest::Approx((75.2 + 3.675 + 3.75 * 2.45) * 1e-6));
     CHECK(model(roce, 16, Algorithm::kRing, Protocol::kLL).latency_s ==
-          doctest::Approx(40.0e-6 + 2.975e-6 + 3.75 * 6.85e-6));
-    // AllGather: 15 steps, NCCL counts 1 crossing, the ring makes 15 x 2 / 16 = 1.875.
+          doctest::Approx((32.475 + 3.75 * 6.85) * 1e-6));
+    // Simple: NVLink's 3.4 us is above the floor 3 x 1 us, so only the crossings move:
+    // 8.4 + 28 x 3.4 + 2 x 14 = 131.6, + 1.75 x (14 - 3.4) = 18.55, + 3.75 x 2.45.
+    CHECK(model(ib, 16, Algorithm::kRing, Protocol::kSimple).latency_s ==
+          doctest::Approx((131.6 + 18.55 + 3.75 * 2.45) * 1e-6));
+    // AllGather: 15 steps, NCCL counts 1 crossing, the ring makes 15 x 2 / 16 = 1.875:
+    // NCCL 6.6 + 14 x 1.0 + 2.7 = 23.3; run 6.6 + 13.125 x 0.6 + 1.875 x 2.7 = 19.5,
+    // + 1.875 x 2.45.
     const auto ag = model(ib, 16, Algorithm::kRing, Protocol::kLL, CollectiveOp::kAllGather);
     CHECK(ag.net_steps == doctest::Approx(1.875));
-    CHECK(ag.latency_s - ag.table_latency_s == doctest::Approx(0.875 * (2.7 - 1.0) * 1e-6));
+    CHECK(ag.table_latency_s == doctest::Approx(23.3e-6));
+    CHECK(ag.latency_s == doctest::Approx((19.5 + 1.875 * 2.45) * 1e-6));
   }
 
   TEST_CASE("one GPU per server: every ring step crosses, as NCCL counts") {
-    // 10 servers x 1 H100: 18 steps, all across: 6.6 + 18 x 2.7 = 55.2 us, nothing added.
+    // 10 servers x 1 H100: 18 steps, all across: 6.6 + 18 x 2.7 = 55.2 us, + 18 x 2.45.
     const Topology t = linksim::testing::library_topology("dgx-h100-ib.yaml", {{"nodes", "10"}});
     const auto m = model(t, 0, Algorithm::kRing, Protocol::kLL, CollectiveOp::kAllReduce, 1);
     CHECK(m.net_steps == doctest::Approx(18));
-    CHECK(m.latency_s == doctest::Approx(55.2e-6));
+    CHECK(m.table_latency_s == doctest::Approx(55.2e-6));
+    CHECK(m.latency_s == doctest::Approx((55.2 + 18 * 2.45) * 1e-6));
   }
 
   TEST_CASE("one server: no step crosses servers, the latency is NCCL's") {

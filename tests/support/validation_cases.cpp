@@ -10,7 +10,9 @@
 
 namespace linksim::testing {
 
-std::vector<Comparison> compare_validation_file(const std::string& path) {
+namespace {
+
+YAML::Node case_of(const std::string& path) {
   const YAML::Node cases =
       YAML::LoadFile(std::string(LINKSIM_SOURCE_DIR) + "/tests/data/calibration/cases.yaml")["cases"];
   const std::string name = std::filesystem::path(path).filename().string();
@@ -20,6 +22,21 @@ std::vector<Comparison> compare_validation_file(const std::string& path) {
   }
   const std::string missing = name + ": no case in tests/data/calibration/cases.yaml";
   REQUIRE_MESSAGE(found, missing);
+  return found;
+}
+
+}  // namespace
+
+std::set<double> outlier_sizes(const std::string& path) {
+  std::set<double> sizes;
+  YAML::Node c = case_of(path);
+  if (!c["outliers"]) return sizes;
+  for (const YAML::Node& o : c["outliers"]) sizes.insert(o["size"].as<double>());
+  return sizes;
+}
+
+std::vector<Comparison> compare_validation_file(const std::string& path) {
+  YAML::Node found = case_of(path);
   ParamOverrides sets;
   GpuSelection selection;
   for (size_t i = 0; i + 1 < found["args"].size(); ++i) {
