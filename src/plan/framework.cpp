@@ -68,6 +68,7 @@ FrameworkTraits defaults(TrainFramework framework) {
       break;
     case TrainFramework::kFsdp:
       t.description = "PyTorch FSDP";
+      t.flat_grad_copy = true;
       t.fused_elementwise = false;
       t.optimizer = OptimizerKernel::kForeach;
       t.attention = AttentionKernel::kFlashAttention2;
@@ -84,6 +85,7 @@ FrameworkTraits defaults(TrainFramework framework) {
       break;
     case TrainFramework::kLlmFoundry:
       t.description = "llm-foundry (Composer, PyTorch FSDP)";
+      t.flat_grad_copy = true;
       t.fused_elementwise = false;
       t.optimizer = OptimizerKernel::kPerParameter;
       t.attention = AttentionKernel::kFlashAttention2;

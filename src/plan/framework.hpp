@@ -58,6 +58,10 @@ struct FrameworkTraits {
   /// tensors on the compute stream (foreach_all_gather_copy_out); FSDP1's flat parameter is
   /// gathered in place (docs/planner.md#fsdp-overheads).
   bool gather_copy_out = false;
+  /// FSDP1: the parameters are views split out of the gathered FlatParameter, so backward's
+  /// SplitBackward concatenates their gradients into the flat gradient on the compute stream
+  /// (docs/planner.md#fsdp-overheads).
+  bool flat_grad_copy = false;
   /// --tp-overlap async runs Transformer Engine's userbuffers overlap (Megatron-LM / NeMo
   /// --tp-comm-overlap): some GEMMs give SMs to the communication kernel, and the last chunk of
   /// a pipelined reduce-scatter is exposed (docs/planner.md#tp-overlap). Else the overlap is

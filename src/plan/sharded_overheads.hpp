@@ -12,6 +12,11 @@ namespace linksim::plan_detail {
 /// per-parameter tensors, reading and writing every byte: 2 x `gathered_bytes` per gather.
 double copy_out_bytes(double gathered_bytes);
 
+/// FSDP1's flat-gradient copy (torch/distributed/fsdp/_flat_param.py, _get_unflat_views: the
+/// parameters are torch.split views of the FlatParameter, whose backward concatenates their
+/// gradients into one new flat gradient): 2 x `grad_bytes` per block and backward.
+double flat_grad_copy_bytes(double grad_bytes);
+
 /// Compute lost while a collective of `channels` channels runs for `hidden_s` under compute on
 /// a GPU of `multiprocessors` SMs: NCCL launches one CTA per channel, each holding an SM for
 /// the collective's duration, so the compute kernels run on N - c SMs and fall behind by

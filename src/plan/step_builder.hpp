@@ -71,8 +71,9 @@ struct DataParallelCost {
   double exposed_s = 0;
   double optimizer_s = 0;
   /// Compute-stream time block-by-block sharding adds per step (docs/planner.md#fsdp-overheads):
-  /// FSDP2's copy-out of the gathered blocks (memory-bound), and the compute slowed by the SMs
-  /// NCCL's kernels hold while the collectives hide under it.
+  /// FSDP2's copy-out of the gathered blocks and FSDP1's flat-gradient concatenation
+  /// (memory-bound), and the compute slowed by the SMs NCCL's kernels hold while the
+  /// collectives hide under it.
   double copy_out_s = 0;
   double sm_share_s = 0;
 };

@@ -137,6 +137,12 @@ DataParallelCost StepBuilder::sharded_data_parallel(const StagesCost& stages) {
         const double gathered = (blocks + t.regather_blocks) * gather_bytes + root_gather_bytes;
         out.copy_out_s += m * memory_time_s(copy_out_bytes(gathered), rates_);
       }
+      // FSDP1 concatenates each block's (and the root's) gradients into the flat gradient in
+      // backward, in the gathered parameters' dtype, every micro-batch.
+      if (fw_.flat_grad_copy) {
+        const double grads = blocks * gather_bytes + root_gather_bytes;
+        out.copy_out_s += micro_batches() * memory_time_s(flat_grad_copy_bytes(grads), rates_);
+      }
       // What of each collective ran hidden under compute holds its NCCL channels' SMs.
       const int sms = rates_.multiprocessors;
       const double fwd_hidden_s = pass.forward_s - pass.forward_exposed_s;

@@ -369,6 +369,8 @@ namespace linksim {
 TEST_CASE("fsdp overheads: FSDP2's copy-out and the SMs NCCL holds, as derived") {
   // split_with_sizes_copy reads the all-gather buffer and writes the parameters: 2 x bytes.
   CHECK(plan_detail::copy_out_bytes(436e6) == 872e6);
+  // SplitBackward's concatenation reads the views' gradients and writes the flat gradient.
+  CHECK(plan_detail::flat_grad_copy_bytes(436e6) == 872e6);
   // A collective on 32 channels hidden for 10 ms under compute on 132 SMs (H100 SXM) leaves
   // the kernels 100 of 132 SMs: 10 ms x 32/132 = 2.4242 ms of compute pushed later.
   CHECK(plan_detail::sm_share_s(10e-3, 32, 132) == doctest::Approx(10e-3 * 32 / 132));
@@ -392,11 +394,14 @@ TEST_CASE("fsdp overheads: torchtitan copies every gathered block out on the com
   const double rate = c.hbm_Bps * c.hbm_efficiency;
   const double copy_out_s = micro_batches * 2 * 2 * (3 * block + root) / rate;
   CHECK(c.memory_bound_s == doctest::Approx(c.memory_bytes / rate + copy_out_s).epsilon(1e-9));
-  // FSDP1 (the fsdp preset) gathers into the flat parameter in place: no copy-out.
+  // FSDP1 (the fsdp preset) gathers into the flat parameter in place: no copy-out; in backward
+  // the split views' gradients are concatenated into the flat gradient, 2 x 2 B of every
+  // parameter of both blocks and the root, each micro-batch.
   const PlanResult fsdp1 = plan(t, two_block_train(TrainFramework::kFsdp));
   const double rate1 = fsdp1.compute.hbm_Bps * fsdp1.compute.hbm_efficiency;
+  const double flat_grad_s = micro_batches * 2 * 2 * (2 * block + root) / rate1;
   CHECK(fsdp1.compute.memory_bound_s ==
-        doctest::Approx(fsdp1.compute.memory_bytes / rate1).epsilon(1e-9));
+        doctest::Approx(fsdp1.compute.memory_bytes / rate1 + flat_grad_s).epsilon(1e-9));
   // Every part of the compute adds up to its total.
   CHECK(c.gemm_s + c.attention_s + c.memory_bound_s + c.overhead_s + c.optimizer_s ==
         doctest::Approx(c.total_s).epsilon(1e-9));
