@@ -33,6 +33,7 @@ void StepBuilder::fill_compute(const StagesCost& stages, const DataParallelCost&
   // kernels beside it, counted with the launch and scheduling overheads.
   c.memory_bound_s = step_compute.memory_s + dp.copy_out_s;
   c.overhead_s = step_compute.overhead_s + dp.sm_share_s;
+  c.comm_sm_s = dp.sm_share_s;
   c.optimizer_s = dp.optimizer_s;
   c.total_s = out.breakdown.compute_s;
   c.gemm_efficiency = rates_.gemm_efficiency;

@@ -426,4 +426,29 @@ TEST_CASE("frameworks: the fused attention core from SM80 on, the unfused one on
   }
 }
 
+TEST_CASE("fsdp overheads: a ZeRO-1 step's hidden reduce-scatter and gather hold NCCL's SMs") {
+  // Megatron overlaps the gradient reduce-scatter with backward and the parameter all-gather
+  // with forward; what of each hides (time - exposed, from the plan's comms table) slows the
+  // compute by channels / SMs, the channels NCCL picks for that call.
+  const Topology t = testing::library_topology("dgx-h100.yaml");
+  PlanRequest r = two_block_train(TrainFramework::kMegatron);
+  r.zero = 1;
+  const PlanResult p = plan(t, r);
+  double expected_s = 0;
+  int calls = 0;
+  for (const PlanComm& c : p.comms) {
+    if (c.kind != "dp") continue;
+    CollectiveQuery q;
+    q.op = c.collective;
+    q.size_bytes = c.bytes;
+    const int channels = Communicator(t, c.group, r.comm).run(q).channels;
+    REQUIRE(channels > 0);
+    expected_s += (c.time_s - c.exposed_s) * channels / 132;  // H100 SXM: 132 SMs
+    ++calls;
+  }
+  CHECK(calls == 2);
+  CHECK(expected_s > 0);
+  CHECK(p.compute.comm_sm_s == doctest::Approx(expected_s).epsilon(1e-9));
+}
+
 }  // namespace linksim
