@@ -133,9 +133,12 @@ struct PlanGemm {
 struct PlanCompute {
   double gemm_s = 0;        ///< dense GEMMs (QKV, output, FFN, experts, logits)
   double attention_s = 0;   ///< attention core (FlashAttention)
-  double memory_bound_s = 0;///< norms, activations, residuals, embedding, KV-cache reads
+  double memory_bound_s = 0;///< norms, activations, residuals, embedding, KV-cache reads; FSDP's copies
   double optimizer_s = 0;   ///< the optimizer step
-  double overhead_s = 0;    ///< kernel launches
+  double overhead_s = 0;    ///< kernel launches, and comm_sm_s
+  /// Of overhead_s: compute slowed by the SMs NCCL's kernels hold while the data-parallel
+  /// collectives run hidden under it (docs/planner.md#fsdp-overheads).
+  double comm_sm_s = 0;
   double total_s = 0;
   double gemm_efficiency = 0;      ///< peak fraction the best-shaped large GEMM reaches (ceiling)
   /// FLOPs / (peak x (gemm_s + attention_s)): after tile and wave quantization, memory limits

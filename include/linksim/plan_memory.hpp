@@ -12,6 +12,13 @@ enum class Recompute { kNone, kSelective, kFull };
 std::string_view to_string(PlanMode mode);       ///< "train", "prefill", "decode"
 std::string_view to_string(Recompute recompute); ///< "none", "selective", "full"
 
+/// What training keeps of the attention core for backward when nothing is recomputed
+/// (docs/planner-memory.md#activations).
+enum class AttentionCore {
+  kUnfused,  ///< softmax output (and dropout mask and output) of every score: O(s^2) per head
+  kFused,    ///< a fused kernel (FlashAttention, cuDNN fused attention): fp32 logsumexp, O(s)
+};
+
 /// The parallel layout and batch of one plan. Degrees are >= 1. GPUs = tp*pp*cp*dp.
 /// MoE layers fold their parallelism as Megatron-Core does: ep*etp divides tp*cp*dp, and
 /// each expert's weights are split etp ways and spread over ep groups.
@@ -62,6 +69,7 @@ struct MemoryBreakdown {
 /// REQUIRES: a layout already checked by the planner (degrees divide as documented).
 MemoryBreakdown estimate_memory(const ModelSpec& model, const ParallelLayout& layout,
                                 PlanMode mode, Recompute recompute,
-                                const PrecisionChoice& precision, double capacity_bytes);
+                                const PrecisionChoice& precision, double capacity_bytes,
+                                AttentionCore attention = AttentionCore::kUnfused);
 
 }  // namespace linksim

@@ -12,6 +12,9 @@ namespace {
 
 constexpr double kMaskBytes = 1;    // a dropout mask element (Korthikanti et al., section 4.1)
 constexpr double kLogitBytes = 4;   // logits are upcast to fp32 for the cross-entropy
+// A fused attention kernel's softmax statistic, one per query row and head: the fp32 logsumexp
+// (Dao 2023, FlashAttention-2, algorithm 1 output L; cuDNN fused attention's Stats tensor).
+constexpr double kLogsumexpBytes = 4;
 
 // Widths of one layer as one TP rank sees them. `replicated_div` divides the tensors that sit
 // outside the tensor-parallel region (norm inputs and outputs, dropout masks): tp with sequence
@@ -74,28 +77,37 @@ double in_flight_micro_batches(const ParallelLayout& l, int stage_index) {
 }
 
 double train_layer_activation_bytes(const ModelSpec& m, const ParallelLayout& l,
-                                    Recompute recompute, double bytes, bool moe_layer) {
+                                    Recompute recompute, double bytes, bool moe_layer,
+                                    AttentionCore attention) {
   const LayerWidths w = widths(m, l, true);
   const double tokens = local_sequence(l) * l.micro_batch;
   if (recompute == Recompute::kFull) return bytes * tokens * w.h / w.replicated_div;
   const double ffn = moe_layer ? moe_ffn_per_token(m, l, w, bytes) : dense_ffn_per_token(m, w, bytes);
   double stored = tokens * (attention_per_token(w, bytes) + ffn);
   if (recompute == Recompute::kNone) {
-    // The score matrix of the unfused attention core: softmax output, and with dropout its mask
-    // and output. Queries are the local sequence, keys the whole one (context parallelism).
-    const double per_score = bytes + (m.dropout ? kMaskBytes + bytes : 0);
-    stored += double(m.heads) / w.t * l.micro_batch * local_sequence(l) * l.seq * per_score;
+    const double query_rows = double(m.heads) / w.t * l.micro_batch * local_sequence(l);
+    if (attention == AttentionCore::kFused) {
+      // Scores are recomputed tile by tile in backward; dropout regenerates its mask from the
+      // saved RNG state (Dao et al. 2022, section 3.1).
+      stored += query_rows * kLogsumexpBytes;
+    } else {
+      // The score matrix of the unfused attention core: softmax output, and with dropout its
+      // mask and output. Queries are the local sequence, keys the whole one (context
+      // parallelism).
+      const double per_score = bytes + (m.dropout ? kMaskBytes + bytes : 0);
+      stored += query_rows * l.seq * per_score;
+    }
   }
   return stored;
 }
 
 double train_activation_bytes(const ModelSpec& m, const ParallelLayout& l, Recompute recompute,
-                              double bytes, const StageLayers& stage) {
+                              double bytes, const StageLayers& stage, AttentionCore attention) {
   const LayerWidths w = widths(m, l, true);
   const double tokens = local_sequence(l) * l.micro_batch;
   const double per_micro_batch =
-      stage.dense * train_layer_activation_bytes(m, l, recompute, bytes, false) +
-      stage.moe() * train_layer_activation_bytes(m, l, recompute, bytes, true);
+      stage.dense * train_layer_activation_bytes(m, l, recompute, bytes, false, attention) +
+      stage.moe() * train_layer_activation_bytes(m, l, recompute, bytes, true, attention);
   double extras = 0;
   if (stage.first) extras += w.mask_bytes * tokens * w.h / w.replicated_div;
   double total = in_flight_micro_batches(l, stage.index) * (per_micro_batch + extras);

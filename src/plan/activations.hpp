@@ -16,15 +16,19 @@ namespace linksim::detail {
 double in_flight_micro_batches(const ParallelLayout& layout, int stage_index);
 
 /// Bytes stored for the backward pass by one layer for one micro-batch under `recompute`
-/// (kFull: only the layer's input).
+/// (kFull: only the layer's input). Under kNone the attention core adds its scores
+/// (kUnfused: Korthikanti's 5as^2b with dropout) or its fp32 logsumexp per query and head
+/// (kFused).
 double train_layer_activation_bytes(const ModelSpec& model, const ParallelLayout& layout,
-                                    Recompute recompute, double bytes, bool moe_layer);
+                                    Recompute recompute, double bytes, bool moe_layer,
+                                    AttentionCore attention = AttentionCore::kUnfused);
 
 /// Training activations of one GPU of `stage`: its layers times the in-flight micro-batches,
 /// plus the embedding-dropout mask (first stage), the output head's inputs and fp32 logits
 /// (last stage), and under full recompute one layer's working set.
 double train_activation_bytes(const ModelSpec& model, const ParallelLayout& layout,
-                              Recompute recompute, double bytes, const StageLayers& stage);
+                              Recompute recompute, double bytes, const StageLayers& stage,
+                              AttentionCore attention = AttentionCore::kUnfused);
 
 /// Inference: the largest set of tensors live inside one layer for `tokens` tokens (activations
 /// are not kept across layers), plus the last token's fp32 logits of each of `sequences` on the

@@ -64,9 +64,11 @@ FrameworkTraits defaults(TrainFramework framework) {
       t.selective = SelectiveRecompute::kEverySecondMatmul;
       t.keep_last_block = true;
       t.pipeline_gathers_once = true;
+      t.gather_copy_out = true;
       break;
     case TrainFramework::kFsdp:
       t.description = "PyTorch FSDP";
+      t.flat_grad_copy = true;
       t.fused_elementwise = false;
       t.optimizer = OptimizerKernel::kForeach;
       t.attention = AttentionKernel::kFlashAttention2;
@@ -83,6 +85,7 @@ FrameworkTraits defaults(TrainFramework framework) {
       break;
     case TrainFramework::kLlmFoundry:
       t.description = "llm-foundry (Composer, PyTorch FSDP)";
+      t.flat_grad_copy = true;
       t.fused_elementwise = false;
       t.optimizer = OptimizerKernel::kPerParameter;
       t.attention = AttentionKernel::kFlashAttention2;
@@ -107,6 +110,12 @@ FrameworkTraits framework_traits(const PlanRequest& r) {
   FrameworkTraits t = defaults(r.framework);
   if (r.compile) t.compiled = *r.compile;
   return t;
+}
+
+AttentionCore attention_core(const FrameworkTraits& /*traits*/, const GpuModel& gpu) {
+  // Both kernels of FrameworkTraits::attention are fused; neither runs below SM80.
+  constexpr int kFusedAttentionMinSm = 80;
+  return gpu.sm >= kFusedAttentionMinSm ? AttentionCore::kFused : AttentionCore::kUnfused;
 }
 
 std::string describe_framework(const FrameworkTraits& t, int zero) {

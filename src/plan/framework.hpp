@@ -6,7 +6,9 @@
 #include <string>
 #include <string_view>
 
+#include "linksim/catalog.hpp"
 #include "linksim/plan.hpp"
+#include "linksim/plan_memory.hpp"
 
 namespace linksim::plan_detail {
 
@@ -52,6 +54,14 @@ struct FrameworkTraits {
   /// gradients reduce-scatter after the last one (torch.distributed.pipelining with FSDP2;
   /// Llama 3's FSDP under Megatron-style pipelines, arXiv 2407.21783 section 3.3.2).
   bool pipeline_gathers_once = false;
+  /// FSDP2 copies each gathered block out of the all-gather buffer into the per-parameter
+  /// tensors on the compute stream (foreach_all_gather_copy_out); FSDP1's flat parameter is
+  /// gathered in place (docs/planner.md#fsdp-overheads).
+  bool gather_copy_out = false;
+  /// FSDP1: the parameters are views split out of the gathered FlatParameter, so backward's
+  /// SplitBackward concatenates their gradients into the flat gradient on the compute stream
+  /// (docs/planner.md#fsdp-overheads).
+  bool flat_grad_copy = false;
   /// --tp-overlap async runs Transformer Engine's userbuffers overlap (Megatron-LM / NeMo
   /// --tp-comm-overlap): some GEMMs give SMs to the communication kernel, and the last chunk of
   /// a pipelined reduce-scatter is exposed (docs/planner.md#tp-overlap). Else the overlap is
@@ -66,6 +76,11 @@ struct FrameworkTraits {
 
 /// The framework's defaults with the request's overrides (--compile).
 FrameworkTraits framework_traits(const PlanRequest& request);
+
+/// The attention core the stack runs on `gpu`: its fused kernel (cuDNN fused attention or
+/// FlashAttention-2) from compute capability 8.0 on, else the unfused core (flash-attn and
+/// Transformer Engine's fused attention need SM80+; docs/planner-memory.md#activations).
+AttentionCore attention_core(const FrameworkTraits& traits, const GpuModel& gpu);
 
 /// One line for the plan's assumptions: what the framework does that changes the step.
 std::string describe_framework(const FrameworkTraits& traits, int zero);

@@ -42,7 +42,7 @@ double kv_cache_bytes(const ModelSpec& m, const ParallelLayout& l, PlanMode mode
 
 MemoryBreakdown stage_memory(const ModelSpec& m, const ParallelLayout& l, PlanMode mode,
                              Recompute recompute, const PrecisionChoice& p,
-                             const StageLayers& stage) {
+                             const StageLayers& stage, AttentionCore attention) {
   const bool train = mode == PlanMode::kTrain;
   const detail::HeldParams held = detail::stage_params(m, l, stage);
   const double dense_shards = detail::dense_shards(l), expert_shards = detail::expert_shards(l);
@@ -57,7 +57,7 @@ MemoryBreakdown stage_memory(const ModelSpec& m, const ParallelLayout& l, PlanMo
     b.gradients = sharded(l.zero >= 2) * p.grad_bytes;
     b.optimizer = sharded(l.zero >= 1) * p.optimizer_bytes_per_param;
     b.activations =
-        detail::train_activation_bytes(m, l, recompute, p.activation_bytes, stage);
+        detail::train_activation_bytes(m, l, recompute, p.activation_bytes, stage, attention);
   } else {
     const double tokens = mode == PlanMode::kPrefill ? double(l.batch) * l.seq / l.cp : l.batch;
     b.activations = detail::inference_activation_bytes(m, l, p.activation_bytes, tokens,
@@ -93,11 +93,13 @@ std::string_view to_string(Recompute recompute) {
 
 MemoryBreakdown estimate_memory(const ModelSpec& model, const ParallelLayout& layout,
                                 PlanMode mode, Recompute recompute,
-                                const PrecisionChoice& precision, double capacity_bytes) {
+                                const PrecisionChoice& precision, double capacity_bytes,
+                                AttentionCore attention) {
   MemoryBreakdown worst;
   for (int s = 0; s < layout.pp; ++s) {
     const StageLayers stage = detail::stage_layers(model, layout.pp, s);
-    MemoryBreakdown candidate = stage_memory(model, layout, mode, recompute, precision, stage);
+    MemoryBreakdown candidate =
+        stage_memory(model, layout, mode, recompute, precision, stage, attention);
     if (s == 0 || candidate.total > worst.total) worst = candidate;
   }
   worst.capacity = capacity_bytes;

@@ -6,6 +6,7 @@
 
 #include "linksim/error.hpp"
 #include "linksim/units.hpp"
+#include "plan/framework.hpp"
 #include "plan/layout.hpp"
 #include "plan/step_model.hpp"
 
@@ -103,7 +104,8 @@ std::vector<SearchCandidate> search_on(const Topology& topology, const PlanReque
             SearchCandidate c;
             c.layout = l;
             const MemoryBreakdown mem =
-                estimate_memory(model, l, r.mode, r.recompute, precision.memory(), gpu.memory_bytes);
+                estimate_memory(model, l, r.mode, r.recompute, precision.memory(),
+                                gpu.memory_bytes, attention_core(framework_traits(r), gpu));
             c.memory_bytes = mem.total;
             c.fits = mem.fits;
             if (!c.fits) {

@@ -8,6 +8,7 @@
 #include "linksim/error.hpp"
 #include "linksim/plan.hpp"
 #include "linksim/units.hpp"
+#include "plan/framework.hpp"
 #include "plan/layout.hpp"
 #include "plan/plan_search.hpp"
 #include "plan/step_model.hpp"
@@ -72,7 +73,9 @@ std::string smallest_fitting(const Topology& topology, const PlanRequest& r,
       l.pp = product / tp;
       l.vpp = 1;
       if (!layout_problem(r.model, r.mode, l, l.gpus()).empty()) continue;
-      const MemoryBreakdown mem = estimate_memory(r.model, l, r.mode, r.recompute, precision.memory(), gpu.memory_bytes);
+      const MemoryBreakdown mem =
+          estimate_memory(r.model, l, r.mode, r.recompute, precision.memory(), gpu.memory_bytes,
+                          attention_core(framework_traits(r), gpu));
       if (mem.fits) {
         return fmt::format("tp={} pp={} ({} GPUs, {} per GPU)", l.tp, l.pp, l.gpus(), format_size(mem.total));
       }

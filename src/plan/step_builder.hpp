@@ -70,6 +70,12 @@ struct DataParallelCost {
   std::vector<CommItem> items;
   double exposed_s = 0;
   double optimizer_s = 0;
+  /// Compute-stream time block-by-block sharding adds per step (docs/planner.md#fsdp-overheads):
+  /// FSDP2's copy-out of the gathered blocks and FSDP1's flat-gradient concatenation
+  /// (memory-bound), and the compute slowed by the SMs NCCL's kernels hold while the
+  /// collectives hide under it.
+  double copy_out_s = 0;
+  double sm_share_s = 0;
 };
 
 /// One block's collectives and compute under ZeRO-3 / FSDP, seconds.
@@ -171,7 +177,9 @@ class StepBuilder {
                                                  int chunks, PlanResult& out);
   std::vector<CommItem> schedule_inference(const StagesCost& stages, const PipelineSend& send,
                                            PlanBreakdown& breakdown);
-  void fill_compute(const StagesCost& stages, double optimizer_s, PlanResult& out) const;
+  void fill_compute(const StagesCost& stages, const DataParallelCost& dp, PlanResult& out) const;
+  /// The channels NCCL runs `op` of `bytes` on `g` with (CollectiveResult::channels).
+  int collective_channels(const std::vector<DeviceId>& g, CollectiveOp op, double bytes) const;
   void fill_comm_table(const std::vector<CommItem>& items, PlanResult& out);
   void fill_throughput(PlanResult& out) const;
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "plan/sharded_overheads.hpp"
 #include "plan/step_builder.hpp"
 
 namespace linksim::plan_detail {
@@ -55,6 +56,13 @@ DataParallelCost StepBuilder::data_parallel(const StagesCost& stages) {
       const double exposed = std::max(0.0, buckets * t - window);
       out.items.push_back({sh.kind, "step", g, op, bytes, buckets, exposed});
       out.exposed_s += exposed;
+      // The part hidden under the pass holds the collective's channels' SMs
+      // (docs/planner.md#fsdp-overheads).
+      const double hidden_s = buckets * t - exposed;
+      if (hidden_s > 0) {
+        out.sm_share_s +=
+            sm_share_s(hidden_s, collective_channels(g, op, bytes), rates_.multiprocessors);
+      }
     };
     if (l_.zero == 0) {
       add(CollectiveOp::kAllReduce, grads, bwd_window);

@@ -118,7 +118,8 @@ void StepBuilder::describe(PlanResult& out) const {
   if (r_.engine && !train()) out.engine = r_.engine->name;
   if (train()) out.framework = std::string(to_string(fw_.framework));
   describe_assumptions(out.assumptions);
-  out.memory = estimate_memory(m_, l_, r_.mode, r_.recompute, p_.memory(), gpu_.memory_bytes);
+  out.memory = estimate_memory(m_, l_, r_.mode, r_.recompute, p_.memory(), gpu_.memory_bytes,
+                               attention_core(fw_, gpu_));
 }
 
 PipelineSend StepBuilder::pipeline_send() {
@@ -167,7 +168,8 @@ std::vector<CommItem> StepBuilder::schedule_train(const StagesCost& stages,
   }
   items.insert(items.end(), dp.items.begin(), dp.items.end());
   const double f = cost.fwd.time(), b = cost.bwd.time();
-  breakdown.compute_s = m * (cost.fwd.compute.total() + cost.bwd.compute.total()) + dp.optimizer_s;
+  breakdown.compute_s = m * (cost.fwd.compute.total() + cost.bwd.compute.total()) +
+                       dp.optimizer_s + dp.copy_out_s + dp.sm_share_s;
   breakdown.exposed_comm_s =
       m * (cost.fwd.exposed_comm_s + cost.bwd.exposed_comm_s) + pp_exposed_s + dp.exposed_s;
   breakdown.bubble_s = double(l_.pp - 1) / l_.vpp * (f + b);
@@ -223,10 +225,9 @@ PlanResult StepBuilder::build() {
   out.layers_on_slowest_stage = stages.slowest_stage().layers.layers;
   const PipelineSend send = pipeline_send();
   std::vector<CommItem> items;
-  double optimizer_s = 0;
+  DataParallelCost dp;
   if (train()) {
-    const DataParallelCost dp = data_parallel(stages);
-    optimizer_s = dp.optimizer_s;
+    dp = data_parallel(stages);
     items = schedule_train(stages, send, dp, out.breakdown);
   } else if (const int chunks = prefill_chunks(); chunks > 1) {
     items = schedule_chunked_prefill(stages, send, chunks, out);
@@ -236,7 +237,7 @@ PlanResult StepBuilder::build() {
   if (r_.engine && !train()) out.breakdown.engine_overhead_s = r_.engine->overhead_s(replica_gpus());
   out.step_time_s = out.breakdown.compute_s + out.breakdown.exposed_comm_s + out.breakdown.bubble_s +
                     out.breakdown.engine_overhead_s;
-  fill_compute(stages, optimizer_s, out);
+  fill_compute(stages, dp, out);
   fill_comm_table(items, out);
   fill_throughput(out);
   return out;

@@ -10,7 +10,17 @@
 
 namespace linksim::plan_detail {
 
-void StepBuilder::fill_compute(const StagesCost& stages, double optimizer_s, PlanResult& out) const {
+int StepBuilder::collective_channels(const std::vector<DeviceId>& g, CollectiveOp op,
+                                     double bytes) const {
+  if (g.size() < 2) return 0;
+  CollectiveQuery q;
+  q.op = op;
+  q.size_bytes = bytes;
+  return Communicator(timer_.topology(), g, r_.comm).run(q).channels;
+}
+
+void StepBuilder::fill_compute(const StagesCost& stages, const DataParallelCost& dp,
+                               PlanResult& out) const {
   // The whole step on the slowest stage for training; every stage for inference.
   const StageCost& cost = stages.slowest_cost();
   const double m = micro_batches();
@@ -19,9 +29,12 @@ void StepBuilder::fill_compute(const StagesCost& stages, double optimizer_s, Pla
   PlanCompute& c = out.compute;
   c.gemm_s = step_compute.gemm_s;
   c.attention_s = step_compute.attention_s;
-  c.memory_bound_s = step_compute.memory_s;
-  c.overhead_s = step_compute.overhead_s;
-  c.optimizer_s = optimizer_s;
+  // FSDP2's copy-out is memory-bound work on the compute stream; the SMs NCCL holds slow the
+  // kernels beside it, counted with the launch and scheduling overheads.
+  c.memory_bound_s = step_compute.memory_s + dp.copy_out_s;
+  c.overhead_s = step_compute.overhead_s + dp.sm_share_s;
+  c.comm_sm_s = dp.sm_share_s;
+  c.optimizer_s = dp.optimizer_s;
   c.total_s = out.breakdown.compute_s;
   c.gemm_efficiency = rates_.gemm_efficiency;
   c.achieved_gemm_efficiency =

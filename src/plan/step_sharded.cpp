@@ -7,6 +7,7 @@
 // blocks' compute as far as it lasts (docs/planner.md#fsdp).
 #include <algorithm>
 
+#include "plan/sharded_overheads.hpp"
 #include "plan/step_builder.hpp"
 
 namespace linksim::plan_detail {
@@ -130,6 +131,33 @@ DataParallelCost StepBuilder::sharded_data_parallel(const StagesCost& stages) {
                            m * (t.replica_reduce_s + excess((blocks - 1) * t.replica_reduce_s))});
     }
     out.exposed_s += m * (pass.forward_exposed_s + pass.backward_exposed_s);
+    if (shard_ranks.size() >= 2) {
+      // FSDP2 copies every gathered block (and the root unit) out on the compute stream.
+      if (fw_.gather_copy_out) {
+        const double gathered = (blocks + t.regather_blocks) * gather_bytes + root_gather_bytes;
+        out.copy_out_s += m * memory_time_s(copy_out_bytes(gathered), rates_);
+      }
+      // FSDP1 concatenates each block's (and the root's) gradients into the flat gradient in
+      // backward, in the gathered parameters' dtype, every micro-batch.
+      if (fw_.flat_grad_copy) {
+        const double grads = blocks * gather_bytes + root_gather_bytes;
+        out.copy_out_s += micro_batches() * memory_time_s(flat_grad_copy_bytes(grads), rates_);
+      }
+      // What of each collective ran hidden under compute holds its NCCL channels' SMs.
+      const int sms = rates_.multiprocessors;
+      const double fwd_hidden_s = pass.forward_s - pass.forward_exposed_s;
+      const double regather_s = t.regather_blocks * t.gather_s;
+      const double regather_hidden_s =
+          std::max(0.0, regather_s - pass.backward_first_s -
+                            excess(regather_s - pass.backward_first_s));
+      const double rs_hidden_s = std::max(
+          0.0, (blocks - 1) * t.reduce_scatter_s - excess((blocks - 1) * t.reduce_scatter_s));
+      const int gather_channels = collective_channels(g, CollectiveOp::kAllGather, gather_bytes);
+      out.sm_share_s +=
+          m * (sm_share_s(fwd_hidden_s + regather_hidden_s, gather_channels, sms) +
+               sm_share_s(rs_hidden_s,
+                          collective_channels(g, CollectiveOp::kReduceScatter, reduce_bytes), sms));
+    }
   }
   out.optimizer_s = stage_optimizer_s(stage);
   return out;

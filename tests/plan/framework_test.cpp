@@ -11,6 +11,7 @@
 #include "linksim/model.hpp"
 #include "linksim/plan.hpp"
 #include "linksim/topology_yaml.hpp"
+#include "plan/sharded_overheads.hpp"
 #include "plan/step_builder.hpp"
 #include "support/test_topologies.hpp"
 
@@ -199,7 +200,9 @@ TEST_CASE("frameworks: the same model and machine, different sourced step times"
   const PlanResult compiled_none = plan(t, r);
   r.framework = TrainFramework::kMegatron;
   r.compile.reset();
-  CHECK(compiled_none.compute.memory_bound_s == doctest::Approx(plan(t, r).compute.memory_bound_s));
+  // (The same element-wise bytes; torchtitan's memory-bound time also holds FSDP2's copy-out,
+  // docs/planner.md#fsdp-overheads.)
+  CHECK(compiled_none.compute.memory_bytes == doctest::Approx(plan(t, r).compute.memory_bytes));
   CHECK(compiled.compute.memory_bound_s > compiled_none.compute.memory_bound_s);
   CHECK(titan.step_time_s > compiled.step_time_s);
   CHECK(compiled.step_time_s > megatron.step_time_s);
@@ -357,6 +360,95 @@ TEST_CASE("cp: a plan's K/V blocks, hidden at 64k tokens, exposed over the netwo
   double exposed = 0;
   for (const PlanComm& c : wide.comms) exposed += c.kind == "cp" ? c.exposed_s : 0;
   CHECK(exposed > 0);
+}
+
+}  // namespace linksim
+
+namespace linksim {
+
+TEST_CASE("fsdp overheads: FSDP2's copy-out and the SMs NCCL holds, as derived") {
+  // split_with_sizes_copy reads the all-gather buffer and writes the parameters: 2 x bytes.
+  CHECK(plan_detail::copy_out_bytes(436e6) == 872e6);
+  // SplitBackward's concatenation reads the views' gradients and writes the flat gradient.
+  CHECK(plan_detail::flat_grad_copy_bytes(436e6) == 872e6);
+  // A collective on 32 channels hidden for 10 ms under compute on 132 SMs (H100 SXM) leaves
+  // the kernels 100 of 132 SMs: 10 ms x 32/132 = 2.4242 ms of compute pushed later.
+  CHECK(plan_detail::sm_share_s(10e-3, 32, 132) == doctest::Approx(10e-3 * 32 / 132));
+  CHECK(plan_detail::sm_share_s(10e-3, 0, 132) == 0);    // channels unknown
+  CHECK(plan_detail::sm_share_s(0, 32, 132) == 0);       // nothing hidden
+  CHECK(plan_detail::sm_share_s(10e-3, 132, 132) == 0);  // no SMs left: not a sharing case
+}
+
+TEST_CASE("fsdp overheads: torchtitan copies every gathered block out on the compute stream") {
+  // Two Llama-3-8B blocks on a DGX H100, dp=8, two micro-batches: per micro-batch torchtitan
+  // gathers both blocks in forward, the first again in backward (the last is kept), and the
+  // root unit (embedding and head, 2 x 128256 x 4096, and the final norm 4096) once; the
+  // copy-out moves 2 x 2 B of each gathered parameter at the plan's HBM rate.
+  const Topology t = testing::library_topology("dgx-h100.yaml");
+  const ModelSpec m = parse_arch(kTwoBlocks, "--arch");
+  const double block = attention_params_per_layer(m) + ffn_params(m, m.ffn);
+  const double root = 2.0 * 128256 * 4096 + 4096;
+  const double micro_batches = 2;
+  const PlanResult titan = plan(t, two_block_train(TrainFramework::kTorchtitan));
+  const PlanCompute& c = titan.compute;
+  const double rate = c.hbm_Bps * c.hbm_efficiency;
+  const double copy_out_s = micro_batches * 2 * 2 * (3 * block + root) / rate;
+  CHECK(c.memory_bound_s == doctest::Approx(c.memory_bytes / rate + copy_out_s).epsilon(1e-9));
+  // FSDP1 (the fsdp preset) gathers into the flat parameter in place: no copy-out; in backward
+  // the split views' gradients are concatenated into the flat gradient, 2 x 2 B of every
+  // parameter of both blocks and the root, each micro-batch.
+  const PlanResult fsdp1 = plan(t, two_block_train(TrainFramework::kFsdp));
+  const double rate1 = fsdp1.compute.hbm_Bps * fsdp1.compute.hbm_efficiency;
+  const double flat_grad_s = micro_batches * 2 * 2 * (2 * block + root) / rate1;
+  CHECK(fsdp1.compute.memory_bound_s ==
+        doctest::Approx(fsdp1.compute.memory_bytes / rate1 + flat_grad_s).epsilon(1e-9));
+  // Every part of the compute adds up to its total.
+  CHECK(c.gemm_s + c.attention_s + c.memory_bound_s + c.overhead_s + c.optimizer_s ==
+        doctest::Approx(c.total_s).epsilon(1e-9));
+}
+
+TEST_CASE("frameworks: the fused attention core from SM80 on, the unfused one on V100 and Turing") {
+  // flash-attn and Transformer Engine's fused attention need compute capability 8.0 or later.
+  const Catalog& catalog = Catalog::builtin();
+  for (TrainFramework f : {TrainFramework::kMegatron, TrainFramework::kTorchtitan,
+                           TrainFramework::kLlmFoundry}) {
+    PlanRequest r;
+    r.framework = f;
+    const plan_detail::FrameworkTraits traits = plan_detail::framework_traits(r);
+    CHECK(plan_detail::attention_core(traits, *catalog.find_gpu("v100-sxm")) ==
+          AttentionCore::kUnfused);
+    CHECK(plan_detail::attention_core(traits, *catalog.find_gpu("rtx-2080ti")) ==
+          AttentionCore::kUnfused);
+    CHECK(plan_detail::attention_core(traits, *catalog.find_gpu("a100-sxm-40g")) ==
+          AttentionCore::kFused);
+    CHECK(plan_detail::attention_core(traits, *catalog.find_gpu("h100-sxm")) ==
+          AttentionCore::kFused);
+  }
+}
+
+TEST_CASE("fsdp overheads: a ZeRO-1 step's hidden reduce-scatter and gather hold NCCL's SMs") {
+  // Megatron overlaps the gradient reduce-scatter with backward and the parameter all-gather
+  // with forward; what of each hides (time - exposed, from the plan's comms table) slows the
+  // compute by channels / SMs, the channels NCCL picks for that call.
+  const Topology t = testing::library_topology("dgx-h100.yaml");
+  PlanRequest r = two_block_train(TrainFramework::kMegatron);
+  r.zero = 1;
+  const PlanResult p = plan(t, r);
+  double expected_s = 0;
+  int calls = 0;
+  for (const PlanComm& c : p.comms) {
+    if (c.kind != "dp") continue;
+    CollectiveQuery q;
+    q.op = c.collective;
+    q.size_bytes = c.bytes;
+    const int channels = Communicator(t, c.group, r.comm).run(q).channels;
+    REQUIRE(channels > 0);
+    expected_s += (c.time_s - c.exposed_s) * channels / 132;  // H100 SXM: 132 SMs
+    ++calls;
+  }
+  CHECK(calls == 2);
+  CHECK(expected_s > 0);
+  CHECK(p.compute.comm_sm_s == doctest::Approx(expected_s).epsilon(1e-9));
 }
 
 }  // namespace linksim

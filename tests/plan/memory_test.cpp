@@ -139,6 +139,67 @@ TEST_CASE("activations: an MoE layer stores topk expert copies") {
         129'032.0 * 2 * 4096);
 }
 
+TEST_CASE("activations: a fused attention kernel keeps the fp32 logsumexp, not the scores") {
+  // Llama-3.1-405B layer (h=16384, 128 heads of 128, 8 KV heads, SwiGLU 53248, no dropout),
+  // s=8192, b=1, t=8 with SP, nothing recomputed. Per token, elements:
+  //   attention: norm in + out 2h/t = 4096; Q and output 2*128*128/8 = 4096; K, V 2*8*128/8
+  //              = 256 -> 8448
+  //   FFN: norm in + out 4096; gate, up, product 3*53248/8 = 19968 -> 24064
+  //   (8448 + 24064) * 2 B * 8192 tokens = 532,676,608 B (the selective figure).
+  // Unfused core: the softmax output, heads/t * s * s * 2 B = 16 * 8192^2 * 2 = 2,147,483,648 B.
+  // Fused core (FlashAttention / cuDNN): the logsumexp, heads/t * s * 4 B = 524,288 B.
+  ParallelLayout l;
+  l.tp = 8;
+  l.sp = true;
+  l.seq = 8192;
+  const ModelSpec& m = model("llama3.1-405b");
+  using linksim::AttentionCore;
+  auto layer = [&](Recompute r, AttentionCore a) {
+    return linksim::detail::train_layer_activation_bytes(m, l, r, 2, false, a);
+  };
+  CHECK(layer(Recompute::kSelective, AttentionCore::kFused) == 532'676'608.0);
+  CHECK(layer(Recompute::kNone, AttentionCore::kUnfused) == 532'676'608.0 + 2'147'483'648.0);
+  CHECK(layer(Recompute::kNone, AttentionCore::kFused) == 532'676'608.0 + 524'288.0);
+  // With dropout the unfused core adds a 1-byte mask and the dropout output per score; the fused
+  // one regenerates the mask: GPT-3 at t=1, s=2048 stores 96 * 2048 * 4 B = 786,432 B.
+  const ModelSpec gpt3 = korthikanti_gpt3();
+  ParallelLayout g;
+  g.seq = 2048;
+  const double sbh = 2048.0 * 12288;
+  CHECK(linksim::detail::train_layer_activation_bytes(gpt3, g, Recompute::kNone, 2, false,
+                                                      AttentionCore::kFused) ==
+        sbh * 34 + 786'432.0);
+}
+
+TEST_CASE("memory: Llama 3 405B's layout without checkpointing, scores against logsumexp") {
+  // arXiv 2407.21783 section 3.3.2, Table 4: tp=8, pp=16, vpp=8 (interleaved), dp=64, s=8192,
+  // ZeRO-2-like sharding, no activation checkpointing. The first stage (8 layers as the
+  // planner balances 126 layers) holds in_flight_micro_batches = 16(1 + 15/128) = 17.875
+  // micro-batches of the layer above (no dropout: no embedding mask):
+  //   fused:   17.875 * 8 * (532,676,608 + 524,288) B = 76,247,728,128 B (71.0 GiB)
+  //   unfused: + 17.875 * 8 * 2 GiB = 307,015,188,480 B more (286 GiB): far over 80 GB.
+  ParallelLayout l;
+  l.tp = 8;
+  l.sp = true;
+  l.pp = 16;
+  l.vpp = 8;
+  l.dp = 64;
+  l.zero = 2;
+  l.seq = 8192;
+  l.global_batch = 2048;
+  const ModelSpec& m = model("llama3.1-405b");
+  const MemoryBreakdown fused = estimate_memory(m, l, PlanMode::kTrain, Recompute::kNone,
+                                                PrecisionChoice{}, kCapacity,
+                                                linksim::AttentionCore::kFused);
+  const MemoryBreakdown unfused = train(m, l, Recompute::kNone);
+  CHECK(linksim::detail::in_flight_micro_batches(l, 0) == 17.875);
+  CHECK(fused.stage == 0);
+  CHECK(fused.activations == 76'247'728'128.0);
+  CHECK(unfused.activations - fused.activations == 17.875 * 8 * (2'147'483'648.0 - 524'288.0));
+  CHECK_FALSE(unfused.fits);
+  CHECK(unfused.total > 4 * kCapacity);
+}
+
 TEST_CASE("activations: 1F1B keeps pp micro-batches on the first stage (interleaved: more)") {
   // GPT-3 with t=8, SP, selective, pp=8: the first stage has 12 layers and holds 8 micro-batches,
   // so 12 * 8 * 106,954,752 = 34 sbhL/t = 10,267,656,192 B (Korthikanti, section 4.2.3), plus the

@@ -164,9 +164,9 @@ TEST_CASE("plan: the step is compute + exposed communication + bubble, bubble = 
     const PlanBreakdown& b = p.breakdown;
     CHECK(p.step_time_s == doctest::Approx(b.compute_s + b.exposed_comm_s + b.bubble_s).epsilon(1e-12));
     // The pipelined part m (f + b) is what is left once the bubble, the once-per-step
-    // communication and the optimizer are taken out.
+    // communication, the SMs it holds while hidden and the optimizer are taken out.
     const double pipelined = p.step_time_s - b.bubble_s - exposed_of(p, "pp") - exposed_of(p, "dp") -
-                             p.compute.optimizer_s;
+                             p.compute.comm_sm_s - p.compute.optimizer_s;
     const double m = 8;
     CHECK(b.bubble_s == doctest::Approx((2 - 1) / (vpp * m) * pipelined).epsilon(1e-9));
     CHECK(p.layout.micro_batches() == 8);
