@@ -59,6 +59,7 @@ Json compute_json(const PlanCompute& c) {
               {"memory_bound_s", rounded(c.memory_bound_s)},
               {"optimizer_s", rounded(c.optimizer_s)},
               {"overhead_s", rounded(c.overhead_s)},
+              {"comm_sm_s", rounded(c.comm_sm_s)},
               {"total_s", rounded(c.total_s)},
               {"gemm_efficiency", rounded(c.gemm_efficiency)},
               {"achieved_gemm_efficiency", rounded(c.achieved_gemm_efficiency)},

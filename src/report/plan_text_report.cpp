@@ -111,6 +111,7 @@ void append_time(std::string& out, const PlanResult& r) {
   row("  memory-bound", c.memory_bound_s);
   row("  optimizer", c.optimizer_s);
   row("  overhead", c.overhead_s);
+  if (c.comm_sm_s > 0) row("    of it, SMs held by NCCL", c.comm_sm_s);
   // Exposed communication by kind, in the order the kinds first appear.
   std::vector<std::string> kinds;
   std::map<std::string, double> exposed_by_kind;

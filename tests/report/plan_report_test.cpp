@@ -141,6 +141,18 @@ TEST_CASE("render_plan_text: configuration, memory, time, results and communicat
   CHECK(text.find(" \n") == std::string::npos);
 }
 
+TEST_CASE("plan reports: the SMs NCCL holds under compute, in JSON always, in text when any") {
+  PlanResult r = decode_result();
+  CHECK(nlohmann::json::parse(render_plan_json(r))["compute"]["comm_sm_s"] == 0.0);
+  CHECK_FALSE(contains(render_plan_text(r), "SMs held by NCCL"));
+  // 3 ms of overhead, 2 ms of it compute slowed by NCCL's CTAs (a training step's figures).
+  r.compute.overhead_s = 0.003;
+  r.compute.comm_sm_s = 0.002;
+  CHECK(nlohmann::json::parse(render_plan_json(r))["compute"]["comm_sm_s"] ==
+        doctest::Approx(0.002));
+  CHECK(contains(render_plan_text(r), "    of it, SMs held by NCCL"));
+}
+
 TEST_CASE("render_plan_text: a plan that does not fit says by how much and what would") {
   PlanResult r = decode_result();
   r.memory.total = 90.0 * 1073741824;
