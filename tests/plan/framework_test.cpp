@@ -4,6 +4,7 @@
 // a two-block model's plan, HSDP's groups, and what the presets change.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <string>
 #include <utility>
 
@@ -449,6 +450,30 @@ TEST_CASE("fsdp overheads: a ZeRO-1 step's hidden reduce-scatter and gather hold
   CHECK(calls == 2);
   CHECK(expected_s > 0);
   CHECK(p.compute.comm_sm_s == doctest::Approx(expected_s).epsilon(1e-9));
+}
+
+TEST_CASE("deepspeed: ZeRO-1 reduces gradients in 500 M-element buckets, after backward") {
+  // DeepSpeed's reduce_bucket_size and allgather_bucket_size default to 5e8 elements and
+  // overlap_comm to false (deepspeed/runtime/zero/config.py; docs/planner.md#frameworks): the
+  // gradients go in ceil(P / 5e8) reduce-scatters of 2 P / buckets bytes (bf16) once backward
+  // is done, and the updated shards in as many all-gathers, none of it hidden.
+  const Topology t = testing::library_topology("dgx-h100.yaml");
+  PlanRequest r = two_block_train(TrainFramework::kDeepspeed);
+  r.zero = 1;
+  const PlanResult p = plan(t, r);
+  const double params = count_params(r.model).total;
+  const double buckets = std::ceil(params / 5e8);
+  REQUIRE(buckets == 3);  // 1.49 G parameters: two blocks of 218 M and two 525 M embeddings
+  int seen = 0;
+  for (const PlanComm& c : p.comms) {
+    if (c.kind != "dp") continue;
+    CHECK(c.count == buckets);
+    CHECK(c.bytes == doctest::Approx(2 * params / buckets));
+    CHECK(c.exposed_s == doctest::Approx(c.time_s));
+    CHECK((c.collective == CollectiveOp::kReduceScatter || c.collective == CollectiveOp::kAllGather));
+    ++seen;
+  }
+  CHECK(seen == 2);
 }
 
 }  // namespace linksim
