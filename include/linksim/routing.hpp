@@ -140,6 +140,10 @@ class Router {
   /// paths, class and transport, but bw_Bps, latency_s and bottleneck left at their
   /// defaults. For callers that read the links alone (a flow lowering of many routes).
   Route route_paths(DeviceId src, DeviceId dst) const;
+  /// route_paths(src, dst) written into `*out`, reusing its vectors' room: a lowering that
+  /// routes many pairs one after another allocates nothing per route once `*out` has grown.
+  /// Every field of `*out` is overwritten. Refuses what route() refuses.
+  void route_paths(DeviceId src, DeviceId dst, Route* out) const;
   /// A route inside one server as the host-0 route every server repeats: route(src, dst) is
   /// `local` with `device_offset` added to its device ids and `link_offset` to its link ids.
   struct HostRoute {
@@ -176,7 +180,7 @@ class Router {
   struct Impl;
   const Topology& topology_;
   RouterOptions options_;
-  Route route(DeviceId src, DeviceId dst, bool summarized) const;
+  void route_into(DeviceId src, DeviceId dst, bool summarized, Route* out) const;
   std::unique_ptr<Impl> impl_;
 };
 

@@ -235,6 +235,33 @@ Route CommGraph::compute_route(DeviceId src, DeviceId dst, bool summarized) cons
   return joined;
 }
 
+void CommGraph::compute_route_paths(DeviceId src, DeviceId dst, Route* out) const {
+  // compute_route's cases: a pair without a PXN hand-over is routed into `*out` directly.
+  const uint64_t block = topology_.devices_per_host();
+  const auto host_of = [&](DeviceId id) -> std::optional<int> {
+    if (id.value < block * uint64_t(topology_.host_count())) return int(id.value / block);
+    return topology_.device(id).host;
+  };
+  const std::optional<int> s_host = host_of(src);
+  const std::optional<int> d_host = host_of(dst);
+  if (s_host && d_host && *s_host != *d_host) {
+    const Device& d = block_twin(topology_, dst);
+    const size_t per_host = topology_.gpus().size() / static_cast<size_t>(topology_.host_count());
+    if (d.index >= static_cast<int>(per_host) ||
+        topology_.gpus()[static_cast<size_t>(*s_host) * per_host + d.index] == src) {
+      router_.route_paths(src, dst, out);
+      return;
+    }
+  }
+  *out = compute_route(src, dst, false);
+}
+
+const Route& CommGraph::route_paths(int from_rank, int to_rank, Route* scratch) const {
+  if (const Route* cached = cached_route(from_rank, to_rank)) return *cached;
+  compute_route_paths(ranks_[size_t(from_rank)], ranks_[size_t(to_rank)], scratch);
+  return *scratch;
+}
+
 const Route* CommGraph::cached_route(int from_rank, int to_rank) const {
   LINKSIM_CHECK(from_rank >= 0 && to_rank >= 0 && from_rank < static_cast<int>(ranks_.size()) &&
                     to_rank < static_cast<int>(ranks_.size()),

@@ -98,6 +98,11 @@ class CommGraph {
       visit(compute_route(ranks_[size_t(from_rank)], ranks_[size_t(to_rank)], false));
     }
   }
+  /// The route between two ranks for a visitor as with_route_paths's: the cached one when
+  /// route() has computed it, else one written into `*scratch` (its vectors' room reused, so
+  /// a lowering routing many pairs in turn allocates nothing per route). The reference is
+  /// valid until `*scratch` changes. Thread-safe as route() for distinct scratches.
+  const Route& route_paths(int from_rank, int to_rank, Route* scratch) const;
   const RingPlan& ring() const { return ring_; }
   /// The ring graph NCCL's search finds here (search_nccl_ring_graph), kept: every estimate
   /// of a ring or tree asks for it.
@@ -146,6 +151,8 @@ class CommGraph {
   void measure_hop_latency();
   /// The route between two devices; `summarized` false: Router::route_paths's contract.
   Route compute_route(DeviceId src, DeviceId dst, bool summarized = true) const;
+  /// compute_route(src, dst, false) written into `*out`, reusing its room.
+  void compute_route_paths(DeviceId src, DeviceId dst, Route* out) const;
   /// The cached route between two ranks, or nullptr. REQUIRES: ranks of the communicator.
   const Route* cached_route(int from_rank, int to_rank) const;
   /// Adds every hop of a cyclic ring to `set`, each carrying `weight` (route caps included).

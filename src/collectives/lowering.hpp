@@ -52,11 +52,9 @@ class Lowering {
   }
 
   /// Adds `bytes` from rank a to rank b along their route (all its parallel paths). The
-  /// route is neither kept in the communicator's cache nor summarized
-  /// (CommGraph::with_route_paths).
-  void send(int a, int b, double bytes) {
-    g_.with_route_paths(a, b, [&](const Route& route) { send_route(route, bytes); });
-  }
+  /// route is neither kept in the communicator's cache nor summarized, and is written into
+  /// one route this lowering reuses (CommGraph::route_paths).
+  void send(int a, int b, double bytes) { send_route(g_.route_paths(a, b, &route_), bytes); }
 
   void send_route(const Route& route, double bytes) {
     paths_.clear();
@@ -119,6 +117,7 @@ class Lowering {
   std::unique_ptr<FlowSimulator> sim_;
   std::vector<PathSpec> paths_;
   std::vector<ResourceId> resources_;
+  Route route_;  ///< send's route between ranks, its room reused from send to send
 };
 
 /// Throws ConfigError when a lowering would need more than kMaxTransfers transfers.

@@ -409,11 +409,13 @@ const Route& local_leg(const Topology& topology, const HostTables& impl, uint32_
 
 // The path between two GPUs of different servers through the NICs `nic_s` and `nic_d`: the
 // source's leg to its NIC, the fabric, the destination's leg; it carries `share` of the
-// route's bytes. nullopt when the fabric does not join the two.
-std::optional<Path> network_path(const Topology& topology, const HostTables& impl,
-                                 const Located& ls, const Located& ld, DeviceId nic_s,
-                                 DeviceId nic_d, double share) {
-  std::vector<LinkId> fabric;
+// route's bytes. Written into `*path`, whose links' room is reused; false when the fabric
+// does not join the two.
+bool network_path(const Topology& topology, const HostTables& impl, const Located& ls,
+                  const Located& ld, DeviceId nic_s, DeviceId nic_d, double share, Path* path) {
+  // The fabric's part, in a buffer kept per thread: routing many pairs allocates nothing.
+  thread_local std::vector<LinkId> fabric;
+  fabric.clear();
   bool found = impl.fabric->append_route(nic_s, nic_d, &fabric);
   if (!found) {
     // Planes of a rail-optimized fabric are disjoint: leave through the source server's NIC
@@ -423,7 +425,7 @@ std::optional<Path> network_path(const Topology& topology, const HostTables& imp
       if (found) nic_s = *on_rail;
     }
   }
-  if (!found) return std::nullopt;
+  if (!found) return false;
   // Each end's NIC, located from the host-0 tables (the servers repeat them) without reading
   // the NIC's device.
   const auto endpoint_of = [&](DeviceId nic, const Located& at) {
@@ -436,20 +438,20 @@ std::optional<Path> network_path(const Topology& topology, const HostTables& imp
     for (const Path& p : local_leg(topology, impl, a, b).paths) count += p.links.size();
     return count;
   };
-  Path path;
-  path.share = share;
-  path.links.reserve(leg_links(ls.endpoint, nic_s_endpoint) + fabric.size() +
-                     leg_links(nic_d_endpoint, ld.endpoint));
+  path->share = share;
+  path->links.clear();
+  path->links.reserve(leg_links(ls.endpoint, nic_s_endpoint) + fabric.size() +
+                      leg_links(nic_d_endpoint, ld.endpoint));
   const auto append_leg = [&](const Located& where, uint32_t a, uint32_t b) {
     const uint32_t offset = uint32_t(where.host) * impl.host_links;
     for (const Path& p : local_leg(topology, impl, a, b).paths) {
-      for (LinkId id : p.links) path.links.push_back(LinkId{id.value + offset});
+      for (LinkId id : p.links) path->links.push_back(LinkId{id.value + offset});
     }
   };
   append_leg(ls, ls.endpoint, nic_s_endpoint);
-  path.links.insert(path.links.end(), fabric.begin(), fabric.end());
+  path->links.insert(path->links.end(), fabric.begin(), fabric.end());
   append_leg(ld, nic_d_endpoint, ld.endpoint);
-  return path;
+  return true;
 }
 
 }  // namespace
@@ -463,23 +465,39 @@ std::optional<Router::HostRoute> Router::host_route(DeviceId src, DeviceId dst) 
                    uint32_t(ls.host) * impl.host_devices, uint32_t(ls.host) * impl.host_links};
 }
 
-Route Router::route(DeviceId src, DeviceId dst) const { return route(src, dst, true); }
+Route Router::route(DeviceId src, DeviceId dst) const {
+  Route route;
+  route_into(src, dst, true, &route);
+  return route;
+}
 
-Route Router::route_paths(DeviceId src, DeviceId dst) const { return route(src, dst, false); }
+Route Router::route_paths(DeviceId src, DeviceId dst) const {
+  Route route;
+  route_into(src, dst, false, &route);
+  return route;
+}
 
-Route Router::route(DeviceId src, DeviceId dst, bool summarized) const {
+void Router::route_paths(DeviceId src, DeviceId dst, Route* out) const {
+  route_into(src, dst, false, out);
+}
+
+void Router::route_into(DeviceId src, DeviceId dst, bool summarized, Route* out) const {
   const Impl& impl = *impl_;
   const Located ls = locate(topology_, impl, src);
   const Located ld = locate(topology_, impl, dst);
   if (ls.host == ld.host) {
-    return shifted(local_leg(topology_, impl, ls.endpoint, ld.endpoint),
+    *out = shifted(local_leg(topology_, impl, ls.endpoint, ld.endpoint),
                    uint32_t(ls.host) * impl.host_devices, uint32_t(ls.host) * impl.host_links);
+    return;
   }
 
   // One path per NIC of the end that drives more of them, each carrying an equal share: a GPU
-  // with two ports of its own spreads its channels over both (find_nearest_nics).
-  const std::vector<DeviceId> nics_s = nics_of(impl, ls);
-  const std::vector<DeviceId> nics_d = nics_of(impl, ld);
+  // with two ports of its own spreads its channels over both (find_nearest_nics). The NICs
+  // are host 0's, offset to each end's server.
+  const std::vector<DeviceId>& nics_s = impl.nics[ls.endpoint];
+  const std::vector<DeviceId>& nics_d = impl.nics[ld.endpoint];
+  const uint32_t s_offset = uint32_t(ls.host) * impl.host_devices;
+  const uint32_t d_offset = uint32_t(ld.host) * impl.host_devices;
   const auto no_path = [&] {
     const bool filtered = !options_.ib_hca.entries.empty() && (nics_s.empty() || nics_d.empty());
     return ConfigError(fmt::format("no network path from {} to {}{}", topology_.display_name(src),
@@ -487,20 +505,27 @@ Route Router::route(DeviceId src, DeviceId dst, bool summarized) const {
                                    filtered ? " (NCCL_IB_HCA leaves its server no NIC)" : ""));
   };
   if (nics_s.empty() || nics_d.empty() || !impl.fabric) throw no_path();
-  Route route;
+  Route& route = *out;
   route.src = src;
   route.dst = dst;
   route.cls = PathClass::kNet;
+  route.nvlinks = 0;
   route.transport = Transport::kNet;
+  route.bw_Bps = 0;
+  route.latency_s = 0;
+  route.bottleneck = LinkId{};
+  route.proxy.reset();
   const size_t count = std::max(nics_s.size(), nics_d.size());
+  route.paths.resize(count);
   for (size_t i = 0; i < count; ++i) {
-    std::optional<Path> path = network_path(topology_, impl, ls, ld, nics_s[i % nics_s.size()],
-                                            nics_d[i % nics_d.size()], 1.0 / double(count));
-    if (!path) throw no_path();
-    route.paths.push_back(std::move(*path));
+    const DeviceId nic_s{nics_s[i % nics_s.size()].value + s_offset};
+    const DeviceId nic_d{nics_d[i % nics_d.size()].value + d_offset};
+    if (!network_path(topology_, impl, ls, ld, nic_s, nic_d, 1.0 / double(count),
+                      &route.paths[i])) {
+      throw no_path();
+    }
   }
   if (summarized) routing_detail::summarize(topology_, &route);
-  return route;
 }
 
 }  // namespace linksim

@@ -53,6 +53,24 @@ std::string exit_port(const Topology& t, const Path& path) {
   return "none";
 }
 
+// Every field of two routes is the same (the paths link by link, the shares exactly).
+void check_same_route(const Route& got, const Route& want) {
+  CHECK(got.src == want.src);
+  CHECK(got.dst == want.dst);
+  CHECK(got.cls == want.cls);
+  CHECK(got.nvlinks == want.nvlinks);
+  CHECK(got.transport == want.transport);
+  CHECK(got.bw_Bps == want.bw_Bps);
+  CHECK(got.latency_s == want.latency_s);
+  CHECK(got.bottleneck == want.bottleneck);
+  CHECK(got.proxy == want.proxy);
+  REQUIRE(got.paths.size() == want.paths.size());
+  for (size_t p = 0; p < got.paths.size(); ++p) {
+    CHECK(got.paths[p].share == want.paths[p].share);
+    CHECK(got.paths[p].links == want.paths[p].links);
+  }
+}
+
 }  // namespace
 
 TEST_SUITE("routing") {
@@ -103,6 +121,30 @@ TEST_CASE("multi-port nics: a DGX H100 keeps one NIC per GPU") {
   const Topology t = testing::library_topology("dgx-h100-ib.yaml", {{"nodes", "2"}});
   const Router router(t);
   for (DeviceId gpu : t.gpus()) CHECK(router.nics(gpu).size() == 1);
+}
+
+TEST_CASE("router: a route written into a reused route equals the route by value") {
+  // One Route filled in turn with routes of two paths (four ports, two a GPU), of one path
+  // (two ports, one a GPU) and inside a server, each the same as route_paths by value: a
+  // longer route before leaves nothing behind.
+  const Topology four = ports_under_one_switch(4);
+  const Topology two = ports_under_one_switch(2);
+  const Router wide(four);
+  const Router narrow(two);
+  Route reused;
+  const std::vector<DeviceId> g4 = four.gpus();
+  const std::vector<DeviceId> g2 = two.gpus();
+  wide.route_paths(g4[1], g4[2], &reused);
+  REQUIRE(reused.paths.size() == 2);
+  check_same_route(reused, wide.route_paths(g4[1], g4[2]));
+  narrow.route_paths(g2[0], g2[3], &reused);
+  REQUIRE(reused.paths.size() == 1);
+  check_same_route(reused, narrow.route_paths(g2[0], g2[3]));
+  CHECK(reused.bw_Bps == 0);  // between servers: no summary
+  narrow.route_paths(g2[2], g2[3], &reused);
+  check_same_route(reused, narrow.route(g2[2], g2[3]));
+  wide.route_paths(g4[3], g4[0], &reused);
+  check_same_route(reused, wide.route_paths(g4[3], g4[0]));
 }
 
 }  // TEST_SUITE
