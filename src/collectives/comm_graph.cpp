@@ -206,10 +206,8 @@ Route concatenate(const Route& a, Route b) {
 // Between servers NCCL keeps traffic on its rail (PXN, NCCL 2.12+): the sender hands the data
 // over NVLink to its server's GPU on the receiver's rail, whose NIC sends it to the receiver's
 // NIC, so each NIC talks to its own rail's leaf (docs/model.md#rails).
-Route CommGraph::compute_route(DeviceId src, DeviceId dst, bool summarized) const {
-  const auto between_servers = [&](DeviceId a, DeviceId b) {
-    return summarized ? router_.route(a, b) : router_.route_paths(a, b);
-  };
+CommGraph::PxnChoice CommGraph::pxn_choice(DeviceId src, DeviceId dst) const {
+  using Kind = PxnChoice::Kind;
   // The ends' servers from their ids and their indices from host 0's devices (block_twin),
   // without reading the far GPUs themselves.
   const uint64_t block = topology_.devices_per_host();
@@ -219,39 +217,37 @@ Route CommGraph::compute_route(DeviceId src, DeviceId dst, bool summarized) cons
   };
   const std::optional<int> s_host = host_of(src);
   const std::optional<int> d_host = host_of(dst);
-  if (!s_host || !d_host || *s_host == *d_host) return router_.route(src, dst);
+  if (!s_host || !d_host || *s_host == *d_host) return {Kind::kSameServer};
   const Device& d = block_twin(topology_, dst);
   // Every server holds the same GPUs (the host-block layout), so gpus() is host-major.
   const size_t per_host = topology_.gpus().size() / static_cast<size_t>(topology_.host_count());
-  if (d.index >= static_cast<int>(per_host)) return between_servers(src, dst);
+  if (d.index >= static_cast<int>(per_host)) return {Kind::kDirect};
   const DeviceId proxy = topology_.gpus()[static_cast<size_t>(*s_host) * per_host + d.index];
-  if (proxy == src) return between_servers(src, dst);
-  Route hand_over = router_.route(src, proxy);
+  if (proxy == src) return {Kind::kDirect};
+  return {Kind::kViaProxy, proxy};
+}
+
+Route CommGraph::compute_route(DeviceId src, DeviceId dst, bool summarized) const {
+  const auto between_servers = [&](DeviceId a, DeviceId b) {
+    return summarized ? router_.route(a, b) : router_.route_paths(a, b);
+  };
+  const PxnChoice pxn = pxn_choice(src, dst);
+  if (pxn.kind == PxnChoice::Kind::kSameServer) return router_.route(src, dst);
+  if (pxn.kind == PxnChoice::Kind::kDirect) return between_servers(src, dst);
+  Route hand_over = router_.route(src, pxn.proxy);
   if (hand_over.cls != PathClass::kNvlink || hand_over.transport != Transport::kP2p) {
     return between_servers(src, dst);
   }
-  Route joined = concatenate(hand_over, between_servers(proxy, dst));
-  joined.proxy = proxy;
+  Route joined = concatenate(hand_over, between_servers(pxn.proxy, dst));
+  joined.proxy = pxn.proxy;
   return joined;
 }
 
 void CommGraph::compute_route_paths(DeviceId src, DeviceId dst, Route* out) const {
-  // compute_route's cases: a pair without a PXN hand-over is routed into `*out` directly.
-  const uint64_t block = topology_.devices_per_host();
-  const auto host_of = [&](DeviceId id) -> std::optional<int> {
-    if (id.value < block * uint64_t(topology_.host_count())) return int(id.value / block);
-    return topology_.device(id).host;
-  };
-  const std::optional<int> s_host = host_of(src);
-  const std::optional<int> d_host = host_of(dst);
-  if (s_host && d_host && *s_host != *d_host) {
-    const Device& d = block_twin(topology_, dst);
-    const size_t per_host = topology_.gpus().size() / static_cast<size_t>(topology_.host_count());
-    if (d.index >= static_cast<int>(per_host) ||
-        topology_.gpus()[static_cast<size_t>(*s_host) * per_host + d.index] == src) {
-      router_.route_paths(src, dst, out);
-      return;
-    }
+  // compute_route's cases: a pair routed straight between servers is written into `*out`.
+  if (pxn_choice(src, dst).kind == PxnChoice::Kind::kDirect) {
+    router_.route_paths(src, dst, out);
+    return;
   }
   *out = compute_route(src, dst, false);
 }

@@ -149,6 +149,14 @@ class CommGraph {
   void find_nvls();
   void measure_network();
   void measure_hop_latency();
+  /// How a pair is routed under PXN: inside one server; straight between servers (the
+  /// receiver is not a GPU of the host block, or the sender is on the receiver's rail); or
+  /// handed over to `proxy`, the sender's server's GPU on the receiver's rail.
+  struct PxnChoice {
+    enum class Kind { kSameServer, kDirect, kViaProxy } kind;
+    DeviceId proxy{};
+  };
+  PxnChoice pxn_choice(DeviceId src, DeviceId dst) const;
   /// The route between two devices; `summarized` false: Router::route_paths's contract.
   Route compute_route(DeviceId src, DeviceId dst, bool summarized = true) const;
   /// compute_route(src, dst, false) written into `*out`, reusing its room.
