@@ -39,20 +39,33 @@ PlanRequest tp8_train() {
   return r;
 }
 
+
+// The rates the planner gives an H100 SXM for `r`, and the layout's TP=8 sequence-parallel
+// slice of one 8192-token sequence.
+plan_detail::GpuRates h100_rates(const PlanRequest& r, plan_detail::Precision* precision) {
+  const GpuModel* gpu = Catalog::builtin().find_gpu("h100-sxm");
+  REQUIRE(gpu != nullptr);
+  REQUIRE(gpu->multiprocessors == 132);
+  *precision = plan_detail::resolve_precision(r);
+  return plan_detail::gpu_rates(*gpu, r, *precision, plan_detail::framework_traits(r));
+}
+
+ParallelLayout tp8_sp_layout() {
+  ParallelLayout l;
+  l.tp = 8;
+  l.sp = true;
+  l.seq = 8192;
+  return l;
+}
+
 }  // namespace
 
 TEST_CASE("tp overlap: GEMMs on 132 - 16 SMs take the waves of 116 SMs") {
   using namespace plan_detail;
   const PlanRequest r = tp8_train();
-  const GpuModel* gpu = Catalog::builtin().find_gpu("h100-sxm");
-  REQUIRE(gpu != nullptr);
-  REQUIRE(gpu->multiprocessors == 132);
-  const Precision p = resolve_precision(r);
-  const GpuRates rates = gpu_rates(*gpu, r, p, framework_traits(r));
-  ParallelLayout l;
-  l.tp = 8;
-  l.sp = true;
-  l.seq = 8192;
+  Precision p;
+  const GpuRates rates = h100_rates(r, &p);
+  const ParallelLayout l = tp8_sp_layout();
   const WorkShape w = work_shape(l, PlanMode::kTrain);
   const UserbufferCost ub = userbuffer_cost(r.model, l, w, false, p, rates);
   double out_s = 0, down_s = 0, up_s = 0;
@@ -88,13 +101,9 @@ TEST_CASE("tp overlap: async on Megatron-Core adds the reserved SMs' GEMM time a
   r.tp_overlap_async = true;
   const PlanResult overlapped = plan(t, r);
   // compute grows by layers x micro-batches x (forward + backward extra), nothing else.
-  const GpuModel* gpu = Catalog::builtin().find_gpu("h100-sxm");
-  const Precision p = resolve_precision(r);
-  const GpuRates rates = gpu_rates(*gpu, r, p, framework_traits(r));
-  ParallelLayout l;
-  l.tp = 8;
-  l.sp = true;
-  l.seq = 8192;
+  Precision p;
+  const GpuRates rates = h100_rates(r, &p);
+  const ParallelLayout l = tp8_sp_layout();
   const UserbufferCost ub = userbuffer_cost(r.model, l, work_shape(l, PlanMode::kTrain), false, p, rates);
   CHECK(overlapped.breakdown.compute_s - exposed.breakdown.compute_s ==
         doctest::Approx(4 * 2 * (ub.forward_extra_s + ub.backward_extra_s)).epsilon(1e-9));
