@@ -36,6 +36,27 @@ double tree_latency_us(const CommGraph& g, Protocol p, CostTrace* trace) {
          2.0 * ((ppn - 1) * intra + std::log2(static_cast<double>(nodes)) * kLat.hw_net_tree[i]);
 }
 
+// The store-and-forward stages before a Simple chunk's pipeline is full: its hops up each
+// server's chain and the servers' tree and down again, 2 x ((ppn - 1) + log2(nodes)), less the
+// last one, which the steady state's S / B carries (docs/model.md#tree-fill).
+double tree_fill_stages(const CommGraph& g) {
+  const double hops =
+      2.0 * (g.max_ranks_per_node() - 1 + std::log2(static_cast<double>(g.node_count())));
+  return std::max(0.0, hops - 1.0);
+}
+
+// The start-up of a Simple call of `size_bytes` at algbw `bw_Bps` on `channels` channels:
+// every stage moves one chunk per channel at the per-channel rate bw / channels, or the call's
+// own share when it is smaller than one chunk per channel, seconds. LL and LL128 carry a flag
+// in every line and forward line by line (src/device/prims_ll.h readLL, prims_ll128.h): no
+// chunk-sized fill.
+double tree_fill_s(const CommGraph& g, Protocol p, int channels, double bw_Bps,
+                   double size_bytes) {
+  if (p != Protocol::kSimple || bw_Bps <= 0 || channels < 1) return 0.0;
+  const double loop_bytes = channels * kTreeSimpleChunkBytes;
+  return tree_fill_stages(g) * std::min(loop_bytes, std::max(0.0, size_bytes)) / bw_Bps;
+}
+
 CostModel tree_model(const CommGraph& g, Protocol p, double size_bytes, CostTrace* trace) {
   CostModel m;
   m.eligible = true;
@@ -54,6 +75,7 @@ CostModel tree_model(const CommGraph& g, Protocol p, double size_bytes, CostTrac
   const double correction = tree_correction(p, size_bytes);
   bw *= correction;
   m.bw_Bps = bw;
+  m.fill_s = tree_fill_s(g, p, m.channels, bw, size_bytes);
   m.link_scale = bw / (std::min(intra, inter) * kEff.tree_bus_to_alg);
   m.bottleneck = inter <= intra ? server_nics(inter) : g.ring().bottleneck;
   if (trace != nullptr) {
@@ -75,6 +97,15 @@ CostModel tree_model(const CommGraph& g, Protocol p, double size_bytes, CostTrac
                                   "NCCL tuning.cc llMaxBws"));
     }
     add_bottleneck_terms(g, m.bottleneck, s.terms);
+    if (m.fill_s > 0) {
+      s.notes.push_back(fmt::format(
+          "tree fill: 2 x (({} - 1) + log2({})) - 1 = {:.2f} stages x min({} channels x {:g} KiB "
+          "chunks, S) / B, each stage one chunk at B / {} = {:.2f} GB/s per channel (NCCL "
+          "enqueue.cc: Tree Simple chunk = NCCL_BUFFSIZE / NCCL_STEPS; tuning.cc carried it as "
+          "hwLat[NVLINK][Tree][Simple] = 28 us up to 2.22)",
+          g.max_ranks_per_node(), g.node_count(), tree_fill_stages(g), m.channels,
+          kTreeSimpleChunkBytes / 1024, m.channels, bw / m.channels / 1e9));
+    }
   }
   return m;
 }

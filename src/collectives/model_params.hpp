@@ -143,6 +143,12 @@ inline constexpr int kNvlsChannelsBlackwellOneDomain = 24;
 /// NVLSTree's chunk on 4 or more nodes: NCCL_NVLSTREE_MAX_CHUNKSIZE defaults to 64 KiB there
 /// (enqueue.cc, the NVLS_TREE chunk rule; 2.25 on), the NVLS chunk below 4 nodes.
 inline constexpr double kNvlsTreeChunkBytesFrom4Nodes = 64.0 * 1024.0;
+/// Tree Simple's chunk per channel: one step of the Simple buffer, NCCL_BUFFSIZE 4 MiB / NCCL_STEPS
+/// 8 = 512 KiB (src/init.cc DEFAULT_BUFFSIZE, src/include/device.h NCCL_STEPS; src/enqueue.cc
+/// computeColl: chunkSteps = 1 unless Ring, no depth-based shrink for Tree Simple; NCCL 2.19
+/// through 2.29). A receiver waits for a whole slice (src/device/prims_simple.h waitPeer), so a
+/// chunk crosses the tree store-and-forward (docs/model.md#tree-fill).
+inline constexpr double kTreeSimpleChunkBytes = 4.0 * 1048576.0 / 8.0;
 
 /// Point-to-point sends: NCCL runs a send on a power-of-two number of channels that grows with
 /// its size. Calibration 57 (8xH100, NCCL 2.29): 32 and 64 MiB at 80-82 GB/s (4 channels of
