@@ -10,6 +10,7 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/explain_terms.hpp"
+#include "collectives/ll128_network.hpp"
 #include "collectives/model_common.hpp"
 #include "common/check.hpp"
 
@@ -27,6 +28,11 @@ bool protocol_allowed(const CommGraph& g, const AlgorithmOps& a, Protocol p, std
   }
   if (p == Protocol::kLL128 && (!g.ring().uses_p2p_only || g.min_sm() < 70)) {
     *why = "LL128 needs NVLink between the GPUs of a server (NCCL enables it only there)";
+    return false;
+  }
+  if (p == Protocol::kLL128 && !ll128_network_path_allowed(g)) {
+    *why = "LL128 across servers needs each GPU within PXB of its NIC, or on SM90+ a PXN proxy "
+           "or (NCCL 2.27+) its CPU's NIC over NVLink-C2C (NCCL enables it only there)";
     return false;
   }
   return true;
