@@ -6,12 +6,15 @@
 // Expected values derived by hand from NCCL's enqueue.cc, init.cc and device.h.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "collectives/analytic.hpp"
 #include "collectives/comm_graph.hpp"
 #include "collectives/model_params.hpp"
 #include "linksim/collectives.hpp"
+#include "linksim/explain.hpp"
 #include "linksim/gpu_selection.hpp"
 #include "support/test_topologies.hpp"
 
@@ -74,6 +77,28 @@ TEST_SUITE("tree_fill") {
     const Topology t = linksim::testing::library_topology("dgx-a100-ib.yaml", {{"nodes", "2"}});
     CHECK(tree(t, Protocol::kLL, kGiB).fill_s == 0.0);
     CHECK(tree(t, Protocol::kLL128, kGiB).fill_s == 0.0);
+  }
+
+  TEST_CASE("tree fill: explain names its stages, chunk and per-channel rate") {
+    const Topology t = linksim::testing::library_topology("dgx-a100-ib.yaml", {{"nodes", "2"}});
+    const linksim::Communicator c(t, linksim::select_gpus(t, linksim::GpuSelection{}));
+    linksim::CollectiveQuery q;
+    q.op = CollectiveOp::kAllReduce;
+    q.size_bytes = kGiB;
+    q.algorithm = Algorithm::kTree;
+    q.protocol = Protocol::kSimple;
+    const linksim::CollectiveExplanation e = linksim::explain_collective(c, q);
+    const auto bw = std::find_if(e.steps.begin(), e.steps.end(),
+                                 [](const auto& s) { return s.title == "bandwidth term"; });
+    REQUIRE(bw != e.steps.end());
+    const auto note = std::find_if(bw->notes.begin(), bw->notes.end(), [](const std::string& n) {
+      return n.rfind("tree fill: ", 0) == 0;
+    });
+    REQUIRE(note != bw->notes.end());
+    // 15 stages, 10 channels x 512 KiB, 88.32 GB/s / 10 = 8.83 GB/s per channel.
+    CHECK(note->find("= 15.00 stages x min(10 channels x 512 KiB chunks, S) / B") !=
+          std::string::npos);
+    CHECK(note->find("B / 10 = 8.83 GB/s per channel") != std::string::npos);
   }
 
   TEST_CASE("tree fill: 20 GB200 NVL72 racks, a 72-GPU chain in each, 7.6 ms") {
