@@ -97,11 +97,18 @@ NcclRingGraph ring_graph(const CommGraph& g, const std::vector<NcclRingChannel>&
         intra = std::max(intra, hop.path);
         continue;
       }
+      // NCCL's typeInter is PATH_PXN where the GPU's own path to the NIC in use is worse than
+      // PXB and the relaying NVLink peer is within PXB of it (paths.cc); otherwise the class
+      // of the GPU to its own NIC. A relay whose NIC is no nearer (GB200's racks, PHB) is no PXN.
       const Route& r = g.route(hop.from_rank, hop.to_rank);
-      if (r.proxy) pxn = true;
-      const DeviceId sender = r.proxy.value_or(g.ranks()[hop.from_rank]);
-      if (const auto nic = g.router().nearest_nic(sender)) {
-        inter = std::max(inter, g.router().classify(sender, *nic));
+      const DeviceId gpu = g.ranks()[hop.from_rank];
+      const Router& router = g.router();
+      const auto used_nic = router.nearest_nic(r.proxy.value_or(gpu));
+      if (r.proxy && used_nic && router.classify(gpu, *used_nic) > PathClass::kPxb &&
+          router.classify(*r.proxy, *used_nic) <= PathClass::kPxb) {
+        pxn = true;
+      } else if (const auto own_nic = router.nearest_nic(gpu)) {
+        inter = std::max(inter, router.classify(gpu, *own_nic));
       }
     }
   }

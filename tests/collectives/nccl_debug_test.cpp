@@ -79,6 +79,22 @@ TEST_SUITE("nccl_debug") {
     CHECK(info.ring_graph.type_inter == "PIX");
   }
 
+  TEST_CASE("nccl_debug: the ring graph's type names PXN only where the relay is nearer its NIC") {
+    // Two DGX H100: a rail-crossing hop relays through the NVLink peer on the NIC's rail,
+    // which is PIX to it while the sender is SYS to that NIC: NCCL's PATH_PXN (paths.cc).
+    Topology h100 = testing::library_topology("dgx-h100-ib.yaml", {{"nodes", "2"}});
+    CHECK(Communicator(h100, h100.gpus()).nccl_debug({}).ring_graph.type_inter == "PXN");
+    // Two GB200 racks under NCCL 2.26: every GPU reaches every NIC through a Grace CPU (PHB),
+    // so no relay is nearer and the graph's class is the GPU's own: PHB.
+    Topology gb200 = testing::library_topology("gb200-nvl72.yaml", {{"racks", "2"}});
+    CommOptions options;
+    options.nccl_version = NcclVersion{2, 26};
+    options.nvls_enable = false;
+    const NcclDebugInfo info = Communicator(gb200, gb200.gpus(), options).nccl_debug({});
+    CHECK(info.ring_graph.type_intra == "NVL");
+    CHECK(info.ring_graph.type_inter == "PHB");
+  }
+
   TEST_CASE("nccl_debug: A100 NVLink hops use NCCL's P2P read mode") {
     Topology t = testing::library_topology("dgx-a100.yaml");
     Communicator comm(t, t.gpus());
