@@ -36,6 +36,14 @@ double tree_latency_us(const CommGraph& g, Protocol p, CostTrace* trace) {
          2.0 * ((ppn - 1) * intra + std::log2(static_cast<double>(nodes)) * kLat.hw_net_tree[i]);
 }
 
+// The NICs of one server the tree drives: one per channel of its graph (src/graph/search.cc
+// ncclTopoSearchRecNet takes the channel's speed off one NIC, and the tree's channel returns
+// to that NIC, "Trees are symmetric"; init.cc gives the tree graph the ring's channels),
+// at most the server's NICs. On a GB200 NVL72 rack: 16 of its 72 (docs/model.md#tree-nics).
+int tree_nics(const CommGraph& g) {
+  return std::max(1, std::min(g.node_nic_count(), g.nccl_ring_graph().channels));
+}
+
 // The store-and-forward stages before a Simple chunk's pipeline is full: its hops up each
 // server's chain and the servers' tree and down again, 2 x ((ppn - 1) + log2(nodes)), less the
 // last one, which the steady state's S / B carries (docs/model.md#tree-fill).
@@ -64,10 +72,14 @@ CostModel tree_model(const CommGraph& g, Protocol p, double size_bytes, CostTrac
   m.latency_s = tree_latency_us(g, p, trace) * kUs;
   m.latency_hops = 2.0 * (g.max_ranks_per_node() - 1 + std::log2(double(g.node_count())));
   m.net_steps = 2.0 * std::log2(double(g.node_count()));  // up the tree and down again
-  // Each server's chain carries S up and S down; its NICs carry about S each way.
+  // Each server's chain carries S up and S down; the NICs the tree drives carry about S each
+  // way.
   const double intra = channel_limited_Bps(g.ring().intra_throughput_Bps, g.options().channels);
-  const double inter = g.node_network_Bps();
-  double bw = std::min(intra, inter) * kEff.tree * kEff.tree_bus_to_alg;
+  const int nics = tree_nics(g);
+  const double inter =
+      g.node_nic_count() > 0 ? g.node_network_Bps() * nics / g.node_nic_count() : 0.0;
+  const double raw = std::min(intra, inter) * kEff.tree_bus_to_alg;
+  double bw = raw * kEff.tree;
   if (p == Protocol::kLL) bw = std::min(bw / 3.8, arch_caps(g.min_sm()).ll_max_multi_node_GBps * 1e9);
   if (p == Protocol::kLL128) bw *= 120.0 / 128.0;
   // NCCL's medium-size correction (tuning.cc treeCorrectionFactor): trees fall short of the
@@ -76,7 +88,7 @@ CostModel tree_model(const CommGraph& g, Protocol p, double size_bytes, CostTrac
   bw *= correction;
   m.bw_Bps = bw;
   m.fill_s = tree_fill_s(g, p, m.channels, bw, size_bytes);
-  m.link_scale = bw / (std::min(intra, inter) * kEff.tree_bus_to_alg);
+  m.link_scale = raw > 0 ? bw / raw : 0.0;
   m.bottleneck = inter <= intra ? server_nics(inter) : g.ring().bottleneck;
   if (trace != nullptr) {
     ExplainStep& s = trace->bandwidth;
@@ -86,7 +98,10 @@ CostModel tree_model(const CommGraph& g, Protocol p, double size_bytes, CostTrac
     if (p == Protocol::kLL128) s.formula += " x 120/128";
     s.formula += " x corr(S)";
     s.terms = {rate_term("T_intra", intra, "one server's ring rate (docs/model.md#rings)"),
-               rate_term("B_inter", inter, "the server's distinct NICs, x 0.96 each"),
+               rate_term("B_inter", inter,
+                         fmt::format("the {} NIC{} the tree drives, one per channel of its graph "
+                                     "(of the server's {}), x 0.96 each",
+                                     nics, nics == 1 ? "" : "s", g.node_nic_count())),
                count_term("eff_tree", kEff.tree, "NCCL tuning.cc Tree AllReduce factor"),
                count_term("1/2", kEff.tree_bus_to_alg,
                           "NCCL tuning.cc: every server reduces up and broadcasts down"),
@@ -123,12 +138,14 @@ FlowOutcome tree_flows(const CommGraph& g, const CostModel& m, double bytes, Joi
       low.send(chain[k][i], chain[k][i + 1], bytes);  // broadcast back
     }
   }
-  // One tree pair per rail: position j of every server's chain talks to position j of the
-  // others, so every GPU's nearest NIC carries its share (NCCL's channels).
-  for (int j = 0; j < ppn; ++j) {
+  // One tree pair per NIC the tree drives (tree_nics): position j of every server's chain
+  // talks to position j of the others, so the nearest NIC of each of the first GPUs carries
+  // its share (NCCL's channels, each on one NIC).
+  const int rails = std::min(ppn, tree_nics(g));
+  for (int j = 0; j < rails; ++j) {
     for_each_double_tree_edge(nodes, [&](int c, int p) {
-      low.send(chain[c][j], chain[p][j], bytes / 2 / ppn);
-      low.send(chain[p][j], chain[c][j], bytes / 2 / ppn);
+      low.send(chain[c][j], chain[p][j], bytes / 2 / rails);
+      low.send(chain[p][j], chain[c][j], bytes / 2 / rails);
     });
   }
   return low.run(m.bottleneck);

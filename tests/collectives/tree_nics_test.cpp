@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: Apache-2.0
+// The NICs the tree drives across servers (docs/model.md#tree-nics): one per channel of its
+// graph (NCCL search.cc ncclTopoSearchRecNet; init.cc gives the tree graph the ring graph's
+// channels), at most the server's NICs. Expected values derived by hand on two GB200 NVL72
+// racks (one NCCL node of 72 GPUs and 72 NICs each).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "collectives/analytic.hpp"
+#include "collectives/comm_graph.hpp"
+#include "linksim/collectives.hpp"
+#include "linksim/explain.hpp"
+#include "linksim/gpu_selection.hpp"
+#include "support/test_topologies.hpp"
+
+namespace {
+
+namespace detail = linksim::detail;
+using linksim::Algorithm;
+using linksim::CollectiveOp;
+using linksim::CommOptions;
+using linksim::NcclVersion;
+using linksim::Protocol;
+using linksim::Topology;
+
+constexpr double kGiB = 1073741824.0;
+
+Topology racks(int n, const std::string& nic) {
+  return linksim::testing::library_topology("gb200-nvl72.yaml",
+                                            {{"racks", std::to_string(n)}, {"nic", nic}});
+}
+
+// Every GPU, GPUDirect RDMA over NVLink-C2C (NCCL_NET_GDR_LEVEL=SYS, as NCCL_NET_GDR_C2C=1, so
+// each NIC runs at 0.96 of its line rate), NVLS off, NCCL 2.26.
+CommOptions options() {
+  CommOptions o;
+  o.nccl_version = NcclVersion{2, 26};
+  o.net_gdr_level = linksim::PathClass::kSys;
+  o.nvls_enable = false;
+  return o;
+}
+
+// The bandwidth step of explain for tree Simple AllReduce of 16 GiB.
+linksim::ExplainStep tree_bandwidth(const Topology& t) {
+  const linksim::Communicator c(t, linksim::select_gpus(t, linksim::GpuSelection{}), options());
+  linksim::CollectiveQuery q;
+  q.op = CollectiveOp::kAllReduce;
+  q.size_bytes = 16 * kGiB;
+  q.algorithm = Algorithm::kTree;
+  q.protocol = Protocol::kSimple;
+  const linksim::CollectiveExplanation e = linksim::explain_collective(c, q);
+  const auto bw = std::find_if(e.steps.begin(), e.steps.end(),
+                               [](const auto& x) { return x.title == "bandwidth term"; });
+  REQUIRE(bw != e.steps.end());
+  return *bw;
+}
+
+const linksim::ExplainTerm& term(const linksim::ExplainStep& s, const std::string& symbol) {
+  const auto it = std::find_if(s.terms.begin(), s.terms.end(),
+                               [&](const linksim::ExplainTerm& x) { return x.symbol == symbol; });
+  REQUIRE(it != s.terms.end());
+  return *it;
+}
+
+}  // namespace
+
+TEST_SUITE("tree_nics") {
+  TEST_CASE("tree NICs: two NDR racks, the tree drives 16 of 72 NICs and the chain binds") {
+    // The ring graph: 16 channels at 45.1 GB/s (721.8 GB/s of NVLink per GPU; 2.27's SM100
+    // speeds), each on one NIC; the tree graph has the same 16. 16 NDR NICs x 50 x 0.96 =
+    // 768 GB/s against the rack's ring, 18 NVLink 5 lanes x 40.1 = 721.8: the chain binds, B =
+    // 721.8 x 0.92 x 1/2 = 332.028 GB/s.
+    const Topology t = racks(2, "ib_ndr");
+    const detail::CommGraph g(t, linksim::select_gpus(t, linksim::GpuSelection{}), options());
+    CHECK(g.node_nic_count() == 72);
+    CHECK(g.nccl_ring_graph().channels == 16);
+    const linksim::ExplainStep bw = tree_bandwidth(t);
+    CHECK(term(bw, "B_inter").value == doctest::Approx(768e9).epsilon(1e-9));
+    CHECK(term(bw, "B_inter").source.find("the 16 NICs the tree drives") != std::string::npos);
+    CHECK(term(bw, "B_inter").source.find("(of the server's 72)") != std::string::npos);
+    CHECK(bw.result.value == doctest::Approx(332.028e9).epsilon(1e-6));
+  }
+
+  TEST_CASE("tree NICs: two racks on 100 Gb/s NICs, the tree's 32 channels leave 40 idle") {
+    // A 100 Gb/s NIC is 12.5 GB/s (12 realized): the ring graph runs 32 channels (MAXCHANNELS
+    // / 2) at 12 GB/s, the first speed within one NIC, one NIC each. The tree drives 32 of the
+    // 72: 32 x 12 = 384 GB/s, under the chain's 721.8 (all 72, 864 GB/s, would not bind):
+    // B = 384 x 0.92 x 1/2 = 176.64 GB/s.
+    const Topology t = racks(2, "roce_100");
+    const detail::CommGraph g(t, linksim::select_gpus(t, linksim::GpuSelection{}), options());
+    CHECK(g.nccl_ring_graph().channels == 32);
+    CHECK(g.node_network_Bps() == doctest::Approx(864e9).epsilon(1e-9));
+    const linksim::ExplainStep bw = tree_bandwidth(t);
+    CHECK(term(bw, "B_inter").value == doctest::Approx(384e9).epsilon(1e-9));
+    CHECK(bw.result.value == doctest::Approx(176.64e9).epsilon(1e-9));
+    const auto m = detail::cost_model(g, CollectiveOp::kAllReduce, Algorithm::kTree,
+                                      Protocol::kSimple, 16 * kGiB);
+    CHECK(m.bw_Bps == doctest::Approx(176.64e9).epsilon(1e-9));
+    CHECK(m.bottleneck.kind == linksim::BottleneckKind::kServerNics);
+    CHECK(m.bottleneck.rate_Bps == doctest::Approx(384e9).epsilon(1e-9));
+  }
+}
