@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "collectives/analytic.hpp"
 #include "collectives/comm_graph.hpp"
@@ -68,8 +69,8 @@ const linksim::ExplainTerm& term(const linksim::ExplainStep& s, const std::strin
 
 TEST_SUITE("tree_nics") {
   TEST_CASE("tree NICs: two NDR racks, the tree drives 16 of 72 NICs and the chain binds") {
-    // The ring graph: 16 channels at 45.1 GB/s (721.8 GB/s of NVLink per GPU; 2.27's SM100
-    // speeds), each on one NIC; the tree graph has the same 16. 16 NDR NICs x 50 x 0.96 =
+    // The ring graph: 16 channels at 45.1 GB/s (721.8 GB/s of NVLink per GPU; the SM100
+    // speeds of NCCL 2.28 on), each on one NIC; the tree graph has the same 16. 16 NDR NICs x 50 x 0.96 =
     // 768 GB/s against the rack's ring, 18 NVLink 5 lanes x 40.1 = 721.8: the chain binds, B =
     // 721.8 x 0.92 x 1/2 = 332.028 GB/s.
     const Topology t = racks(2, "ib_ndr");
@@ -100,5 +101,32 @@ TEST_SUITE("tree_nics") {
     CHECK(m.bw_Bps == doctest::Approx(176.64e9).epsilon(1e-9));
     CHECK(m.bottleneck.kind == linksim::BottleneckKind::kServerNics);
     CHECK(m.bottleneck.rate_Bps == doctest::Approx(384e9).epsilon(1e-9));
+  }
+
+  TEST_CASE("tree NICs: NVIDIA/nccl#1801, GB200 trays in three racks, the flows within 10 %") {
+    // https://github.com/NVIDIA/nccl/issues/1801 (NCCL 2.27.3, NCCL_NVLS_ENABLE=0, NVL4 and
+    // NVL8 partitions in three racks joined by InfiniBand alone, NCCL_ALGO=Tree, 16 GiB):
+    // 127.87 GB/s algbw on 3 x 4 GPUs, 253.40 on 3 x 8. The flow lowering sends each edge of
+    // NCCL's double binary tree, so a server's NICs move 1.5 S each way on three servers: 4 and
+    // 8 NICs x 48 GB/s / 1.5 = 128 and 256, x 0.92 (tree) 117.8 and 235.5, within 10 %. The
+    // closed form's 1/2 counts 2 S for every count of servers (docs/model.md#tree-nics).
+    const Topology t = linksim::testing::library_topology("gb200-nvl72.yaml", {{"racks", "3"}});
+    CommOptions o;
+    o.nccl_version = NcclVersion{2, 27};
+    o.nvls_enable = false;
+    for (const auto& [per_node, measured_Bps] : {std::pair{4, 127.87e9}, std::pair{8, 253.40e9}}) {
+      linksim::GpuSelection sel;
+      sel.per_node = per_node;
+      const linksim::Communicator c(t, linksim::select_gpus(t, sel), o);
+      linksim::CollectiveQuery q;
+      q.op = CollectiveOp::kAllReduce;
+      q.size_bytes = 16 * kGiB;
+      q.algorithm = Algorithm::kTree;
+      q.protocol = Protocol::kSimple;
+      q.mode = linksim::SimMode::kFlow;
+      const linksim::CollectiveResult r = c.run(q);
+      CAPTURE(per_node);
+      CHECK(r.algbw_Bps == doctest::Approx(measured_Bps).epsilon(0.10));
+    }
   }
 }
