@@ -27,6 +27,15 @@ int btree_parent(int r, int n) {
   return up < n ? up : (r ^ low);
 }
 
+int second_btree_parent(int r, int n) {
+  if (n % 2 == 1) {
+    const int parent = btree_parent((r - 1 + n) % n, n);
+    return parent < 0 ? -1 : (parent + 1) % n;
+  }
+  const int parent = btree_parent(n - 1 - r, n);
+  return parent < 0 ? -1 : n - 1 - parent;
+}
+
 std::vector<std::vector<int>> tree_chains(const CommGraph& g) {
   const std::vector<int>& ring = g.ring().rings.front();
   const int nodes = g.node_count();

@@ -130,16 +130,20 @@ int btree_parent(int r, int n);
 /// rank the head that joins the servers' trees (NCCL's treeIntra). By server, ranks.
 std::vector<std::vector<int>> tree_chains(const CommGraph& g);
 
+/// NCCL's second tree over n servers (graph/trees.cc, ncclGetDtree): the first one mirrored
+/// (server r plays n - 1 - r) when n is even, shifted by one (r plays r - 1) when n is odd, so
+/// that no server is an inner node of both. -1 for its root (server n - 1, or 1 when n is odd).
+int second_btree_parent(int r, int n);
+
 // Calls edge(child, parent) for every edge of NCCL's double binary tree: the tree above and
-// its mirror image (server r plays n - 1 - r), each carrying half of the data.
+// the second (second_btree_parent), each carrying half of the data.
 template <typename Edge>
 void for_each_double_tree_edge(int n, Edge edge) {
-  for (int tree = 0; tree < 2; ++tree) {
-    for (int r = 1; r < n; ++r) {
-      const int parent = btree_parent(r, n);
-      if (tree == 0) edge(r, parent);
-      else edge(n - 1 - r, n - 1 - parent);
-    }
+  for (int r = 1; r < n; ++r) edge(r, btree_parent(r, n));
+  for (int r = 1; r < n; ++r) {
+    // The child that plays r in the second tree, so the edges come in the first tree's order.
+    const int child = n % 2 == 1 ? (r + 1) % n : n - 1 - r;
+    edge(child, second_btree_parent(child, n));
   }
 }
 

@@ -134,11 +134,8 @@ std::vector<NcclTree> double_tree(const CommGraph& g) {
       }
     }
     for (int s = 0; s < servers; ++s) {
-      // Tree 1 is tree 0 mirrored: server s plays servers - 1 - s.
-      const int mirrored = t == 0 ? s : servers - 1 - s;
-      const int parent_of_mirrored = btree_parent(mirrored, servers);
-      if (parent_of_mirrored < 0) continue;
-      const int parent = t == 0 ? parent_of_mirrored : servers - 1 - parent_of_mirrored;
+      const int parent = t == 0 ? btree_parent(s, servers) : second_btree_parent(s, servers);
+      if (parent < 0) continue;
       const int child_head = chains[static_cast<size_t>(s)].front();
       const int parent_head = chains[static_cast<size_t>(parent)].front();
       tree.nodes[static_cast<size_t>(child_head)].up = parent_head;

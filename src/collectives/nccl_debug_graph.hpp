@@ -18,7 +18,7 @@ std::vector<NcclRingChannel> ring_channels(const CommGraph& g);
 NcclRingGraph ring_graph(const CommGraph& g, const std::vector<NcclRingChannel>& channels);
 
 /// Tree 0 and tree 1: the chains of tree_chains(g), their heads joined by NCCL's binary tree
-/// of servers and by its mirror image (lowering.hpp, btree_parent).
+/// of servers and by NCCL's second tree (lowering.hpp, second_btree_parent).
 std::vector<NcclTree> double_tree(const CommGraph& g);
 
 }  // namespace linksim::detail
