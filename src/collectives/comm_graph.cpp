@@ -9,6 +9,7 @@
 
 #include "collectives/link_efficiency.hpp"
 #include "collectives/nccl_tuner_model.hpp"
+#include "collectives/route_caps.hpp"
 #include "common/check.hpp"
 #include "linksim/error.hpp"
 
@@ -86,6 +87,7 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
                     : std::make_shared<const std::vector<double>>(
                           effective_capacities(topology, options.calibration))),
       latency_overrides_(tables_from.latency_overrides_),
+      network_legs_by_link_id_(tables_from.network_legs_by_link_id_),
       route_index_(ranks_.size()) {
   LINKSIM_CHECK(&tables_from.topology_ == &topology, "shared tables of the same topology");
   build();
@@ -120,6 +122,10 @@ void CommGraph::build() {
       last_model = &gpu.model;
     }
     min_sm_ = min_sm_ == 0 ? last_sm : std::min(min_sm_, last_sm);
+  }
+  if (!network_legs_by_link_id_) {
+    network_legs_by_link_id_ =
+        std::make_shared<const bool>(detail::network_legs_by_link_id(topology));
   }
   group_nodes();
   find_gdr_nics();

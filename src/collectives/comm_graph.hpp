@@ -71,6 +71,9 @@ class CommGraph {
   int min_ranks_per_node() const { return min_ranks_per_node_; }
   int min_sm() const { return min_sm_; }
   const std::vector<double>& capacities() const { return *capacity_; }
+  /// network_legs_by_link_id(topology()) (route_caps.hpp): whether route caps between
+  /// servers may be decided per route shape. Found once, shared by sibling graphs.
+  bool network_legs_by_link_id() const { return *network_legs_by_link_id_; }
 
   /// The route between two ranks, computed on first use and cached. Thread-safe: the cache
   /// is guarded by a mutex, and a returned reference stays valid for the graph's lifetime.
@@ -174,6 +177,7 @@ class CommGraph {
   /// Whether some link's latency differs from its catalog type's (a `latency:` override): the
   /// topology's alone, found once and shared by sibling graphs (measure_hop_latency).
   std::shared_ptr<const bool> latency_overrides_;
+  std::shared_ptr<const bool> network_legs_by_link_id_;  ///< shared by sibling graphs
   std::vector<std::vector<int>> nodes_;
   mutable std::mutex routes_mutex_;  // guards routes_ and route_index_ (queries run concurrently)
   /// The routes computed so far, in the order computed; a deque never moves its elements, so

@@ -265,14 +265,17 @@ double route_rate_cap(const Topology& topology, const Route& route,
       route.transport == Transport::kShm || has_staged_network_leg(topology, route, gdr_nics);
   if (!staged) return std::numeric_limits<double>::infinity();
   const HostStagingRate staging = host_staging_rate(topology, route, calibration, gdr_nics);
-  if (why) {
-    *why = Bottleneck{};
-    why->kind = BottleneckKind::kHostStaging;
-    why->from = route.src;
-    why->to = route.dst;
-    why->crosses_socket = staging.crosses_socket;
-  }
+  if (why) *why = host_staging_bottleneck(route, staging.crosses_socket);
   return staging.rate_Bps;
+}
+
+Bottleneck host_staging_bottleneck(const Route& route, bool crosses_socket) {
+  Bottleneck b;
+  b.kind = BottleneckKind::kHostStaging;
+  b.from = route.src;
+  b.to = route.dst;
+  b.crosses_socket = crosses_socket;
+  return b;
 }
 
 Bottleneck link_bottleneck(const Topology& topology, LinkId id, bool name_family) {

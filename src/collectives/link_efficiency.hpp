@@ -83,6 +83,10 @@ double route_rate_cap(const Topology& topology, const Route& route,
                       const ModelCalibration& calibration, Bottleneck* why = nullptr,
                       const GdrNics* gdr_nics = nullptr);
 
+/// The bottleneck route_rate_cap names for a host-staged `route`: kHostStaging from the
+/// route's source to its destination.
+Bottleneck host_staging_bottleneck(const Route& route, bool crosses_socket);
+
 /// The bottleneck "link `id` is saturated", with the link's family.
 Bottleneck link_bottleneck(const Topology& topology, LinkId id, bool name_family = true);
 

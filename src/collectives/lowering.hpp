@@ -12,6 +12,7 @@
 #include "collectives/flow_lowering.hpp"
 #include "collectives/joint_flows.hpp"
 #include "collectives/link_efficiency.hpp"
+#include "collectives/route_caps.hpp"
 #include "linksim/flowsim.hpp"
 
 namespace linksim::detail {
@@ -30,7 +31,11 @@ class Lowering {
   /// With capacities of the caller's choosing; route caps are scaled by `cap_scale`.
   Lowering(const CommGraph& g, std::vector<double> capacities, double cap_scale,
            double start_latency_s, JointFlows* joint)
-      : g_(g), scale_(cap_scale), latency_s_(start_latency_s), joint_(joint) {
+      : g_(g),
+        scale_(cap_scale),
+        latency_s_(start_latency_s),
+        joint_(joint),
+        caps_(g.topology(), g.options().calibration, &g.gdr_nics(), g.network_legs_by_link_id()) {
     if (joint_ != nullptr) {
       capacities_ = std::move(capacities);
     } else {
@@ -72,7 +77,7 @@ class Lowering {
     spec.bytes = bytes;
     spec.paths = paths_;
     spec.latency_s = latency_s_;
-    const double cap = route_rate_cap(g_.topology(), route, g_.options().calibration, nullptr, &g_.gdr_nics());
+    const double cap = caps_.cap(route);
     if (cap < std::numeric_limits<double>::infinity()) spec.rate_cap_Bps = cap * scale_;
     add(spec);
   }
@@ -118,6 +123,7 @@ class Lowering {
   std::vector<PathSpec> paths_;
   std::vector<ResourceId> resources_;
   Route route_;  ///< send's route between ranks, its room reused from send to send
+  RouteCaps caps_;  ///< send_route's rate caps, decided once per route shape
 };
 
 /// Throws ConfigError when a lowering would need more than kMaxTransfers transfers.

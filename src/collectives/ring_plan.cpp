@@ -9,6 +9,7 @@
 
 #include "collectives/comm_graph.hpp"
 #include "collectives/link_efficiency.hpp"
+#include "collectives/route_caps.hpp"
 #include "collectives/ring_search.hpp"
 
 namespace linksim::detail {
@@ -38,6 +39,8 @@ double hop_rate_on(const Topology& t, const ModelCalibration& calibration, const
 }  // namespace
 
 void CommGraph::add_ring_streams(StreamSet& set, const std::vector<int>& ring, double weight) const {
+  // A ring over servers crosses the network once per server: its hops' caps repeat per shape.
+  RouteCaps caps(topology_, options_.calibration, &gdr_nics_, network_legs_by_link_id());
   for (size_t i = 0; ring.size() > 1 && i < ring.size(); ++i) {
     const int a = ring[i];
     const int b = ring[(i + 1) % ring.size()];
@@ -53,7 +56,7 @@ void CommGraph::add_ring_streams(StreamSet& set, const std::vector<int>& ring, d
     }
     with_route(a, b, [&](const Route& r) {
       Bottleneck why;
-      const double cap = route_rate_cap(topology_, r, options_.calibration, &why, &gdr_nics_);
+      const double cap = caps.cap(r, &why);
       set.add(r, weight, cap, why);
     });
   }
