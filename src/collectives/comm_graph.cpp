@@ -71,7 +71,8 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
       router_(topology, router_options(options, topology, ranks_)),
       capacity_(std::make_shared<const std::vector<double>>(
           effective_capacities(topology, options.calibration))),
-      route_index_(ranks_.size()) {
+      route_index_(ranks_.size()),
+      caches_from_(std::make_unique<std::atomic<bool>[]>(ranks_.size())) {
   build();
 }
 
@@ -88,7 +89,8 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
                           effective_capacities(topology, options.calibration))),
       latency_overrides_(tables_from.latency_overrides_),
       network_legs_by_link_id_(tables_from.network_legs_by_link_id_),
-      route_index_(ranks_.size()) {
+      route_index_(ranks_.size()),
+      caches_from_(std::make_unique<std::atomic<bool>[]>(ranks_.size())) {
   LINKSIM_CHECK(&tables_from.topology_ == &topology, "shared tables of the same topology");
   build();
 }
@@ -268,6 +270,7 @@ const Route* CommGraph::cached_route(int from_rank, int to_rank) const {
   LINKSIM_CHECK(from_rank >= 0 && to_rank >= 0 && from_rank < static_cast<int>(ranks_.size()) &&
                     to_rank < static_cast<int>(ranks_.size()),
                 "route between ranks of the communicator");
+  if (!caches_from_[size_t(from_rank)].load(std::memory_order_acquire)) return nullptr;
   const std::lock_guard<std::mutex> lock(routes_mutex_);
   const auto index = route_index_.find(static_cast<uint32_t>(from_rank), static_cast<uint32_t>(to_rank));
   return index ? &routes_[*index] : nullptr;
@@ -284,6 +287,7 @@ const Route& CommGraph::route(int from_rank, int to_rank) const {
   if (const auto index = route_index_.find(from, to)) return routes_[*index];
   route_index_.insert(from, to, static_cast<uint32_t>(routes_.size()));
   routes_.push_back(std::move(computed));
+  caches_from_[from].store(true, std::memory_order_release);
   return routes_.back();
 }
 

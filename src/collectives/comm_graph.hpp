@@ -3,6 +3,7 @@
 // effective link capacities, the rings NCCL would build, and NVLS availability.
 #pragma once
 
+#include <atomic>
 #include <deque>
 #include <map>
 #include <memory>
@@ -185,6 +186,12 @@ class CommGraph {
   mutable std::deque<Route> routes_;
   /// By rank pair: the index in routes_.
   mutable RouteIndex route_index_;
+  /// By source rank: whether route() has cached a route from it, set under routes_mutex_
+  /// before the route is published. cached_route reads it without the lock, so the pairs
+  /// of a rank that never cached one (most tree edges and ring hops) take no lock; a reader
+  /// racing the first insertion may miss it and computes the route itself (with_route's
+  /// contract allows it).
+  std::unique_ptr<std::atomic<bool>[]> caches_from_;
   RingPlan ring_;
   SearchedGraph nccl_ring_graph_;
   NvlsInfo nvls_;

@@ -41,6 +41,7 @@ double hop_rate_on(const Topology& t, const ModelCalibration& calibration, const
 void CommGraph::add_ring_streams(StreamSet& set, const std::vector<int>& ring, double weight) const {
   // A ring over servers crosses the network once per server: its hops' caps repeat per shape.
   RouteCaps caps(topology_, options_.calibration, &gdr_nics_, network_legs_by_link_id());
+  Route scratch;
   for (size_t i = 0; ring.size() > 1 && i < ring.size(); ++i) {
     const int a = ring[i];
     const int b = ring[(i + 1) % ring.size()];
@@ -54,11 +55,12 @@ void CommGraph::add_ring_streams(StreamSet& set, const std::vector<int>& ring, d
         continue;
       }
     }
-    with_route(a, b, [&](const Route& r) {
-      Bottleneck why;
-      const double cap = caps.cap(r, &why);
-      set.add(r, weight, cap, why);
-    });
+    // A hop between servers, unsummarized (the set reads its paths and cap alone), into
+    // one scratch route reused hop after hop.
+    const Route& r = route_paths(a, b, &scratch);
+    Bottleneck why;
+    const double cap = caps.cap(r, &why);
+    set.add(r, weight, cap, why);
   }
 }
 
@@ -221,12 +223,12 @@ void CommGraph::plan_rings() {
   }
 
   auto classify_hops = [&](const std::vector<int>& ring) {
+    Route scratch;  // class and transport alone: no summary needed
     for (size_t i = 0; i < ring.size(); ++i) {
-      with_route(ring[i], ring[(i + 1) % ring.size()], [&](const Route& r) {
-        if (r.transport == Transport::kNet) return;
-        if (r.cls != PathClass::kNvlink) ring_.intra_class = HopClass::kPcie;
-        if (r.transport == Transport::kShm || r.cls != PathClass::kNvlink) ring_.uses_p2p_only = false;
-      });
+      const Route& r = route_paths(ring[i], ring[(i + 1) % ring.size()], &scratch);
+      if (r.transport == Transport::kNet) continue;
+      if (r.cls != PathClass::kNvlink) ring_.intra_class = HopClass::kPcie;
+      if (r.transport == Transport::kShm || r.cls != PathClass::kNvlink) ring_.uses_p2p_only = false;
     }
   };
 
