@@ -16,13 +16,20 @@
 namespace linksim::detail {
 namespace {
 
+// A count per server, indexed by server_of + 1 (0: devices of no server), grown on demand.
+int& count_of(std::vector<int>& per_host, std::optional<int> host) {
+  const size_t slot = size_t(host.value_or(-1) + 1);
+  if (slot >= per_host.size()) per_host.resize(slot + 1, 0);
+  return per_host[slot];
+}
+
 // The communicator's GPUs in its fullest server: what NCCL's AMD P2P rule counts.
 int gpus_per_server(const Topology& topology, const std::vector<DeviceId>& ranks) {
-  std::map<int, int> per_host;
+  std::vector<int> per_host(size_t(topology.host_count()) + 1, 0);
   int most = 0;
   for (DeviceId id : ranks) {
     if (id.value >= topology.devices().size()) continue;  // refused by the constructor
-    most = std::max(most, ++per_host[topology.device(id).host.value_or(-1)]);
+    most = std::max(most, ++count_of(per_host, server_of(topology, id)));
   }
   return most;
 }
@@ -218,13 +225,8 @@ CommGraph::PxnChoice CommGraph::pxn_choice(DeviceId src, DeviceId dst) const {
   using Kind = PxnChoice::Kind;
   // The ends' servers from their ids and their indices from host 0's devices (block_twin),
   // without reading the far GPUs themselves.
-  const uint64_t block = topology_.devices_per_host();
-  const auto host_of = [&](DeviceId id) -> std::optional<int> {
-    if (id.value < block * uint64_t(topology_.host_count())) return int(id.value / block);
-    return topology_.device(id).host;
-  };
-  const std::optional<int> s_host = host_of(src);
-  const std::optional<int> d_host = host_of(dst);
+  const std::optional<int> s_host = server_of(topology_, src);
+  const std::optional<int> d_host = server_of(topology_, dst);
   if (!s_host || !d_host || *s_host == *d_host) return {Kind::kSameServer};
   const Device& d = block_twin(topology_, dst);
   // Every server holds the same GPUs (the host-block layout), so gpus() is host-major.
@@ -292,12 +294,15 @@ const Route& CommGraph::route(int from_rank, int to_rank) const {
 }
 
 void CommGraph::group_nodes() {
-  std::map<int, int> node_of_host;
+  // By server (count_of's index): its node's index + 1, 0 before its first rank.
+  std::vector<int> node_of_host(size_t(topology_.host_count()) + 1, 0);
   for (int r = 0; r < static_cast<int>(ranks_.size()); ++r) {
-    int host = topology_.device(ranks_[r]).host.value_or(-1);
-    auto [it, added] = node_of_host.emplace(host, static_cast<int>(nodes_.size()));
-    if (added) nodes_.emplace_back();
-    nodes_[it->second].push_back(r);
+    int& node = count_of(node_of_host, server_of(topology_, ranks_[r]));
+    if (node == 0) {
+      nodes_.emplace_back();
+      node = static_cast<int>(nodes_.size());
+    }
+    nodes_[size_t(node - 1)].push_back(r);
   }
   min_ranks_per_node_ = static_cast<int>(ranks_.size());
   for (const auto& node : nodes_) {
@@ -308,7 +313,21 @@ void CommGraph::group_nodes() {
 
 void CommGraph::find_nvls() {
   nvls_.sm = min_sm_;
+  // The ranks whose GPU's local id (within its server block) no earlier rank has: servers
+  // are identical blocks, so a repeat has the same links and moves no minimum below (each
+  // takes a strictly smaller value only).
+  std::vector<DeviceId> distinct;
+  std::vector<char> local_seen(topology_.devices_per_host(), 0);
+  const uint64_t per_host = topology_.devices_per_host();
   for (DeviceId gpu : ranks_) {
+    if (gpu.value < per_host * uint64_t(topology_.host_count())) {
+      char& seen = local_seen[gpu.value % per_host];
+      if (seen != 0) continue;
+      seen = 1;
+    }
+    distinct.push_back(gpu);
+  }
+  for (DeviceId gpu : distinct) {
     for (LinkId id : topology_.out_links(gpu)) {
       const Link& link = topology_.link(id);
       if (link.family != LinkFamily::kNvlink) continue;
@@ -326,7 +345,7 @@ void CommGraph::find_nvls() {
   }
   double min_bw = std::numeric_limits<double>::infinity();
   double lane_Bps = std::numeric_limits<double>::infinity();
-  for (DeviceId gpu : ranks_) {
+  for (DeviceId gpu : distinct) {
     double bw = 0;
     for (LinkId id : topology_.out_links(gpu)) {
       const Link& link = topology_.link(id);

@@ -89,14 +89,22 @@ std::vector<double> effective_capacities(const Topology& topology,
     type_of_name.emplace_back(link.type, topology.catalog().find_link_type(link.type.str()));
     return type_of_name.back().second;
   };
-  std::vector<double> capacity;
-  capacity.reserve(topology.links().size());
-  for (const Link& link : topology.links()) {
+  const auto links = topology.links();
+  std::vector<double> capacity(links.size());
+  // Servers are identical blocks, faults applied to each (linksim/topology.hpp, faults.hpp):
+  // a server's link after host 0's has the capacity of host 0's link of the same local id.
+  const uint64_t per_host = topology.links_per_host();
+  const uint64_t blocks = std::min<uint64_t>(per_host * uint64_t(topology.host_count()), links.size());
+  for (size_t id = 0; id < links.size(); ++id) {
+    if (id >= per_host && id < blocks) {
+      capacity[id] = capacity[id % per_host];
+      continue;
+    }
+    const Link& link = links[id];
     const bool nvlink = link.family == LinkFamily::kNvlink;
-    capacity.push_back(link.bw_Bps *
-                       efficiency_of(link, nvlink ? gpu_of(topology, link, gpu_model_of) : nullptr,
-                                     nvlink ? link_type_of(link) : nullptr,
-                                     calibration));
+    capacity[id] = link.bw_Bps *
+                   efficiency_of(link, nvlink ? gpu_of(topology, link, gpu_model_of) : nullptr,
+                                 nvlink ? link_type_of(link) : nullptr, calibration);
   }
   return capacity;
 }

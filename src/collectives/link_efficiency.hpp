@@ -3,6 +3,7 @@
 // host staging), the inputs of both the analytic and the flow mode.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +24,15 @@ inline const Device& block_twin(const Topology& topology, DeviceId id) {
     return topology.device(DeviceId{uint32_t(id.value % per_host)});
   }
   return topology.device(id);
+}
+
+/// The server of `id`: from its id alone when it is in a server block (the layout contract of
+/// linksim/topology.hpp), without reading the device, else the device's own host (nullopt
+/// for a fabric device).
+inline std::optional<int> server_of(const Topology& topology, DeviceId id) {
+  const uint64_t per_host = topology.devices_per_host();
+  if (id.value < per_host * uint64_t(topology.host_count())) return int(id.value / per_host);
+  return topology.device(id).host;
 }
 
 /// The fraction of `link`'s raw rate GPU traffic achieves: NVLink by architecture, PCIe,

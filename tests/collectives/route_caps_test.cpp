@@ -93,5 +93,26 @@ TEST_CASE("route caps: per shape as per route with a derated PCIe link in every 
   CHECK(staged.gpu0_cap == doctest::Approx(11.28e9));
 }
 
+TEST_CASE("server blocks: server_of and the copied capacities agree with each device and link") {
+  // effective_capacities copies host 0's block for the other servers, and server_of reads a
+  // server from the id: both by the layout contract, which a fault applied to every server
+  // keeps. Checked device by device and link by link against the direct reading.
+  const Topology intact = library_topology("dgx-h100-ib.yaml", {{"nodes", "4"}});
+  const Topology t = with_degraded(intact, "pciesw0~cpu0:width=8,gpu1~nvswitch0:width=2");
+  for (uint32_t id = 0; id < t.devices().size(); ++id) {
+    CHECK(server_of(t, DeviceId{id}) == t.device(DeviceId{id}).host);
+  }
+  const ModelCalibration calibration;
+  const std::vector<double> capacity = effective_capacities(t, calibration);
+  REQUIRE(capacity.size() == t.links().size());
+  int derated = 0;
+  for (uint32_t id = 0; id < t.links().size(); ++id) {
+    const Link& link = t.link(LinkId{id});
+    CHECK(capacity[id] == link.bw_Bps * link_efficiency(t, link, calibration));
+    derated += link.family == LinkFamily::kNvlink && link.lanes == 2 ? 1 : 0;
+  }
+  CHECK(derated == 2 * 4);  // both directions of gpu1~nvswitch0 in each of the 4 servers
+}
+
 }  // namespace
 }  // namespace linksim::detail
