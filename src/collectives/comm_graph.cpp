@@ -254,12 +254,56 @@ Route CommGraph::compute_route(DeviceId src, DeviceId dst, bool summarized) cons
 }
 
 void CommGraph::compute_route_paths(DeviceId src, DeviceId dst, Route* out) const {
-  // compute_route's cases: a pair routed straight between servers is written into `*out`.
-  if (pxn_choice(src, dst).kind == PxnChoice::Kind::kDirect) {
+  // compute_route's cases, written into `*out`: a pair routed straight between servers, and
+  // one handed over to a proxy by NVLink (the server's host-0 hand-over, uncopied, then the
+  // proxy's route in a per-thread scratch), as concatenate joins them.
+  const PxnChoice pxn = pxn_choice(src, dst);
+  if (pxn.kind == PxnChoice::Kind::kDirect) {
     router_.route_paths(src, dst, out);
     return;
   }
+  if (pxn.kind == PxnChoice::Kind::kViaProxy) {
+    const std::optional<Router::HostRoute> hand = router_.host_route(src, pxn.proxy);
+    if (hand && hand->local->cls == PathClass::kNvlink && hand->local->transport == Transport::kP2p) {
+      thread_local Route tail;
+      router_.route_paths(pxn.proxy, dst, &tail);
+      join_hand_over(*hand, tail, out);
+      out->proxy = pxn.proxy;
+      return;
+    }
+  }
   *out = compute_route(src, dst, false);
+}
+
+void CommGraph::join_hand_over(const Router::HostRoute& hand, const Route& tail, Route* out) {
+  // concatenate(shifted hand-over, tail), field by field, reusing `*out`'s room.
+  const Route& a = *hand.local;
+  Route& r = *out;
+  r.src = DeviceId{a.src.value + hand.device_offset};
+  r.dst = tail.dst;
+  r.cls = tail.cls;
+  r.nvlinks = tail.nvlinks;
+  r.transport = tail.transport;
+  r.latency_s = a.latency_s + tail.latency_s;
+  r.bw_Bps = tail.bw_Bps;
+  r.bottleneck = tail.bottleneck;
+  if (a.bw_Bps < tail.bw_Bps) {
+    r.bw_Bps = a.bw_Bps;
+    r.bottleneck = LinkId{a.bottleneck.value + hand.link_offset};
+  }
+  r.proxy = tail.proxy;
+  r.paths.resize(a.paths.size() * tail.paths.size());
+  size_t k = 0;
+  for (const Path& pa : a.paths) {
+    for (const Path& pb : tail.paths) {
+      Path& p = r.paths[k++];
+      p.share = pa.share * pb.share;
+      p.links.clear();
+      p.links.reserve(pa.links.size() + pb.links.size());
+      for (LinkId id : pa.links) p.links.push_back(LinkId{id.value + hand.link_offset});
+      p.links.insert(p.links.end(), pb.links.begin(), pb.links.end());
+    }
+  }
 }
 
 const Route& CommGraph::route_paths(int from_rank, int to_rank, Route* scratch) const {

@@ -165,6 +165,9 @@ class CommGraph {
   Route compute_route(DeviceId src, DeviceId dst, bool summarized = true) const;
   /// compute_route(src, dst, false) written into `*out`, reusing its room.
   void compute_route_paths(DeviceId src, DeviceId dst, Route* out) const;
+  /// The hand-over `hand` (a host-0 route and its server's offsets) followed by `tail`, as
+  /// compute_route's concatenation of the two, written into `*out` (its room reused).
+  static void join_hand_over(const Router::HostRoute& hand, const Route& tail, Route* out);
   /// The cached route between two ranks, or nullptr. REQUIRES: ranks of the communicator.
   const Route* cached_route(int from_rank, int to_rank) const;
   /// Adds every hop of a cyclic ring to `set`, each carrying `weight` (route caps included).

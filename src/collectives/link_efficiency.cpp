@@ -299,31 +299,38 @@ namespace {
 
 // Cleared per-link arrays of finished StreamSets on this thread: a set then costs the links it
 // loads instead of clearing one slot per link of the machine (a layout search builds thousands
-// of small sets on a cluster of hundreds of thousands of links). Arrays over more than
-// kMaxSpareLinks links are freed instead, so the largest machines keep their peak memory.
+// of small sets on a cluster of hundreds of thousands of links). The arrays of a machine of
+// more than kMaxSpareLinks links are freed instead, so the largest machines keep their peak
+// memory.
 constexpr size_t kMaxSpareLinks = size_t(1) << 20;
+// StreamSet::add's first array: this many links (32 KiB), room for a server block's links.
+constexpr size_t kFirstLoads = 4096;
 thread_local std::vector<std::vector<double>> spare_loads;
 
 }  // namespace
 
 StreamSet::~StreamSet() {
-  if (load_.empty() || load_.size() > kMaxSpareLinks) return;
+  if (load_.empty() || capacity_.size() > kMaxSpareLinks) return;
   for (uint32_t id : touched_) load_[id] = 0.0;
   spare_loads.push_back(std::move(load_));
 }
 
 void StreamSet::add(const Route& route, double weight, double rate_cap_Bps,
                     const Bottleneck& cap_why, uint32_t link_offset) {
-  if (load_.empty()) {
-    if (!spare_loads.empty() && capacity_.size() <= kMaxSpareLinks) {
-      load_ = std::move(spare_loads.back());
-      spare_loads.pop_back();
-    }
-    if (load_.size() < capacity_.size()) load_.resize(capacity_.size(), 0.0);
+  if (load_.empty() && !spare_loads.empty() && capacity_.size() <= kMaxSpareLinks) {
+    load_ = std::move(spare_loads.back());
+    spare_loads.pop_back();
   }
   for (const Path& path : route.paths) {
     for (LinkId local : path.links) {
       const uint32_t id = local.value + link_offset;
+      // kFirstLoads links while the set loads only those (a server's own ring on a cluster
+      // loads host 0's block alone), then every link: one large array, as before, so the
+      // allocator's heap is not left with the holes of regrown ones.
+      if (id >= load_.size()) {
+        load_.resize(id < kFirstLoads ? std::min(capacity_.size(), kFirstLoads) : capacity_.size(),
+                     0.0);
+      }
       if (load_[id] == 0.0) touched_.push_back(id);
       load_[id] += weight * path.share;
     }

@@ -134,7 +134,8 @@ class StreamSet {
 
  private:
   const std::vector<double>& capacity_;
-  /// per link: sum of weight x share; an array over every link, from the thread's spares
+  /// per link: sum of weight x share; an array over the first links while only those are
+  /// loaded, else over every link, from the thread's spares
   std::vector<double> load_;
   std::vector<uint32_t> touched_;     // links with load, in first-touch order (determinism)
   double cap_limit_ = 0;              // min over streams of cap / weight

@@ -44,6 +44,38 @@ TEST_CASE("comm graph: with_route visits the route route() returns, cached or no
   }
 }
 
+TEST_CASE("comm graph: route_paths into one scratch route gives route()'s paths for every pair") {
+  // Every pair of two servers (PXN hand-overs by NVLink, pairs on one rail, pairs in one
+  // server) written in turn into one scratch route, against routes computed afresh: a second
+  // graph whose cache route() fills.
+  const Topology t = testing::library_topology("dgx-h100-ib.yaml", {{"nodes", "2"}});
+  const detail::CommGraph g(t, t.gpus(), CommOptions{});
+  const detail::CommGraph kept(t, t.gpus(), CommOptions{});
+  Route scratch;
+  int handed_over = 0;
+  for (int a = 0; a < 16; ++a) {
+    for (int b = 0; b < 16; ++b) {
+      if (a == b) continue;
+      const Route& r = g.route_paths(a, b, &scratch);
+      CHECK(&r == &scratch);  // nothing cached in g
+      const Route& want = kept.route(a, b);
+      CHECK(r.src == want.src);
+      CHECK(r.dst == want.dst);
+      CHECK(r.cls == want.cls);
+      CHECK(r.transport == want.transport);
+      CHECK(r.proxy == want.proxy);
+      REQUIRE(r.paths.size() == want.paths.size());
+      for (size_t i = 0; i < r.paths.size(); ++i) {
+        CHECK(r.paths[i].share == want.paths[i].share);
+        CHECK(r.paths[i].links == want.paths[i].links);
+      }
+      handed_over += r.proxy.has_value() ? 1 : 0;
+    }
+  }
+  // A GPU's peers on the other server: 7 of 8 on another rail, so 2 x 8 x 7 hand-overs.
+  CHECK(handed_over == 2 * 8 * 7);
+}
+
 TEST_CASE("comm graph: the emptiest server and NCCL's ring graph are kept") {
   const Topology t = testing::library_topology("dgx-h100-ib.yaml", {{"nodes", "3"}});
   // 8 GPUs of server 0, 8 of server 1 and 3 of server 2.
