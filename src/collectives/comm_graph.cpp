@@ -164,9 +164,16 @@ void CommGraph::measure_hop_latency() {
   // case) every hop's excess is 0 and the rings need not be walked.
   hop_latency_excess_s_ = 0;
   if (!latency_overrides_) {
+    // Host 0's block and the fabric's links: the other servers' repeat host 0's (the layout
+    // contract of linksim/topology.hpp; a fault applies to every server).
     const auto links = topology_.links();
+    const size_t per_host = topology_.links_per_host();
+    const size_t blocks =
+        std::min(links.size(), per_host * static_cast<size_t>(topology_.host_count()));
+    const auto overridden = [&](const Link& l) { return excess_s(l) != 0; };
     latency_overrides_ = std::make_shared<const bool>(
-        std::any_of(links.begin(), links.end(), [&](const Link& l) { return excess_s(l) != 0; }));
+        std::any_of(links.begin(), links.begin() + std::ptrdiff_t(per_host), overridden) ||
+        std::any_of(links.begin() + std::ptrdiff_t(blocks), links.end(), overridden));
   }
   if (!*latency_overrides_) return;
   bool any = false;

@@ -7,8 +7,19 @@
 namespace linksim::routing_detail {
 namespace {
 
+// A device's kind, read from host 0's device of the same local id when `id` is in a server
+// block (the layout contract of linksim/topology.hpp: the blocks are identical), which stays
+// in cache where a cluster's far devices miss it.
+DeviceKind kind_of(const Topology& topology, uint32_t id) {
+  const uint64_t per_host = topology.devices_per_host();
+  if (id < per_host * uint64_t(topology.host_count())) {
+    return topology.device(DeviceId{uint32_t(id % per_host)}).kind;
+  }
+  return topology.device(DeviceId{id}).kind;
+}
+
 bool is_switch(const Topology& topology, DeviceId id) {
-  return topology.device(id).kind == DeviceKind::kNetSwitch;
+  return kind_of(topology, id.value) == DeviceKind::kNetSwitch;
 }
 
 }  // namespace
@@ -18,11 +29,12 @@ FabricRoutes::FabricRoutes(const Topology& topology)
   const auto devices = topology.devices();
   std::vector<DeviceId> switches;
   for (uint32_t i = 0; i < devices.size(); ++i) {
-    if (devices[i].kind == DeviceKind::kNetSwitch) {
+    const DeviceKind kind = kind_of(topology, i);
+    if (kind == DeviceKind::kNetSwitch) {
       slot_[i] = uint32_t(switches_.size());
       switches_.emplace_back();
       switches.push_back(DeviceId{i});
-    } else if (devices[i].kind == DeviceKind::kNic) {
+    } else if (kind == DeviceKind::kNic) {
       slot_[i] = uint32_t(nics_.size()) | kNicSlot;
       NicState& state = nics_.emplace_back();
       if (const auto up = find_uplink(DeviceId{i})) {
@@ -67,9 +79,8 @@ std::optional<LinkId> FabricRoutes::find_uplink(DeviceId nic) const {
 void FabricRoutes::rank_leaves(const std::vector<DeviceId>& switches) {
   std::vector<char> is_leaf(topology_.devices().size(), 0);
   const auto devices = topology_.devices();
-  for (uint32_t i = 0; i < devices.size(); ++i) {
-    if (devices[i].kind != DeviceKind::kNic) continue;
-    if (const auto up = uplink_of(DeviceId{i})) is_leaf[topology_.link(*up).to.value] = 1;
+  for (const NicState& nic : nics_) {
+    if (nic.uplink != kNone) is_leaf[nic.leaf] = 1;
   }
   std::vector<char> visited(devices.size(), 0);
   std::vector<DeviceId> stack;
@@ -105,7 +116,7 @@ void FabricRoutes::number_nics(const std::vector<DeviceId>& switches) {
   for (DeviceId leaf : leaves) {
     for (LinkId id : topology_.out_links(leaf)) {
       const DeviceId to = topology_.link(id).to;
-      if (topology_.device(to).kind == DeviceKind::kNic && nic(to).key == kNone) {
+      if (kind_of(topology_, to.value) == DeviceKind::kNic && nic(to).key == kNone) {
         nic(to).key = next_key++;
       }
     }
