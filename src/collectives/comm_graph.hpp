@@ -34,9 +34,6 @@ struct RingPlan {
   /// rate of the intra-server chains of hierarchical algorithms.
   double intra_throughput_Bps = 0;
   Bottleneck bottleneck;      ///< what limits it
-  /// Per link the rings cross: the fraction of each rank's bytes it carries (all rings with
-  /// their weights), in first-touch order. Empty for a single rank.
-  std::vector<std::pair<LinkId, double>> link_loads;
   HopClass intra_class = HopClass::kNvlink;  ///< slowest intra-server hop kind (latency table)
   bool uses_p2p_only = true;  ///< no host-staged hop (LL128 eligibility)
 };
@@ -108,6 +105,10 @@ class CommGraph {
   /// valid until `*scratch` changes. Thread-safe as route() for distinct scratches.
   const Route& route_paths(int from_rank, int to_rank, Route* scratch) const;
   const RingPlan& ring() const { return ring_; }
+  /// Per link the rings cross: the fraction of each rank's bytes it carries (all rings with
+  /// their weights), in first-touch order; empty for a single rank. Computed on first use
+  /// and kept (a flow run never asks; at 16,384 servers it is 28 MiB). Thread-safe.
+  const std::vector<std::pair<LinkId, double>>& ring_link_loads() const;
   /// The ring graph NCCL's search finds here (search_nccl_ring_graph), kept: every estimate
   /// of a ring or tree asks for it.
   const SearchedGraph& nccl_ring_graph() const { return nccl_ring_graph_; }
@@ -196,6 +197,8 @@ class CommGraph {
   /// contract allows it).
   std::unique_ptr<std::atomic<bool>[]> caches_from_;
   RingPlan ring_;
+  mutable std::once_flag ring_link_loads_once_;
+  mutable std::vector<std::pair<LinkId, double>> ring_link_loads_;  ///< ring_link_loads()
   SearchedGraph nccl_ring_graph_;
   NvlsInfo nvls_;
   double node_network_Bps_ = 0;

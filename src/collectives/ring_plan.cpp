@@ -242,11 +242,6 @@ void CommGraph::plan_rings() {
     ring_.throughput_Bps = total;
     ring_.intra_throughput_Bps = total;
     ring_.bottleneck = server.bottleneck;
-    StreamSet all(capacities());
-    for (size_t k = 0; k < ring_.rings.size(); ++k) {
-      add_ring_streams(all, ring_.rings[k], ring_.weights[k]);
-    }
-    ring_.link_loads = all.loads();
     classify_hops(ring_.rings.front());
     return;
   }
@@ -272,8 +267,20 @@ void CommGraph::plan_rings() {
   StreamSet::Limit limit = set.limit();
   ring_.throughput_Bps = limit.throughput_Bps;
   ring_.bottleneck = limit.bottleneck(topology_);
-  ring_.link_loads = set.loads();
   classify_hops(ring_.rings.front());
+}
+
+const std::vector<std::pair<LinkId, double>>& CommGraph::ring_link_loads() const {
+  // Every ring with its weight, as plan_rings adds them (the same streams in the same order,
+  // so the same doubles in the same first-touch order).
+  std::call_once(ring_link_loads_once_, [&] {
+    StreamSet all(capacities());
+    for (size_t k = 0; k < ring_.rings.size(); ++k) {
+      add_ring_streams(all, ring_.rings[k], ring_.weights[k]);
+    }
+    ring_link_loads_ = all.loads();
+  });
+  return ring_link_loads_;
 }
 
 }  // namespace linksim::detail

@@ -3,6 +3,11 @@
 // estimates read instead of recomputing (docs/flowsim.md#measured, the analytic engine).
 #include <doctest/doctest.h>
 
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "collectives/comm_graph.hpp"
 #include "collectives/nccl_tuner_model.hpp"
 #include "linksim/gpu_selection.hpp"
@@ -123,6 +128,39 @@ TEST_CASE("comm graph: a sibling shares the topology's tables and answers as a f
       CHECK(a.link_usage.size() == b.link_usage.size());
     }
   }
+}
+
+TEST_CASE("comm graph: the rings' link loads, computed on first use, bound the ring plan's rate") {
+  // The plan's throughput is the largest rate the loaded links allow (StreamSet::limit): the
+  // smallest capacity / load over the loads computed later, at the plan's bottleneck link.
+  for (const auto& [file, nodes] : std::vector<std::pair<std::string, std::string>>{
+           {"dgx-h100.yaml", "1"}, {"dgx-h100-ib.yaml", "2"}, {"dgx-h100-ib.yaml", "4"}}) {
+    CAPTURE(file);
+    CAPTURE(nodes);
+    const Topology t = file == "dgx-h100.yaml"
+                           ? testing::library_topology(file)
+                           : testing::library_topology(file, {{"nodes", nodes}});
+    const detail::CommGraph g(t, t.gpus(), CommOptions{});
+    const auto& loads = g.ring_link_loads();
+    CHECK(&g.ring_link_loads() == &loads);  // kept
+    REQUIRE_FALSE(loads.empty());
+    double rate_Bps = std::numeric_limits<double>::infinity();
+    LinkId bottleneck;
+    for (const auto& [link, load] : loads) {
+      CHECK(load > 0);
+      if (g.capacities()[link.value] / load < rate_Bps) {
+        rate_Bps = g.capacities()[link.value] / load;
+        bottleneck = link;
+      }
+    }
+    REQUIRE(g.ring().bottleneck.kind == BottleneckKind::kLink);
+    CHECK(rate_Bps == g.ring().throughput_Bps);
+    CHECK(bottleneck == g.ring().bottleneck.link);
+  }
+  // A single rank crosses no link.
+  const Topology one = testing::library_topology("dgx-h100.yaml");
+  const detail::CommGraph alone(one, {one.gpus()[0]}, CommOptions{});
+  CHECK(alone.ring_link_loads().empty());
 }
 
 }  // TEST_SUITE
