@@ -240,6 +240,12 @@ FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, 
     low.send_paths(up_paths, each);
     low.send_paths(down_paths, each);
   }
+  // The simulator copied the paths (TransferSpec's contract): the lists are freed before the
+  // simulation's peak, 16 bytes a GPU/switch link (8 MiB at 16,384 servers).
+  up = {};
+  down = {};
+  bw = {};
+  first_link = {};
   // Across servers only the NVLS heads talk (connect.cc connectNvls): head h of a server
   // exchanges its 1/heads of the data with head h of its tree neighbours, so the heads' NICs,
   // one rail per head, carry the trees (docs/model.md#multi-rack).
