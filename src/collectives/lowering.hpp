@@ -94,10 +94,16 @@ class Lowering {
     size_t used_links = 0;  // sized once: a cluster's links would regrow it by doubling
     for (const ResourceUsage& used : result.resources) used_links += used.bytes > 0 ? 1 : 0;
     out.link_usage.reserve(used_links);
+    // A server's link has the raw rate of host 0's link of the same local id (the layout
+    // contract of linksim/topology.hpp; faults apply to every server), read where it stays
+    // in cache instead of from each of the cluster's links.
+    const auto links = g_.topology().links();
+    const size_t per_host = g_.topology().links_per_host();
+    const size_t blocks = per_host * static_cast<size_t>(g_.topology().host_count());
     for (size_t r = 0; r < result.resources.size(); ++r) {
       const ResourceUsage& used = result.resources[r];
       if (!(used.bytes > 0)) continue;
-      const double raw_Bps = g_.topology().links()[r].bw_Bps;
+      const double raw_Bps = links[r < blocks ? r % per_host : r].bw_Bps;
       const double utilization = out.time_s > 0 ? used.bytes / (raw_Bps * out.time_s) : 0.0;
       out.link_usage.push_back({LinkId{static_cast<uint32_t>(r)}, used.bytes, used.busy_s,
                                 utilization});

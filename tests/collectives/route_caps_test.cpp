@@ -8,6 +8,7 @@
 
 #include "collectives/comm_graph.hpp"
 #include "collectives/route_caps.hpp"
+#include "linksim/collectives.hpp"
 #include "linksim/faults.hpp"
 #include "support/test_topologies.hpp"
 
@@ -112,6 +113,26 @@ TEST_CASE("server blocks: server_of and the copied capacities agree with each de
     derated += link.family == LinkFamily::kNvlink && link.lanes == 2 ? 1 : 0;
   }
   CHECK(derated == 2 * 4);  // both directions of gpu1~nvswitch0 in each of the 4 servers
+}
+
+TEST_CASE("server blocks: a flow run's link utilization is each link's bytes over its own raw rate") {
+  // Lowering::run reads a server link's raw rate from host 0's block: checked against each
+  // link's own, on 4 servers with an NVLink and a NIC fault (in every server).
+  const Topology intact = library_topology("dgx-h100-ib.yaml", {{"nodes", "4"}});
+  const Topology t = with_degraded(intact, "gpu1~nvswitch0:width=2,nic3:speed=200Gb/s");
+  const Communicator comm(t, t.gpus());
+  for (const CollectiveOp op : {CollectiveOp::kAllReduce, CollectiveOp::kAllGather}) {
+    CollectiveQuery q;
+    q.op = op;
+    q.size_bytes = 256.0 * 1048576;
+    q.mode = SimMode::kFlow;
+    const CollectiveResult r = comm.run(q);
+    REQUIRE(r.time_s > 0);
+    REQUIRE(r.link_usage.size() > 100);
+    for (const LinkUsage& used : r.link_usage) {
+      CHECK(used.utilization == used.bytes / (t.link(used.link).bw_Bps * r.time_s));
+    }
+  }
 }
 
 }  // namespace
