@@ -177,18 +177,49 @@ FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, 
   std::vector<ResourceId> up, down;
   std::vector<double> bw;
   std::vector<size_t> first_link(n + 1, 0);
-  for (size_t r = 0; r < n; ++r) {
-    first_link[r] = up.size();
-    for (LinkId id : t.out_links(g.ranks()[r])) {
+  // A GPU's NVLinks into the reduction-capable switches, in link order. A rank in a server
+  // block has host 0's links of its local GPU, shifted to its server (the layout contract of
+  // linksim/topology.hpp): those are read once per local GPU, not once per rank.
+  struct SwitchLink {
+    uint32_t up = 0;
+    uint32_t down = 0;
+    double bw_Bps = 0;
+  };
+  const auto switch_links = [&](DeviceId gpu, std::vector<SwitchLink>* out) {
+    for (LinkId id : t.out_links(gpu)) {
       const Link& link = t.link(id);
       const Device& peer = block_twin(t, link.to);
-      if (link.family != LinkFamily::kNvlink || peer.kind != DeviceKind::kNvswitch || !peer.reduction) {
-        continue;
+      if (link.family == LinkFamily::kNvlink && peer.kind == DeviceKind::kNvswitch && peer.reduction) {
+        out->push_back({id.value, link.reverse.value, link.bw_Bps});
       }
-      caps[id.value] = link.bw_Bps * m.link_scale;
-      caps[link.reverse.value] = link.bw_Bps * m.link_scale;
-      up.push_back(ResourceId{id.value});
-      down.push_back(ResourceId{link.reverse.value});
+    }
+  };
+  const uint64_t per_host = t.devices_per_host();
+  std::vector<std::vector<SwitchLink>> of_local(per_host);
+  std::vector<char> local_read(per_host, 0);
+  std::vector<SwitchLink> own;  // a rank outside the server blocks
+  for (size_t r = 0; r < n; ++r) {
+    first_link[r] = up.size();
+    const DeviceId gpu = g.ranks()[r];
+    const std::vector<SwitchLink>* links = &own;
+    uint32_t offset = 0;
+    if (gpu.value < per_host * uint64_t(t.host_count())) {
+      const size_t local = gpu.value % per_host;
+      if (local_read[local] == 0) {
+        switch_links(DeviceId{uint32_t(local)}, &of_local[local]);
+        local_read[local] = 1;
+      }
+      links = &of_local[local];
+      offset = t.host_link_offset(int(gpu.value / per_host));
+    } else {
+      own.clear();
+      switch_links(gpu, &own);
+    }
+    for (const SwitchLink& link : *links) {
+      caps[link.up + offset] = link.bw_Bps * m.link_scale;
+      caps[link.down + offset] = link.bw_Bps * m.link_scale;
+      up.push_back(ResourceId{link.up + offset});
+      down.push_back(ResourceId{link.down + offset});
       bw.push_back(link.bw_Bps);
     }
   }
@@ -209,6 +240,12 @@ FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, 
     low.send_paths(up_paths, each);
     low.send_paths(down_paths, each);
   }
+  // The simulator copied the paths (TransferSpec's contract): the lists are freed before the
+  // simulation's peak, 16 bytes a GPU/switch link (8 MiB at 16,384 servers).
+  up = {};
+  down = {};
+  bw = {};
+  first_link = {};
   // Across servers only the NVLS heads talk (connect.cc connectNvls): head h of a server
   // exchanges its 1/heads of the data with head h of its tree neighbours, so the heads' NICs,
   // one rail per head, carry the trees (docs/model.md#multi-rack).

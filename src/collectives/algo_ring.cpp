@@ -155,7 +155,7 @@ CostModel ring_model(const CommGraph& g, CollectiveOp op, Protocol p, CostTrace*
   m.bottleneck = g.ring().bottleneck;
   if (trace != nullptr) {
     add_bottleneck_terms(g, m.bottleneck, trace->bandwidth.terms,
-                         load_of(g.ring().link_loads, m.bottleneck.link));
+                         load_of(g.ring_link_loads(), m.bottleneck.link));
   }
   return m;
 }

@@ -9,19 +9,27 @@
 
 #include "collectives/link_efficiency.hpp"
 #include "collectives/nccl_tuner_model.hpp"
+#include "collectives/route_caps.hpp"
 #include "common/check.hpp"
 #include "linksim/error.hpp"
 
 namespace linksim::detail {
 namespace {
 
+// A count per server, indexed by server_of + 1 (0: devices of no server), grown on demand.
+int& count_of(std::vector<int>& per_host, std::optional<int> host) {
+  const size_t slot = size_t(host.value_or(-1) + 1);
+  if (slot >= per_host.size()) per_host.resize(slot + 1, 0);
+  return per_host[slot];
+}
+
 // The communicator's GPUs in its fullest server: what NCCL's AMD P2P rule counts.
 int gpus_per_server(const Topology& topology, const std::vector<DeviceId>& ranks) {
-  std::map<int, int> per_host;
+  std::vector<int> per_host(size_t(topology.host_count()) + 1, 0);
   int most = 0;
   for (DeviceId id : ranks) {
     if (id.value >= topology.devices().size()) continue;  // refused by the constructor
-    most = std::max(most, ++per_host[topology.device(id).host.value_or(-1)]);
+    most = std::max(most, ++count_of(per_host, server_of(topology, id)));
   }
   return most;
 }
@@ -70,7 +78,8 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
       router_(topology, router_options(options, topology, ranks_)),
       capacity_(std::make_shared<const std::vector<double>>(
           effective_capacities(topology, options.calibration))),
-      route_index_(ranks_.size()) {
+      route_index_(ranks_.size()),
+      caches_from_(std::make_unique<std::atomic<bool>[]>(ranks_.size())) {
   build();
 }
 
@@ -86,7 +95,9 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
                     : std::make_shared<const std::vector<double>>(
                           effective_capacities(topology, options.calibration))),
       latency_overrides_(tables_from.latency_overrides_),
-      route_index_(ranks_.size()) {
+      network_legs_by_link_id_(tables_from.network_legs_by_link_id_),
+      route_index_(ranks_.size()),
+      caches_from_(std::make_unique<std::atomic<bool>[]>(ranks_.size())) {
   LINKSIM_CHECK(&tables_from.topology_ == &topology, "shared tables of the same topology");
   build();
 }
@@ -121,6 +132,10 @@ void CommGraph::build() {
     }
     min_sm_ = min_sm_ == 0 ? last_sm : std::min(min_sm_, last_sm);
   }
+  if (!network_legs_by_link_id_) {
+    network_legs_by_link_id_ =
+        std::make_shared<const bool>(detail::network_legs_by_link_id(topology));
+  }
   group_nodes();
   find_gdr_nics();
   plan_rings();
@@ -149,9 +164,16 @@ void CommGraph::measure_hop_latency() {
   // case) every hop's excess is 0 and the rings need not be walked.
   hop_latency_excess_s_ = 0;
   if (!latency_overrides_) {
+    // Host 0's block and the fabric's links: the other servers' repeat host 0's (the layout
+    // contract of linksim/topology.hpp; a fault applies to every server).
     const auto links = topology_.links();
+    const size_t per_host = topology_.links_per_host();
+    const size_t blocks =
+        std::min(links.size(), per_host * static_cast<size_t>(topology_.host_count()));
+    const auto overridden = [&](const Link& l) { return excess_s(l) != 0; };
     latency_overrides_ = std::make_shared<const bool>(
-        std::any_of(links.begin(), links.end(), [&](const Link& l) { return excess_s(l) != 0; }));
+        std::any_of(links.begin(), links.begin() + std::ptrdiff_t(per_host), overridden) ||
+        std::any_of(links.begin() + std::ptrdiff_t(blocks), links.end(), overridden));
   }
   if (!*latency_overrides_) return;
   bool any = false;
@@ -210,13 +232,8 @@ CommGraph::PxnChoice CommGraph::pxn_choice(DeviceId src, DeviceId dst) const {
   using Kind = PxnChoice::Kind;
   // The ends' servers from their ids and their indices from host 0's devices (block_twin),
   // without reading the far GPUs themselves.
-  const uint64_t block = topology_.devices_per_host();
-  const auto host_of = [&](DeviceId id) -> std::optional<int> {
-    if (id.value < block * uint64_t(topology_.host_count())) return int(id.value / block);
-    return topology_.device(id).host;
-  };
-  const std::optional<int> s_host = host_of(src);
-  const std::optional<int> d_host = host_of(dst);
+  const std::optional<int> s_host = server_of(topology_, src);
+  const std::optional<int> d_host = server_of(topology_, dst);
   if (!s_host || !d_host || *s_host == *d_host) return {Kind::kSameServer};
   const Device& d = block_twin(topology_, dst);
   // Every server holds the same GPUs (the host-block layout), so gpus() is host-major.
@@ -244,12 +261,56 @@ Route CommGraph::compute_route(DeviceId src, DeviceId dst, bool summarized) cons
 }
 
 void CommGraph::compute_route_paths(DeviceId src, DeviceId dst, Route* out) const {
-  // compute_route's cases: a pair routed straight between servers is written into `*out`.
-  if (pxn_choice(src, dst).kind == PxnChoice::Kind::kDirect) {
+  // compute_route's cases, written into `*out`: a pair routed straight between servers, and
+  // one handed over to a proxy by NVLink (the server's host-0 hand-over, uncopied, then the
+  // proxy's route in a per-thread scratch), as concatenate joins them.
+  const PxnChoice pxn = pxn_choice(src, dst);
+  if (pxn.kind == PxnChoice::Kind::kDirect) {
     router_.route_paths(src, dst, out);
     return;
   }
+  if (pxn.kind == PxnChoice::Kind::kViaProxy) {
+    const std::optional<Router::HostRoute> hand = router_.host_route(src, pxn.proxy);
+    if (hand && hand->local->cls == PathClass::kNvlink && hand->local->transport == Transport::kP2p) {
+      thread_local Route tail;
+      router_.route_paths(pxn.proxy, dst, &tail);
+      join_hand_over(*hand, tail, out);
+      out->proxy = pxn.proxy;
+      return;
+    }
+  }
   *out = compute_route(src, dst, false);
+}
+
+void CommGraph::join_hand_over(const Router::HostRoute& hand, const Route& tail, Route* out) {
+  // concatenate(shifted hand-over, tail), field by field, reusing `*out`'s room.
+  const Route& a = *hand.local;
+  Route& r = *out;
+  r.src = DeviceId{a.src.value + hand.device_offset};
+  r.dst = tail.dst;
+  r.cls = tail.cls;
+  r.nvlinks = tail.nvlinks;
+  r.transport = tail.transport;
+  r.latency_s = a.latency_s + tail.latency_s;
+  r.bw_Bps = tail.bw_Bps;
+  r.bottleneck = tail.bottleneck;
+  if (a.bw_Bps < tail.bw_Bps) {
+    r.bw_Bps = a.bw_Bps;
+    r.bottleneck = LinkId{a.bottleneck.value + hand.link_offset};
+  }
+  r.proxy = tail.proxy;
+  r.paths.resize(a.paths.size() * tail.paths.size());
+  size_t k = 0;
+  for (const Path& pa : a.paths) {
+    for (const Path& pb : tail.paths) {
+      Path& p = r.paths[k++];
+      p.share = pa.share * pb.share;
+      p.links.clear();
+      p.links.reserve(pa.links.size() + pb.links.size());
+      for (LinkId id : pa.links) p.links.push_back(LinkId{id.value + hand.link_offset});
+      p.links.insert(p.links.end(), pb.links.begin(), pb.links.end());
+    }
+  }
 }
 
 const Route& CommGraph::route_paths(int from_rank, int to_rank, Route* scratch) const {
@@ -262,6 +323,7 @@ const Route* CommGraph::cached_route(int from_rank, int to_rank) const {
   LINKSIM_CHECK(from_rank >= 0 && to_rank >= 0 && from_rank < static_cast<int>(ranks_.size()) &&
                     to_rank < static_cast<int>(ranks_.size()),
                 "route between ranks of the communicator");
+  if (!caches_from_[size_t(from_rank)].load(std::memory_order_acquire)) return nullptr;
   const std::lock_guard<std::mutex> lock(routes_mutex_);
   const auto index = route_index_.find(static_cast<uint32_t>(from_rank), static_cast<uint32_t>(to_rank));
   return index ? &routes_[*index] : nullptr;
@@ -278,16 +340,20 @@ const Route& CommGraph::route(int from_rank, int to_rank) const {
   if (const auto index = route_index_.find(from, to)) return routes_[*index];
   route_index_.insert(from, to, static_cast<uint32_t>(routes_.size()));
   routes_.push_back(std::move(computed));
+  caches_from_[from].store(true, std::memory_order_release);
   return routes_.back();
 }
 
 void CommGraph::group_nodes() {
-  std::map<int, int> node_of_host;
+  // By server (count_of's index): its node's index + 1, 0 before its first rank.
+  std::vector<int> node_of_host(size_t(topology_.host_count()) + 1, 0);
   for (int r = 0; r < static_cast<int>(ranks_.size()); ++r) {
-    int host = topology_.device(ranks_[r]).host.value_or(-1);
-    auto [it, added] = node_of_host.emplace(host, static_cast<int>(nodes_.size()));
-    if (added) nodes_.emplace_back();
-    nodes_[it->second].push_back(r);
+    int& node = count_of(node_of_host, server_of(topology_, ranks_[r]));
+    if (node == 0) {
+      nodes_.emplace_back();
+      node = static_cast<int>(nodes_.size());
+    }
+    nodes_[size_t(node - 1)].push_back(r);
   }
   min_ranks_per_node_ = static_cast<int>(ranks_.size());
   for (const auto& node : nodes_) {
@@ -298,7 +364,21 @@ void CommGraph::group_nodes() {
 
 void CommGraph::find_nvls() {
   nvls_.sm = min_sm_;
+  // The ranks whose GPU's local id (within its server block) no earlier rank has: servers
+  // are identical blocks, so a repeat has the same links and moves no minimum below (each
+  // takes a strictly smaller value only).
+  std::vector<DeviceId> distinct;
+  std::vector<char> local_seen(topology_.devices_per_host(), 0);
+  const uint64_t per_host = topology_.devices_per_host();
   for (DeviceId gpu : ranks_) {
+    if (gpu.value < per_host * uint64_t(topology_.host_count())) {
+      char& seen = local_seen[gpu.value % per_host];
+      if (seen != 0) continue;
+      seen = 1;
+    }
+    distinct.push_back(gpu);
+  }
+  for (DeviceId gpu : distinct) {
     for (LinkId id : topology_.out_links(gpu)) {
       const Link& link = topology_.link(id);
       if (link.family != LinkFamily::kNvlink) continue;
@@ -316,7 +396,7 @@ void CommGraph::find_nvls() {
   }
   double min_bw = std::numeric_limits<double>::infinity();
   double lane_Bps = std::numeric_limits<double>::infinity();
-  for (DeviceId gpu : ranks_) {
+  for (DeviceId gpu : distinct) {
     double bw = 0;
     for (LinkId id : topology_.out_links(gpu)) {
       const Link& link = topology_.link(id);

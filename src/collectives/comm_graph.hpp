@@ -3,6 +3,7 @@
 // effective link capacities, the rings NCCL would build, and NVLS availability.
 #pragma once
 
+#include <atomic>
 #include <deque>
 #include <map>
 #include <memory>
@@ -33,9 +34,6 @@ struct RingPlan {
   /// rate of the intra-server chains of hierarchical algorithms.
   double intra_throughput_Bps = 0;
   Bottleneck bottleneck;      ///< what limits it
-  /// Per link the rings cross: the fraction of each rank's bytes it carries (all rings with
-  /// their weights), in first-touch order. Empty for a single rank.
-  std::vector<std::pair<LinkId, double>> link_loads;
   HopClass intra_class = HopClass::kNvlink;  ///< slowest intra-server hop kind (latency table)
   bool uses_p2p_only = true;  ///< no host-staged hop (LL128 eligibility)
 };
@@ -71,6 +69,9 @@ class CommGraph {
   int min_ranks_per_node() const { return min_ranks_per_node_; }
   int min_sm() const { return min_sm_; }
   const std::vector<double>& capacities() const { return *capacity_; }
+  /// network_legs_by_link_id(topology()) (route_caps.hpp): whether route caps between
+  /// servers may be decided per route shape. Found once, shared by sibling graphs.
+  bool network_legs_by_link_id() const { return *network_legs_by_link_id_; }
 
   /// The route between two ranks, computed on first use and cached. Thread-safe: the cache
   /// is guarded by a mutex, and a returned reference stays valid for the graph's lifetime.
@@ -104,6 +105,10 @@ class CommGraph {
   /// valid until `*scratch` changes. Thread-safe as route() for distinct scratches.
   const Route& route_paths(int from_rank, int to_rank, Route* scratch) const;
   const RingPlan& ring() const { return ring_; }
+  /// Per link the rings cross: the fraction of each rank's bytes it carries (all rings with
+  /// their weights), in first-touch order; empty for a single rank. Computed on first use
+  /// and kept (a flow run never asks; at 16,384 servers it is 28 MiB). Thread-safe.
+  const std::vector<std::pair<LinkId, double>>& ring_link_loads() const;
   /// The ring graph NCCL's search finds here (search_nccl_ring_graph), kept: every estimate
   /// of a ring or tree asks for it.
   const SearchedGraph& nccl_ring_graph() const { return nccl_ring_graph_; }
@@ -161,6 +166,9 @@ class CommGraph {
   Route compute_route(DeviceId src, DeviceId dst, bool summarized = true) const;
   /// compute_route(src, dst, false) written into `*out`, reusing its room.
   void compute_route_paths(DeviceId src, DeviceId dst, Route* out) const;
+  /// The hand-over `hand` (a host-0 route and its server's offsets) followed by `tail`, as
+  /// compute_route's concatenation of the two, written into `*out` (its room reused).
+  static void join_hand_over(const Router::HostRoute& hand, const Route& tail, Route* out);
   /// The cached route between two ranks, or nullptr. REQUIRES: ranks of the communicator.
   const Route* cached_route(int from_rank, int to_rank) const;
   /// Adds every hop of a cyclic ring to `set`, each carrying `weight` (route caps included).
@@ -174,6 +182,7 @@ class CommGraph {
   /// Whether some link's latency differs from its catalog type's (a `latency:` override): the
   /// topology's alone, found once and shared by sibling graphs (measure_hop_latency).
   std::shared_ptr<const bool> latency_overrides_;
+  std::shared_ptr<const bool> network_legs_by_link_id_;  ///< shared by sibling graphs
   std::vector<std::vector<int>> nodes_;
   mutable std::mutex routes_mutex_;  // guards routes_ and route_index_ (queries run concurrently)
   /// The routes computed so far, in the order computed; a deque never moves its elements, so
@@ -181,7 +190,15 @@ class CommGraph {
   mutable std::deque<Route> routes_;
   /// By rank pair: the index in routes_.
   mutable RouteIndex route_index_;
+  /// By source rank: whether route() has cached a route from it, set under routes_mutex_
+  /// before the route is published. cached_route reads it without the lock, so the pairs
+  /// of a rank that never cached one (most tree edges and ring hops) take no lock; a reader
+  /// racing the first insertion may miss it and computes the route itself (with_route's
+  /// contract allows it).
+  std::unique_ptr<std::atomic<bool>[]> caches_from_;
   RingPlan ring_;
+  mutable std::once_flag ring_link_loads_once_;
+  mutable std::vector<std::pair<LinkId, double>> ring_link_loads_;  ///< ring_link_loads()
   SearchedGraph nccl_ring_graph_;
   NvlsInfo nvls_;
   double node_network_Bps_ = 0;

@@ -27,7 +27,7 @@ bool ring_collective(CollectiveOp op) {
 std::vector<LinkUsage> ring_link_usage(const detail::CommGraph& g, const detail::CostModel& m,
                                        double size_bytes, double time_s) {
   std::vector<LinkUsage> usage;
-  for (const auto& [link, load] : g.ring().link_loads) {
+  for (const auto& [link, load] : g.ring_link_loads()) {
     const double bytes = load * m.wire_factor * size_bytes;
     if (!(bytes > 0)) continue;
     const double rate_Bps = g.capacities()[link.value] * m.link_scale;

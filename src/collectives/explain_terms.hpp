@@ -30,7 +30,7 @@ void add_bottleneck_terms(const CommGraph& graph, const Bottleneck& bottleneck,
                           std::vector<ExplainTerm>& terms,
                           std::optional<double> load = std::nullopt);
 
-/// The load of `link` among `loads` (StreamSet::loads, RingPlan::link_loads); nullopt if absent.
+/// The load of `link` among `loads` (StreamSet::loads, CommGraph::ring_link_loads); nullopt if absent.
 std::optional<double> load_of(const std::vector<std::pair<LinkId, double>>& loads, LinkId link);
 
 }  // namespace linksim::detail

@@ -89,14 +89,22 @@ std::vector<double> effective_capacities(const Topology& topology,
     type_of_name.emplace_back(link.type, topology.catalog().find_link_type(link.type.str()));
     return type_of_name.back().second;
   };
-  std::vector<double> capacity;
-  capacity.reserve(topology.links().size());
-  for (const Link& link : topology.links()) {
+  const auto links = topology.links();
+  std::vector<double> capacity(links.size());
+  // Servers are identical blocks, faults applied to each (linksim/topology.hpp, faults.hpp):
+  // a server's link after host 0's has the capacity of host 0's link of the same local id.
+  const uint64_t per_host = topology.links_per_host();
+  const uint64_t blocks = std::min<uint64_t>(per_host * uint64_t(topology.host_count()), links.size());
+  for (size_t id = 0; id < links.size(); ++id) {
+    if (id >= per_host && id < blocks) {
+      capacity[id] = capacity[id % per_host];
+      continue;
+    }
+    const Link& link = links[id];
     const bool nvlink = link.family == LinkFamily::kNvlink;
-    capacity.push_back(link.bw_Bps *
-                       efficiency_of(link, nvlink ? gpu_of(topology, link, gpu_model_of) : nullptr,
-                                     nvlink ? link_type_of(link) : nullptr,
-                                     calibration));
+    capacity[id] = link.bw_Bps *
+                   efficiency_of(link, nvlink ? gpu_of(topology, link, gpu_model_of) : nullptr,
+                                 nvlink ? link_type_of(link) : nullptr, calibration);
   }
   return capacity;
 }
@@ -265,14 +273,17 @@ double route_rate_cap(const Topology& topology, const Route& route,
       route.transport == Transport::kShm || has_staged_network_leg(topology, route, gdr_nics);
   if (!staged) return std::numeric_limits<double>::infinity();
   const HostStagingRate staging = host_staging_rate(topology, route, calibration, gdr_nics);
-  if (why) {
-    *why = Bottleneck{};
-    why->kind = BottleneckKind::kHostStaging;
-    why->from = route.src;
-    why->to = route.dst;
-    why->crosses_socket = staging.crosses_socket;
-  }
+  if (why) *why = host_staging_bottleneck(route, staging.crosses_socket);
   return staging.rate_Bps;
+}
+
+Bottleneck host_staging_bottleneck(const Route& route, bool crosses_socket) {
+  Bottleneck b;
+  b.kind = BottleneckKind::kHostStaging;
+  b.from = route.src;
+  b.to = route.dst;
+  b.crosses_socket = crosses_socket;
+  return b;
 }
 
 Bottleneck link_bottleneck(const Topology& topology, LinkId id, bool name_family) {
@@ -288,31 +299,38 @@ namespace {
 
 // Cleared per-link arrays of finished StreamSets on this thread: a set then costs the links it
 // loads instead of clearing one slot per link of the machine (a layout search builds thousands
-// of small sets on a cluster of hundreds of thousands of links). Arrays over more than
-// kMaxSpareLinks links are freed instead, so the largest machines keep their peak memory.
+// of small sets on a cluster of hundreds of thousands of links). The arrays of a machine of
+// more than kMaxSpareLinks links are freed instead, so the largest machines keep their peak
+// memory.
 constexpr size_t kMaxSpareLinks = size_t(1) << 20;
+// StreamSet::add's first array: this many links (32 KiB), room for a server block's links.
+constexpr size_t kFirstLoads = 4096;
 thread_local std::vector<std::vector<double>> spare_loads;
 
 }  // namespace
 
 StreamSet::~StreamSet() {
-  if (load_.empty() || load_.size() > kMaxSpareLinks) return;
+  if (load_.empty() || capacity_.size() > kMaxSpareLinks) return;
   for (uint32_t id : touched_) load_[id] = 0.0;
   spare_loads.push_back(std::move(load_));
 }
 
 void StreamSet::add(const Route& route, double weight, double rate_cap_Bps,
                     const Bottleneck& cap_why, uint32_t link_offset) {
-  if (load_.empty()) {
-    if (!spare_loads.empty() && capacity_.size() <= kMaxSpareLinks) {
-      load_ = std::move(spare_loads.back());
-      spare_loads.pop_back();
-    }
-    if (load_.size() < capacity_.size()) load_.resize(capacity_.size(), 0.0);
+  if (load_.empty() && !spare_loads.empty() && capacity_.size() <= kMaxSpareLinks) {
+    load_ = std::move(spare_loads.back());
+    spare_loads.pop_back();
   }
   for (const Path& path : route.paths) {
     for (LinkId local : path.links) {
       const uint32_t id = local.value + link_offset;
+      // kFirstLoads links while the set loads only those (a server's own ring on a cluster
+      // loads host 0's block alone), then every link: one large array, as before, so the
+      // allocator's heap is not left with the holes of regrown ones.
+      if (id >= load_.size()) {
+        load_.resize(id < kFirstLoads ? std::min(capacity_.size(), kFirstLoads) : capacity_.size(),
+                     0.0);
+      }
       if (load_[id] == 0.0) touched_.push_back(id);
       load_[id] += weight * path.share;
     }

@@ -3,6 +3,7 @@
 // host staging), the inputs of both the analytic and the flow mode.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +24,15 @@ inline const Device& block_twin(const Topology& topology, DeviceId id) {
     return topology.device(DeviceId{uint32_t(id.value % per_host)});
   }
   return topology.device(id);
+}
+
+/// The server of `id`: from its id alone when it is in a server block (the layout contract of
+/// linksim/topology.hpp), without reading the device, else the device's own host (nullopt
+/// for a fabric device).
+inline std::optional<int> server_of(const Topology& topology, DeviceId id) {
+  const uint64_t per_host = topology.devices_per_host();
+  if (id.value < per_host * uint64_t(topology.host_count())) return int(id.value / per_host);
+  return topology.device(id).host;
 }
 
 /// The fraction of `link`'s raw rate GPU traffic achieves: NVLink by architecture, PCIe,
@@ -83,6 +93,10 @@ double route_rate_cap(const Topology& topology, const Route& route,
                       const ModelCalibration& calibration, Bottleneck* why = nullptr,
                       const GdrNics* gdr_nics = nullptr);
 
+/// The bottleneck route_rate_cap names for a host-staged `route`: kHostStaging from the
+/// route's source to its destination.
+Bottleneck host_staging_bottleneck(const Route& route, bool crosses_socket);
+
 /// The bottleneck "link `id` is saturated", with the link's family.
 Bottleneck link_bottleneck(const Topology& topology, LinkId id, bool name_family = true);
 
@@ -120,7 +134,8 @@ class StreamSet {
 
  private:
   const std::vector<double>& capacity_;
-  /// per link: sum of weight x share; an array over every link, from the thread's spares
+  /// per link: sum of weight x share; an array over the first links while only those are
+  /// loaded, else over every link, from the thread's spares
   std::vector<double> load_;
   std::vector<uint32_t> touched_;     // links with load, in first-touch order (determinism)
   double cap_limit_ = 0;              // min over streams of cap / weight

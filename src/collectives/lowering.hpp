@@ -12,6 +12,7 @@
 #include "collectives/flow_lowering.hpp"
 #include "collectives/joint_flows.hpp"
 #include "collectives/link_efficiency.hpp"
+#include "collectives/route_caps.hpp"
 #include "linksim/flowsim.hpp"
 
 namespace linksim::detail {
@@ -30,7 +31,11 @@ class Lowering {
   /// With capacities of the caller's choosing; route caps are scaled by `cap_scale`.
   Lowering(const CommGraph& g, std::vector<double> capacities, double cap_scale,
            double start_latency_s, JointFlows* joint)
-      : g_(g), scale_(cap_scale), latency_s_(start_latency_s), joint_(joint) {
+      : g_(g),
+        scale_(cap_scale),
+        latency_s_(start_latency_s),
+        joint_(joint),
+        caps_(g.topology(), g.options().calibration, &g.gdr_nics(), g.network_legs_by_link_id()) {
     if (joint_ != nullptr) {
       capacities_ = std::move(capacities);
     } else {
@@ -72,7 +77,7 @@ class Lowering {
     spec.bytes = bytes;
     spec.paths = paths_;
     spec.latency_s = latency_s_;
-    const double cap = route_rate_cap(g_.topology(), route, g_.options().calibration, nullptr, &g_.gdr_nics());
+    const double cap = caps_.cap(route);
     if (cap < std::numeric_limits<double>::infinity()) spec.rate_cap_Bps = cap * scale_;
     add(spec);
   }
@@ -89,10 +94,16 @@ class Lowering {
     size_t used_links = 0;  // sized once: a cluster's links would regrow it by doubling
     for (const ResourceUsage& used : result.resources) used_links += used.bytes > 0 ? 1 : 0;
     out.link_usage.reserve(used_links);
+    // A server's link has the raw rate of host 0's link of the same local id (the layout
+    // contract of linksim/topology.hpp; faults apply to every server), read where it stays
+    // in cache instead of from each of the cluster's links.
+    const auto links = g_.topology().links();
+    const size_t per_host = g_.topology().links_per_host();
+    const size_t blocks = per_host * static_cast<size_t>(g_.topology().host_count());
     for (size_t r = 0; r < result.resources.size(); ++r) {
       const ResourceUsage& used = result.resources[r];
       if (!(used.bytes > 0)) continue;
-      const double raw_Bps = g_.topology().links()[r].bw_Bps;
+      const double raw_Bps = links[r < blocks ? r % per_host : r].bw_Bps;
       const double utilization = out.time_s > 0 ? used.bytes / (raw_Bps * out.time_s) : 0.0;
       out.link_usage.push_back({LinkId{static_cast<uint32_t>(r)}, used.bytes, used.busy_s,
                                 utilization});
@@ -118,6 +129,7 @@ class Lowering {
   std::vector<PathSpec> paths_;
   std::vector<ResourceId> resources_;
   Route route_;  ///< send's route between ranks, its room reused from send to send
+  RouteCaps caps_;  ///< send_route's rate caps, decided once per route shape
 };
 
 /// Throws ConfigError when a lowering would need more than kMaxTransfers transfers.

@@ -9,6 +9,7 @@
 
 #include "collectives/comm_graph.hpp"
 #include "collectives/link_efficiency.hpp"
+#include "collectives/route_caps.hpp"
 #include "collectives/ring_search.hpp"
 
 namespace linksim::detail {
@@ -38,6 +39,9 @@ double hop_rate_on(const Topology& t, const ModelCalibration& calibration, const
 }  // namespace
 
 void CommGraph::add_ring_streams(StreamSet& set, const std::vector<int>& ring, double weight) const {
+  // A ring over servers crosses the network once per server: its hops' caps repeat per shape.
+  RouteCaps caps(topology_, options_.calibration, &gdr_nics_, network_legs_by_link_id());
+  Route scratch;
   for (size_t i = 0; ring.size() > 1 && i < ring.size(); ++i) {
     const int a = ring[i];
     const int b = ring[(i + 1) % ring.size()];
@@ -51,11 +55,12 @@ void CommGraph::add_ring_streams(StreamSet& set, const std::vector<int>& ring, d
         continue;
       }
     }
-    with_route(a, b, [&](const Route& r) {
-      Bottleneck why;
-      const double cap = route_rate_cap(topology_, r, options_.calibration, &why, &gdr_nics_);
-      set.add(r, weight, cap, why);
-    });
+    // A hop between servers, unsummarized (the set reads its paths and cap alone), into
+    // one scratch route reused hop after hop.
+    const Route& r = route_paths(a, b, &scratch);
+    Bottleneck why;
+    const double cap = caps.cap(r, &why);
+    set.add(r, weight, cap, why);
   }
 }
 
@@ -218,12 +223,12 @@ void CommGraph::plan_rings() {
   }
 
   auto classify_hops = [&](const std::vector<int>& ring) {
+    Route scratch;  // class and transport alone: no summary needed
     for (size_t i = 0; i < ring.size(); ++i) {
-      with_route(ring[i], ring[(i + 1) % ring.size()], [&](const Route& r) {
-        if (r.transport == Transport::kNet) return;
-        if (r.cls != PathClass::kNvlink) ring_.intra_class = HopClass::kPcie;
-        if (r.transport == Transport::kShm || r.cls != PathClass::kNvlink) ring_.uses_p2p_only = false;
-      });
+      const Route& r = route_paths(ring[i], ring[(i + 1) % ring.size()], &scratch);
+      if (r.transport == Transport::kNet) continue;
+      if (r.cls != PathClass::kNvlink) ring_.intra_class = HopClass::kPcie;
+      if (r.transport == Transport::kShm || r.cls != PathClass::kNvlink) ring_.uses_p2p_only = false;
     }
   };
 
@@ -237,11 +242,6 @@ void CommGraph::plan_rings() {
     ring_.throughput_Bps = total;
     ring_.intra_throughput_Bps = total;
     ring_.bottleneck = server.bottleneck;
-    StreamSet all(capacities());
-    for (size_t k = 0; k < ring_.rings.size(); ++k) {
-      add_ring_streams(all, ring_.rings[k], ring_.weights[k]);
-    }
-    ring_.link_loads = all.loads();
     classify_hops(ring_.rings.front());
     return;
   }
@@ -267,8 +267,20 @@ void CommGraph::plan_rings() {
   StreamSet::Limit limit = set.limit();
   ring_.throughput_Bps = limit.throughput_Bps;
   ring_.bottleneck = limit.bottleneck(topology_);
-  ring_.link_loads = set.loads();
   classify_hops(ring_.rings.front());
+}
+
+const std::vector<std::pair<LinkId, double>>& CommGraph::ring_link_loads() const {
+  // Every ring with its weight, as plan_rings adds them (the same streams in the same order,
+  // so the same doubles in the same first-touch order).
+  std::call_once(ring_link_loads_once_, [&] {
+    StreamSet all(capacities());
+    for (size_t k = 0; k < ring_.rings.size(); ++k) {
+      add_ring_streams(all, ring_.rings[k], ring_.weights[k]);
+    }
+    ring_link_loads_ = all.loads();
+  });
+  return ring_link_loads_;
 }
 
 }  // namespace linksim::detail

@@ -90,10 +90,19 @@ void append_row(std::string& out, const CollectiveRow& row) {
 std::vector<NcclTestsDeviceLine> nccl_tests_devices(const Topology& topology,
                                                     const std::vector<DeviceId>& ranks) {
   std::vector<NcclTestsDeviceLine> lines;
+  lines.reserve(ranks.size());
+  // A cluster's GPUs share a model or a few: look the catalog up (which ignores case, slowly)
+  // once per run of equal model names.
+  const std::string* last_model = nullptr;
+  const std::string* last_name = nullptr;
   for (size_t r = 0; r < ranks.size(); ++r) {
     const Device& gpu = topology.device(ranks[r]);
+    if (last_model == nullptr || *last_model != gpu.model || gpu.kind != DeviceKind::kGpu) {
+      last_name = &topology.gpu_model(ranks[r]).name;
+      last_model = &gpu.model;
+    }
     lines.push_back({static_cast<int>(r), fmt::format("host{}", gpu.host.value_or(0)), gpu.index,
-                     topology.gpu_model(ranks[r]).name});
+                     *last_name});
   }
   return lines;
 }

@@ -7,8 +7,19 @@
 namespace linksim::routing_detail {
 namespace {
 
+// A device's kind, read from host 0's device of the same local id when `id` is in a server
+// block (the layout contract of linksim/topology.hpp: the blocks are identical), which stays
+// in cache where a cluster's far devices miss it.
+DeviceKind kind_of(const Topology& topology, uint32_t id) {
+  const uint64_t per_host = topology.devices_per_host();
+  if (id < per_host * uint64_t(topology.host_count())) {
+    return topology.device(DeviceId{uint32_t(id % per_host)}).kind;
+  }
+  return topology.device(DeviceId{id}).kind;
+}
+
 bool is_switch(const Topology& topology, DeviceId id) {
-  return topology.device(id).kind == DeviceKind::kNetSwitch;
+  return kind_of(topology, id.value) == DeviceKind::kNetSwitch;
 }
 
 }  // namespace
@@ -18,14 +29,20 @@ FabricRoutes::FabricRoutes(const Topology& topology)
   const auto devices = topology.devices();
   std::vector<DeviceId> switches;
   for (uint32_t i = 0; i < devices.size(); ++i) {
-    if (devices[i].kind == DeviceKind::kNetSwitch) {
+    const DeviceKind kind = kind_of(topology, i);
+    if (kind == DeviceKind::kNetSwitch) {
       slot_[i] = uint32_t(switches_.size());
       switches_.emplace_back();
       switches.push_back(DeviceId{i});
-    } else if (devices[i].kind == DeviceKind::kNic) {
+    } else if (kind == DeviceKind::kNic) {
       slot_[i] = uint32_t(nics_.size()) | kNicSlot;
       NicState& state = nics_.emplace_back();
-      if (const auto up = find_uplink(DeviceId{i})) state.uplink = up->value;
+      if (const auto up = find_uplink(DeviceId{i})) {
+        const Link& link = topology.link(*up);
+        state.uplink = up->value;
+        state.leaf = link.to.value;
+        state.downlink = link.reverse.value;
+      }
     }
   }
   for (DeviceId id : switches) list_neighbours(id);
@@ -62,9 +79,8 @@ std::optional<LinkId> FabricRoutes::find_uplink(DeviceId nic) const {
 void FabricRoutes::rank_leaves(const std::vector<DeviceId>& switches) {
   std::vector<char> is_leaf(topology_.devices().size(), 0);
   const auto devices = topology_.devices();
-  for (uint32_t i = 0; i < devices.size(); ++i) {
-    if (devices[i].kind != DeviceKind::kNic) continue;
-    if (const auto up = uplink_of(DeviceId{i})) is_leaf[topology_.link(*up).to.value] = 1;
+  for (const NicState& nic : nics_) {
+    if (nic.uplink != kNone) is_leaf[nic.leaf] = 1;
   }
   std::vector<char> visited(devices.size(), 0);
   std::vector<DeviceId> stack;
@@ -100,7 +116,7 @@ void FabricRoutes::number_nics(const std::vector<DeviceId>& switches) {
   for (DeviceId leaf : leaves) {
     for (LinkId id : topology_.out_links(leaf)) {
       const DeviceId to = topology_.link(id).to;
-      if (topology_.device(to).kind == DeviceKind::kNic && nic(to).key == kNone) {
+      if (kind_of(topology_, to.value) == DeviceKind::kNic && nic(to).key == kNone) {
         nic(to).key = next_key++;
       }
     }
@@ -170,13 +186,13 @@ bool FabricRoutes::reaches(DeviceId upper, uint32_t leaf_rank) const {
 }
 
 template <typename Accept>
-LinkId FabricRoutes::pick(DeviceId from, bool up, uint64_t key, uint32_t count,
-                          Accept accept) const {
+FabricRoutes::Hop FabricRoutes::pick(DeviceId from, bool up, uint64_t key, uint32_t count,
+                                     Accept accept) const {
   uint64_t skip = key % count;
-  LinkId chosen;
+  Hop chosen{};
   for_each_neighbour(from, up, [&](LinkId id, DeviceId to) {
     if (!accept(to)) return;
-    if (skip == 0) chosen = id;
+    if (skip == 0) chosen = {id, to};
     --skip;  // wraps past the chosen one; no later link matches skip == 0 again
   });
   return chosen;
@@ -190,19 +206,19 @@ bool FabricRoutes::descend(DeviceId from, uint32_t leaf_rank, uint32_t key,
     uint32_t count = 0;
     for_each_neighbour(at, false, [&](LinkId, DeviceId to) { count += toward(to); });
     if (count == 0) return false;
-    const LinkId chosen = pick(at, false, key, count, toward);
-    links->push_back(chosen);
-    at = topology_.link(chosen).to;
+    const Hop chosen = pick(at, false, key, count, toward);
+    links->push_back(chosen.link);
+    at = chosen.to;
   }
   return true;
 }
 
 bool FabricRoutes::append_route(DeviceId src, DeviceId dst, std::vector<LinkId>* links) const {
-  const auto up = uplink_of(src);
-  const auto down_up = uplink_of(dst);
-  if (!up || !down_up) return false;
-  const uint32_t dst_rank = at_switch(topology_.link(*down_up).to).leaf_rank;
-  const uint32_t key = nic(dst).key;
+  const NicState* src_nic = attached(src);
+  const NicState* dst_nic = attached(dst);
+  if (src_nic == nullptr || dst_nic == nullptr) return false;
+  const uint32_t dst_rank = at_switch(DeviceId{dst_nic->leaf}).leaf_rank;
+  const uint32_t key = dst_nic->key;
   if (dst_rank == kNone || key == kNone) return false;
   const size_t begin = links->size();
   // D-mod-k (Zahavi 2010): the destination's number, written in the mixed radix of the
@@ -211,8 +227,8 @@ bool FabricRoutes::append_route(DeviceId src, DeviceId dst, std::vector<LinkId>*
   // a full fat tree. Candidates: the uplinks whose switch reaches dst going down, else those
   // whose cone holds it.
   uint64_t base = 1;
-  links->push_back(*up);
-  DeviceId at = topology_.link(*up).to;
+  links->push_back(LinkId{src_nic->uplink});
+  DeviceId at{src_nic->leaf};
   const auto toward = [&](DeviceId to) { return reaches(to, dst_rank); };
   const auto onward = [&](DeviceId to) {
     return !reaches(to, dst_rank) && contains(at_switch(to).cone, dst_rank);
@@ -229,17 +245,17 @@ bool FabricRoutes::append_route(DeviceId src, DeviceId dst, std::vector<LinkId>*
       return false;
     }
     const uint32_t count = n_toward > 0 ? n_toward : n_onward;
-    const LinkId chosen = n_toward > 0 ? pick(at, true, key / base, count, toward)
-                                       : pick(at, true, key / base, count, onward);
+    const Hop chosen = n_toward > 0 ? pick(at, true, key / base, count, toward)
+                                    : pick(at, true, key / base, count, onward);
     base *= count;
-    links->push_back(chosen);
-    at = topology_.link(chosen).to;
+    links->push_back(chosen.link);
+    at = chosen.to;
   }
   if (!descend(at, dst_rank, key, links)) {
     links->resize(begin);
     return false;
   }
-  links->push_back(topology_.link(*down_up).reverse);
+  links->push_back(LinkId{dst_nic->downlink});
   return true;
 }
 

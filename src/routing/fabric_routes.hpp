@@ -36,14 +36,17 @@ class FabricRoutes {
     uint32_t first = 0;
     uint32_t count = 0;
   };
+  /// A link between switches and the switch it leads to (read without the topology's link).
+  struct Hop {
+    LinkId link;
+    DeviceId to;
+  };
 
   std::optional<LinkId> find_uplink(DeviceId nic) const;
   /// A NIC's link to its leaf; nullopt for a NIC without one or another device.
   std::optional<LinkId> uplink_of(DeviceId nic) const {
-    const uint32_t slot = slot_[nic.value];
-    if (slot == kNone || (slot & kNicSlot) == 0) return std::nullopt;
-    const uint32_t id = nics_[slot & ~kNicSlot].uplink;
-    return id == kNone ? std::nullopt : std::optional<LinkId>(LinkId{id});
+    const NicState* state = attached(nic);
+    return state != nullptr ? std::optional<LinkId>(LinkId{state->uplink}) : std::nullopt;
   }
   /// Records switch `id`'s links to switches of a higher tier, then of a lower one.
   void list_neighbours(DeviceId id);
@@ -58,7 +61,7 @@ class FabricRoutes {
   /// The link among `from`'s up (`up`) or down links whose far end satisfies `accept`,
   /// the (key mod count)-th of `count` such links in link order.
   template <typename Accept>
-  LinkId pick(DeviceId from, bool up, uint64_t key, uint32_t count, Accept accept) const;
+  Hop pick(DeviceId from, bool up, uint64_t key, uint32_t count, Accept accept) const;
 
   static constexpr uint32_t kNone = ~uint32_t{0};
   static constexpr uint32_t kNicSlot = uint32_t{1} << 31;  ///< slot_ bit: an index into nics_
@@ -75,10 +78,6 @@ class FabricRoutes {
     uint32_t down_begin = 0;
     uint32_t down_end = 0;
   };
-  struct Hop {
-    LinkId link;
-    DeviceId to;
-  };
   /// Calls visit(link id, neighbour) for every link from switch `from` to a network switch
   /// of a higher tier (`up`) or a lower one (`!up`), in link order.
   template <typename Visit>
@@ -89,11 +88,21 @@ class FabricRoutes {
     for (uint32_t i = begin; i < end; ++i) visit(hops_[i].link, hops_[i].to);
   }
   /// A NIC's part: its index when NICs are counted leaf by leaf in rank order, each leaf's
-  /// NICs in port order (the destination number of D-mod-k), and its link to its leaf.
+  /// NICs in port order (the destination number of D-mod-k), its link to its leaf, that
+  /// leaf and the link back: append_route reads none of the topology's links.
   struct NicState {
     uint32_t key = kNone;
     uint32_t uplink = kNone;
+    uint32_t leaf = kNone;
+    uint32_t downlink = kNone;
   };
+  /// A NIC's part when it has a link to a leaf; nullptr for another NIC or device.
+  const NicState* attached(DeviceId id) const {
+    const uint32_t slot = slot_[id.value];
+    if (slot == kNone || (slot & kNicSlot) == 0) return nullptr;
+    const NicState& state = nics_[slot & ~kNicSlot];
+    return state.uplink == kNone ? nullptr : &state;
+  }
   /// REQUIRES: `id` is a network switch (a NIC for nic()).
   SwitchState& at_switch(DeviceId id) { return switches_[slot_[id.value]]; }
   const SwitchState& at_switch(DeviceId id) const { return switches_[slot_[id.value]]; }

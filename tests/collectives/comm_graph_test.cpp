@@ -3,6 +3,11 @@
 // estimates read instead of recomputing (docs/flowsim.md#measured, the analytic engine).
 #include <doctest/doctest.h>
 
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "collectives/comm_graph.hpp"
 #include "collectives/nccl_tuner_model.hpp"
 #include "linksim/gpu_selection.hpp"
@@ -42,6 +47,38 @@ TEST_CASE("comm graph: with_route visits the route route() returns, cached or no
     g.with_route(a, b, [&](const Route& r) { visited_kept = &r == &kept; });
     CHECK(visited_kept);  // now the cached one itself
   }
+}
+
+TEST_CASE("comm graph: route_paths into one scratch route gives route()'s paths for every pair") {
+  // Every pair of two servers (PXN hand-overs by NVLink, pairs on one rail, pairs in one
+  // server) written in turn into one scratch route, against routes computed afresh: a second
+  // graph whose cache route() fills.
+  const Topology t = testing::library_topology("dgx-h100-ib.yaml", {{"nodes", "2"}});
+  const detail::CommGraph g(t, t.gpus(), CommOptions{});
+  const detail::CommGraph kept(t, t.gpus(), CommOptions{});
+  Route scratch;
+  int handed_over = 0;
+  for (int a = 0; a < 16; ++a) {
+    for (int b = 0; b < 16; ++b) {
+      if (a == b) continue;
+      const Route& r = g.route_paths(a, b, &scratch);
+      CHECK(&r == &scratch);  // nothing cached in g
+      const Route& want = kept.route(a, b);
+      CHECK(r.src == want.src);
+      CHECK(r.dst == want.dst);
+      CHECK(r.cls == want.cls);
+      CHECK(r.transport == want.transport);
+      CHECK(r.proxy == want.proxy);
+      REQUIRE(r.paths.size() == want.paths.size());
+      for (size_t i = 0; i < r.paths.size(); ++i) {
+        CHECK(r.paths[i].share == want.paths[i].share);
+        CHECK(r.paths[i].links == want.paths[i].links);
+      }
+      handed_over += r.proxy.has_value() ? 1 : 0;
+    }
+  }
+  // A GPU's peers on the other server: 7 of 8 on another rail, so 2 x 8 x 7 hand-overs.
+  CHECK(handed_over == 2 * 8 * 7);
 }
 
 TEST_CASE("comm graph: the emptiest server and NCCL's ring graph are kept") {
@@ -91,6 +128,39 @@ TEST_CASE("comm graph: a sibling shares the topology's tables and answers as a f
       CHECK(a.link_usage.size() == b.link_usage.size());
     }
   }
+}
+
+TEST_CASE("comm graph: the rings' link loads, computed on first use, bound the ring plan's rate") {
+  // The plan's throughput is the largest rate the loaded links allow (StreamSet::limit): the
+  // smallest capacity / load over the loads computed later, at the plan's bottleneck link.
+  for (const auto& [file, nodes] : std::vector<std::pair<std::string, std::string>>{
+           {"dgx-h100.yaml", "1"}, {"dgx-h100-ib.yaml", "2"}, {"dgx-h100-ib.yaml", "4"}}) {
+    CAPTURE(file);
+    CAPTURE(nodes);
+    const Topology t = file == "dgx-h100.yaml"
+                           ? testing::library_topology(file)
+                           : testing::library_topology(file, {{"nodes", nodes}});
+    const detail::CommGraph g(t, t.gpus(), CommOptions{});
+    const auto& loads = g.ring_link_loads();
+    CHECK(&g.ring_link_loads() == &loads);  // kept
+    REQUIRE_FALSE(loads.empty());
+    double rate_Bps = std::numeric_limits<double>::infinity();
+    LinkId bottleneck;
+    for (const auto& [link, load] : loads) {
+      CHECK(load > 0);
+      if (g.capacities()[link.value] / load < rate_Bps) {
+        rate_Bps = g.capacities()[link.value] / load;
+        bottleneck = link;
+      }
+    }
+    REQUIRE(g.ring().bottleneck.kind == BottleneckKind::kLink);
+    CHECK(rate_Bps == g.ring().throughput_Bps);
+    CHECK(bottleneck == g.ring().bottleneck.link);
+  }
+  // A single rank crosses no link.
+  const Topology one = testing::library_topology("dgx-h100.yaml");
+  const detail::CommGraph alone(one, {one.gpus()[0]}, CommOptions{});
+  CHECK(alone.ring_link_loads().empty());
 }
 
 }  // TEST_SUITE

@@ -25,5 +25,15 @@ TEST_CASE("route index finds what was inserted, listed and dense rows alike") {
   for (uint32_t to = 0; to < kRanks; ++to) CHECK(index.find(5, to) == 10 + to);
 }
 
+TEST_CASE("route index: an index that never cached a route finds none") {
+  const RouteIndex empty(1000);
+  CHECK_FALSE(empty.find(0, 1).has_value());
+  CHECK_FALSE(empty.find(999, 0).has_value());
+  RouteIndex one(1000);
+  one.insert(999, 0, 7);  // the first insert allocates the rows
+  CHECK(one.find(999, 0) == 7u);
+  CHECK_FALSE(one.find(0, 999).has_value());
+}
+
 }  // namespace
 }  // namespace linksim::detail
