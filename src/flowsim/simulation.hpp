@@ -6,6 +6,8 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -301,16 +303,58 @@ class Simulation {
       updated_s_[slot] = now;
     }
     solver_.solve_component();
-    queue_.begin_batch(solver_.component_slots().size());
-    for (uint32_t slot : solver_.component_slots()) {
-      // An unchanged rate keeps its scheduled finish.
+    push_finishes(now);
+    for (uint32_t resource : solver_.component_resources()) meter(resource, now);
+  }
+
+  /// When the slot, running at its solved rate from `now`, sends its last byte.
+  double finish_time_s(uint32_t slot, double now) const {
+    return now + remaining_bytes_[slot] / solver_.rate_Bps(slot);
+  }
+
+  // Schedules the finish of each slot of the solved component whose rate changed (an
+  // unchanged rate keeps its scheduled finish), as one queue batch numbered in component
+  // order. When the finish times take at most kFewFinishTimes distinct values, none NaN (a
+  // collective's flows finish at a few instants), one pass per time, earliest first, pushes
+  // them in (time, component order): the order the queue's sort would give, without the sort.
+  void push_finishes(double now) {
+    const std::span<const uint32_t> slots = solver_.component_slots();
+    std::array<double, kFewFinishTimes> times_s{};
+    std::size_t distinct = 0;
+    bool few = true;
+    for (uint32_t slot : slots) {
       if (!solver_.rate_changed(slot)) continue;
-      const double rate = solver_.rate_Bps(slot);
-      queue_.batch_push(now + remaining_bytes_[slot] / rate, EventKind::kFinish, slot,
-                        ++version_[slot]);
+      const double finish_s = finish_time_s(slot, now);
+      const auto known = times_s.begin() + static_cast<std::ptrdiff_t>(distinct);
+      if (std::find(times_s.begin(), known, finish_s) != known) continue;
+      if (std::isnan(finish_s) || distinct == kFewFinishTimes) {
+        few = false;
+        break;
+      }
+      times_s[distinct++] = finish_s;
+    }
+    queue_.begin_batch(slots.size());
+    if (!few) {
+      for (uint32_t slot : slots) {
+        if (!solver_.rate_changed(slot)) continue;
+        queue_.batch_push(finish_time_s(slot, now), EventKind::kFinish, slot, ++version_[slot]);
+      }
+      queue_.end_batch();
+      return;
+    }
+    std::sort(times_s.begin(), times_s.begin() + static_cast<std::ptrdiff_t>(distinct));
+    for (std::size_t i = 0; i < distinct; ++i) {
+      std::size_t index = 0;  // among the changed slots, in component order
+      for (uint32_t slot : slots) {
+        if (!solver_.rate_changed(slot)) continue;
+        const double finish_s = finish_time_s(slot, now);
+        if (finish_s == times_s[i]) {
+          queue_.batch_push_indexed(index, finish_s, EventKind::kFinish, slot, ++version_[slot]);
+        }
+        ++index;
+      }
     }
     queue_.end_batch();
-    for (uint32_t resource : solver_.component_resources()) meter(resource, now);
   }
 
   void meter(uint32_t resource, double now) { meter_at(resource, now, solver_.load_Bps(resource)); }
@@ -348,6 +392,8 @@ class Simulation {
     for (const auto& [busy_s, r] : busy) outcome_.bottlenecks.push_back(ResourceId{r});
   }
 
+  /// At most this many distinct finish times are pushed in order by push_finishes().
+  static constexpr std::size_t kFewFinishTimes = 8;
   /// Events of a lone-step candidate batch whose storage is kept between batches.
   static constexpr std::size_t kKeptBatchEvents = std::size_t{1} << 16;
 
