@@ -80,6 +80,13 @@ class LevelHeap {
     }
   }
 
+  /// The least entry. REQUIRES: !empty().
+  const Level& top() const { return heap_.front(); }
+  /// Whether resource `resource` has an entry, and its level if so.
+  bool has_resource(uint32_t resource) const { return position_[resource] != kAbsent; }
+  /// REQUIRES: has_resource(resource).
+  double resource_level(uint32_t resource) const { return heap_[position_[resource]].level_Bps; }
+
   /// Removes and returns the least entry. REQUIRES: !empty().
   Level pop() {
     const Level top = heap_.front();

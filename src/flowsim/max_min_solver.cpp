@@ -111,6 +111,7 @@ uint32_t MaxMinSolver::add(std::span<const uint32_t> path, double bound_Bps) {
   }
   // A slot crossing no resource belongs to no component; collect_component reports it alone.
   if (length == 0) orphans_.push_back(slot);
+  ++added_since_collect_;
   return slot;
 }
 
@@ -127,6 +128,7 @@ void MaxMinSolver::detach(uint32_t slot, uint32_t hop) {
 
 void MaxMinSolver::remove(uint32_t slot) {
   for (uint32_t hop = 0; hop < length_[slot]; ++hop) detach(slot, hop);
+  removed_since_collect_ = true;
   rate_Bps_[slot] = 0;
   free_slots_.push_back(slot);
 }
@@ -137,6 +139,11 @@ void MaxMinSolver::collect_component() {
   component_slots_.clear();
   component_resources_.clear();
   component_resources_.swap(dirty_);
+  // Every active slot new, none removed: each resource of an active slot was touched by its
+  // add(), so the paths below would mark no resource that is not already listed.
+  const bool all_new = !removed_since_collect_ && added_since_collect_ == active_count();
+  added_since_collect_ = 0;
+  removed_since_collect_ = false;
   // Breadth-first: component_resources_ doubles as the queue.
   for (std::size_t next = 0; next < component_resources_.size(); ++next) {
     for (const Element& element : users_.list(component_resources_[next])) {
@@ -144,6 +151,7 @@ void MaxMinSolver::collect_component() {
       if (fixed_[slot] & kCollected) continue;  // cleared for the component by its solve
       fixed_[slot] |= kCollected;
       component_slots_.push_back(slot);
+      if (all_new) continue;
       for (const uint32_t resource : path(slot)) {
         if (resource_mark_[resource] == epoch_) continue;
         resource_mark_[resource] = epoch_;
@@ -160,11 +168,15 @@ double MaxMinSolver::resource_level(uint32_t resource) const {
   return std::max(0.0, remaining_Bps_[resource]) / unfixed_[resource];
 }
 
+// Lazy raise: an entry whose level rose is left at its old, lower level (solve_component
+// corrects it when it reaches the top) and an entry whose resource has no unfixed element left
+// is dropped when popped; only a level that fell (rounding can lower it by an ulp) or an
+// absent entry is written now. Every entry thus stays at most its resource's level.
 void MaxMinSolver::update_resource_level(uint32_t resource) {
-  if (unfixed_[resource] == 0) {
-    heap_.erase_resource(resource);
-  } else {
-    heap_.set_resource(resource, resource_level(resource));
+  if (unfixed_[resource] == 0) return;
+  const double level_Bps = resource_level(resource);
+  if (!heap_.has_resource(resource) || level_Bps < heap_.resource_level(resource)) {
+    heap_.set_resource(resource, level_Bps);
   }
 }
 
@@ -220,7 +232,23 @@ void MaxMinSolver::solve_component() {
     heap_.push_unordered(Level{resource_level(resource), resource, LevelKind::kResource});
   }
   heap_.heapify();  // O(n) for the initial levels
+  // Pops entries in (level, kind, id) order of the resources' current levels, as a heap moved
+  // at every fix() would: an entry at most its resource's level (update_resource_level) that
+  // reaches the top at its level is the least of all current levels, ties included, since
+  // every other entry is at most its own; one below it is raised in place and sifted down.
   while (!heap_.empty()) {
+    const Level& least = heap_.top();
+    if (least.kind == LevelKind::kResource) {
+      if (unfixed_[least.id] == 0) {  // every user fixed at others' levels
+        heap_.pop();
+        continue;
+      }
+      const double level_Bps = resource_level(least.id);
+      if (least.level_Bps != level_Bps) {
+        heap_.set_resource(least.id, level_Bps);
+        continue;
+      }
+    }
     const Level top = heap_.pop();
     if (top.kind == LevelKind::kSlotBound) {
       if (!(fixed_[top.id] & kFixed)) fix(top.id, top.level_Bps);

@@ -87,6 +87,10 @@ class MaxMinSolver {
   bool has_changes() const { return !dirty_.empty() || !orphans_.empty(); }
   /// Finds the resources and active slots connected to the resources changed since the last
   /// solve. Their order is deterministic (breadth-first from the changes, in call order).
+  /// When every active slot was added since the last call and none was removed (a batch
+  /// started at once on an idle solver), the changed resources are already every resource an
+  /// active slot crosses, so the search reads user lists only, not the slots' paths: the
+  /// same lists in the same order.
   /// REQUIRES: solve_component() follows before the next call (it clears the slots' marks).
   void collect_component();
   std::span<const uint32_t> component_slots() const { return component_slots_; }
@@ -137,8 +141,8 @@ class MaxMinSolver {
   /// returns whether it did.
   bool fix_if_alone(uint32_t slot);
   std::span<const uint32_t> path(uint32_t slot) const { return {path_[slot], length_[slot]}; }
-  /// Sets the resource's entry in the heap to its current level, or drops the entry when it
-  /// has no unfixed elements left.
+  /// After a fix() changed the resource's counters: keeps its heap entry at most its current
+  /// level (see solve_component's lazy raise).
   void update_resource_level(uint32_t resource);
   double resource_level(uint32_t resource) const;
   void detach(uint32_t slot, uint32_t hop);
@@ -169,6 +173,9 @@ class MaxMinSolver {
   std::vector<uint32_t> component_slots_, component_resources_;
   flowsim_internal::LevelHeap heap_;
   uint32_t epoch_ = 0;
+  /// add() calls since the last collect_component(), and whether remove() was called since.
+  uint32_t added_since_collect_ = 0;
+  bool removed_since_collect_ = false;
   /// The resource whose users solve_component is fixing at one level, if any.
   std::optional<uint32_t> filling_;
 };

@@ -325,13 +325,21 @@ class Simulation {
     for (uint32_t slot : slots) {
       if (!solver_.rate_changed(slot)) continue;
       const double finish_s = finish_time_s(slot, now);
-      const auto known = times_s.begin() + static_cast<std::ptrdiff_t>(distinct);
-      if (std::find(times_s.begin(), known, finish_s) != known) continue;
-      if (std::isnan(finish_s) || distinct == kFewFinishTimes) {
+      if (std::isnan(finish_s)) {
         few = false;
         break;
       }
-      times_s[distinct++] = finish_s;
+      // times_s[0, distinct) stays sorted ascending.
+      const auto known = times_s.begin() + static_cast<std::ptrdiff_t>(distinct);
+      const auto at = std::lower_bound(times_s.begin(), known, finish_s);
+      if (at != known && *at == finish_s) continue;
+      if (distinct == kFewFinishTimes) {
+        few = false;
+        break;
+      }
+      std::copy_backward(at, known, known + 1);
+      *at = finish_s;
+      ++distinct;
     }
     queue_.begin_batch(slots.size());
     if (!few) {
@@ -342,7 +350,6 @@ class Simulation {
       queue_.end_batch();
       return;
     }
-    std::sort(times_s.begin(), times_s.begin() + static_cast<std::ptrdiff_t>(distinct));
     for (std::size_t i = 0; i < distinct; ++i) {
       std::size_t index = 0;  // among the changed slots, in component order
       for (uint32_t slot : slots) {
