@@ -13,7 +13,8 @@ using flowsim_internal::Level;
 using flowsim_internal::LevelKind;
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
-/// Heap entries whose storage a solve keeps for the next (16 bytes each).
+/// Heap entries (16 bytes each) and component slots (4 bytes) whose storage a solve keeps for
+/// the next.
 constexpr std::size_t kKeptLevels = std::size_t{1} << 16;
 
 }  // namespace
@@ -25,7 +26,7 @@ MaxMinSolver::MaxMinSolver(std::span<const double> capacities_Bps,
       users_(capacities_Bps.size()),
       remaining_Bps_(capacities_Bps.size(), 0.0),
       unfixed_(capacities_Bps.size(), 0),
-      resource_mark_(capacities_Bps.size(), 0),
+      listed_(capacities_Bps.size(), false),
       heap_(capacities_Bps.size()) {}
 
 void MaxMinSolver::reserve(std::size_t slots, std::size_t elements) {
@@ -49,7 +50,7 @@ void MaxMinSolver::release() {
   heap_ = flowsim_internal::LevelHeap(0);
   drop(remaining_Bps_);
   drop(unfixed_);
-  drop(resource_mark_);
+  drop(listed_);
   drop(path_);
   drop(length_);
   drop(index_begin_);
@@ -134,9 +135,11 @@ void MaxMinSolver::remove(uint32_t slot) {
 }
 
 void MaxMinSolver::collect_component() {
-  // The changed resources are already marked with this epoch, each listed once (touch()).
-  ++epoch_;
+  // The changed resources are already marked as listed, each listed once (touch()).
+  // A large component's slot list is not kept for the next (a batch that started at once is
+  // not followed by another as large): its memory is freed, 4 bytes a slot.
   component_slots_.clear();
+  if (component_slots_.capacity() > kKeptLevels) std::vector<uint32_t>().swap(component_slots_);
   component_resources_.clear();
   component_resources_.swap(dirty_);
   // Every active slot new, none removed: each resource of an active slot was touched by its
@@ -153,14 +156,15 @@ void MaxMinSolver::collect_component() {
       component_slots_.push_back(slot);
       if (all_new) continue;
       for (const uint32_t resource : path(slot)) {
-        if (resource_mark_[resource] == epoch_) continue;
-        resource_mark_[resource] = epoch_;
+        if (listed_[resource]) continue;
+        listed_[resource] = true;
         component_resources_.push_back(resource);
       }
     }
   }
   component_slots_.insert(component_slots_.end(), orphans_.begin(), orphans_.end());
   orphans_.clear();
+  for (const uint32_t resource : component_resources_) listed_[resource] = false;
 }
 
 // Rounding can leave a filled resource a hair below zero; its flows are then fixed at 0+.

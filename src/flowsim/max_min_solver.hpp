@@ -77,10 +77,11 @@ class MaxMinSolver {
   void cycle_slots(uint32_t count);
   /// Marks a resource as changed, as remove() marks those of the slot it removes.
   void touch(uint32_t resource) {
-    // Listed once, in the order of first change, under the mark the next collect_component()
-    // uses: what that call would make of a list with repeats, without holding the repeats.
-    if (resource_mark_[resource] == epoch_ + 1) return;
-    resource_mark_[resource] = epoch_ + 1;
+    // Listed once, in the order of first change, and marked as listed for the next
+    // collect_component(): what that call would make of a list with repeats, without holding
+    // the repeats.
+    if (listed_[resource]) return;
+    listed_[resource] = true;
     dirty_.push_back(resource);
   }
   /// Whether add() or remove() was called since the last solve_component().
@@ -154,7 +155,9 @@ class MaxMinSolver {
   flowsim_internal::ArenaLists<Element> users_;  ///< elements of active slots crossing it
   std::vector<double> remaining_Bps_;        ///< scratch of solve_component
   std::vector<uint32_t> unfixed_;            ///< scratch: elements not yet fixed
-  std::vector<uint32_t> resource_mark_;
+  /// Whether the resource is in dirty_ or, during collect_component(), in the component: one
+  /// bit a resource (the whole array stays in cache), cleared for the component at its end.
+  std::vector<bool> listed_;
 
   // Per slot: its path (the caller's memory) and, in user_index_[index_begin_ + hop], where
   // each hop's element sits in users_[resource]. A reused slot keeps its range of user_index_
@@ -168,11 +171,10 @@ class MaxMinSolver {
   std::vector<uint8_t> fixed_;
   std::vector<uint32_t> free_slots_;
 
-  std::vector<uint32_t> dirty_;    ///< resources whose users changed, each once, marked epoch_ + 1
+  std::vector<uint32_t> dirty_;    ///< resources whose users changed, each once, listed_
   std::vector<uint32_t> orphans_;  ///< slots added with an empty path since the last solve
   std::vector<uint32_t> component_slots_, component_resources_;
   flowsim_internal::LevelHeap heap_;
-  uint32_t epoch_ = 0;
   /// add() calls since the last collect_component(), and whether remove() was called since.
   uint32_t added_since_collect_ = 0;
   bool removed_since_collect_ = false;

@@ -203,6 +203,32 @@ TEST_CASE("batch solve: a flow added and removed before the search keeps the pat
   CHECK(solver.rate_Bps(c) == 2);
 }
 
+TEST_CASE("batch solve: a resource's listed mark lasts until the search that lists it") {
+  // Resources 0, 1, 2; a crosses 0 and 1. Touching 2 twice lists it once; after the search,
+  // the same resources are listed again by new touches, each once, in order of first touch.
+  const std::vector<double> capacities_Bps = {10, 10, 10};
+  const std::vector<uint32_t> path_a = {0, 1};
+  MaxMinSolver solver(capacities_Bps);
+  solver.add(path_a, kInf);
+  solver.touch(2);
+  solver.touch(0);
+  solver.touch(2);
+  solver.collect_component();
+  CHECK(std::vector<uint32_t>(solver.component_resources().begin(),
+                              solver.component_resources().end()) ==
+        std::vector<uint32_t>{0, 1, 2});
+  solver.touch(1);  // between the search and the solve: listed for the next search
+  solver.solve_component();
+  solver.touch(2);
+  solver.touch(1);
+  solver.collect_component();
+  CHECK(std::vector<uint32_t>(solver.component_resources().begin(),
+                              solver.component_resources().end()) ==
+        std::vector<uint32_t>{1, 2, 0});
+  solver.solve_component();
+  CHECK_FALSE(solver.has_changes());
+}
+
 TEST_CASE("batch solve: re-solve finishes at few and at many distinct times") {
   // n flows on n links of 1 GB/s, flow i of (1 + i mod m) MB: m distinct finish times,
   // (1 + i mod m) ms each. m = 3 takes the in-order push, m = 12 the sorted one; flows
