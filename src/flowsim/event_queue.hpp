@@ -13,6 +13,7 @@ namespace linksim {
 enum class EventKind : uint8_t {
   kStart,   ///< a transfer's latency has elapsed: its sub-flows begin to share bandwidth
   kFinish,  ///< a sub-flow's last byte arrives (valid only if `version` is still current)
+  kFinishGroup,  ///< several sub-flows' last bytes arrive; `id` names the group to its owner
 };
 
 struct Event {
@@ -71,24 +72,13 @@ class EventQueue {
       run_.reserve(run_.size() + room);
     }
     batch_begin_ = run_.size();
-    batch_sequence_ = next_sequence_;
   }
   void batch_push(double time_s, EventKind kind, uint32_t id, uint32_t version = 0) {
     const uint64_t order = (next_sequence_++ << 8) | static_cast<uint8_t>(kind);
     run_.emplace_back(time_s, order, id, version);
   }
-  /// The event batch_push() would push as the batch's `index`-th (from 0), in any call order:
-  /// it gets that call's sequence. A caller that pushes in (time, index) order spares
-  /// end_batch() its sort. REQUIRES: a batch uses either this or batch_push(), and its indices
-  /// are 0, 1, ... n - 1 for n events, each once.
-  void batch_push_indexed(std::size_t index, double time_s, EventKind kind, uint32_t id,
-                          uint32_t version) {
-    const uint64_t order = ((batch_sequence_ + index) << 8) | static_cast<uint8_t>(kind);
-    run_.emplace_back(time_s, order, id, version);
-  }
   void end_batch() {
     const auto begin = run_.begin() + static_cast<std::ptrdiff_t>(batch_begin_);
-    next_sequence_ = batch_sequence_ + static_cast<uint64_t>(run_.end() - begin);
     // (time, sequence) is a total order unless a time is NaN: the batch then goes through
     // push()'s placement one event at a time.
     const bool ordered = std::none_of(begin, run_.end(), [](const Event& e) {
@@ -143,6 +133,8 @@ class EventQueue {
 
  private:
   static constexpr std::size_t kCompactAt = 4096;
+  /// Events of room a run popped to its end keeps for the next.
+  static constexpr std::size_t kKeptRunEvents = std::size_t{1} << 16;
 
   struct Later {
     bool operator()(const Event& a, const Event& b) const {
@@ -166,8 +158,15 @@ class EventQueue {
       std::push_heap(heap_.begin(), heap_.end(), Later{});
     }
   }
-  // Drops the consumed prefix of the run once it is most of it: amortized O(1) per pop.
+  // Drops the consumed prefix of the run once it is most of it: amortized O(1) per pop. A run
+  // popped to its end frees storage beyond kKeptRunEvents events (a start batch's, before the
+  // solve that follows it).
   void compact_run() {
+    if (run_head_ == run_.size() && run_.capacity() > kKeptRunEvents) {
+      std::vector<Event>().swap(run_);
+      run_head_ = 0;
+      return;
+    }
     if (run_head_ >= kCompactAt && 2 * run_head_ >= run_.size()) {
       run_.erase(run_.begin(), run_.begin() + static_cast<std::ptrdiff_t>(run_head_));
       run_head_ = 0;
@@ -183,7 +182,6 @@ class EventQueue {
   std::vector<Event> run_;  ///< sorted; run_[run_head_..] are pending
   std::size_t run_head_ = 0;
   std::size_t batch_begin_ = 0;  ///< begin_batch(): where the batch starts in run_
-  uint64_t batch_sequence_ = 0;  ///< begin_batch(): the sequence of the batch's first event
   uint64_t next_sequence_ = 0;
 };
 

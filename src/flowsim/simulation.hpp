@@ -88,6 +88,8 @@ class Simulation {
   void handle(const Event& event, double now) {
     if (event.kind() == EventKind::kStart) {
       start_transfer(event.id, now);
+    } else if (event.kind() == EventKind::kFinishGroup) {
+      finish_group(event.id, now);
     } else if (event.version == version_[event.id]) {
       finish_slot(event.id, now);
     }
@@ -313,36 +315,50 @@ class Simulation {
   }
 
   // Schedules the finish of each slot of the solved component whose rate changed (an
-  // unchanged rate keeps its scheduled finish), as one queue batch numbered in component
-  // order. When the finish times take at most kFewFinishTimes distinct values, none NaN (a
-  // collective's flows finish at a few instants), one pass per time, earliest first, pushes
-  // them in (time, component order): the order the queue's sort would give, without the sort.
+  // unchanged rate keeps its scheduled finish), as one queue batch: one kFinish event a slot,
+  // in component order. A large batch whose finish times take at most kFewFinishTimes
+  // distinct values, none NaN (a collective's flows end at a few instants), is scheduled as
+  // one kFinishGroup event per instant instead, earliest first, each naming its slots in
+  // component order (8 bytes a slot instead of a 24-byte event). The two pop alike: the
+  // batch's events would hold the consecutive sequences given at this push, so no other
+  // event falls between two of one instant; the group holds the batch's place among the
+  // queue's other events, and handle() finishes its slots in their sequence order.
   void push_finishes(double now) {
     const std::span<const uint32_t> slots = solver_.component_slots();
-    std::array<double, kFewFinishTimes> times_s{};
-    std::size_t distinct = 0;
+    std::array<double, kFewFinishTimes> times_s{};  // [0, distinct) sorted ascending
+    std::array<std::size_t, kFewFinishTimes> counts{};
+    std::size_t distinct = 0, changed = 0;
     bool few = true;
     for (uint32_t slot : slots) {
+      if (!few) break;
       if (!solver_.rate_changed(slot)) continue;
+      ++changed;
       const double finish_s = finish_time_s(slot, now);
       if (std::isnan(finish_s)) {
         few = false;
         break;
       }
-      // times_s[0, distinct) stays sorted ascending.
       const auto known = times_s.begin() + static_cast<std::ptrdiff_t>(distinct);
       const auto at = std::lower_bound(times_s.begin(), known, finish_s);
-      if (at != known && *at == finish_s) continue;
+      const auto i = static_cast<std::size_t>(at - times_s.begin());
+      if (at != known && *at == finish_s) {
+        ++counts[i];
+        continue;
+      }
       if (distinct == kFewFinishTimes) {
         few = false;
         break;
       }
       std::copy_backward(at, known, known + 1);
+      std::copy_backward(counts.begin() + static_cast<std::ptrdiff_t>(i),
+                         counts.begin() + static_cast<std::ptrdiff_t>(distinct),
+                         counts.begin() + static_cast<std::ptrdiff_t>(distinct) + 1);
       *at = finish_s;
+      counts[i] = 1;
       ++distinct;
     }
-    queue_.begin_batch(slots.size());
-    if (!few) {
+    if (!few || changed < kGroupedFinishesFrom) {
+      queue_.begin_batch(slots.size());
       for (uint32_t slot : slots) {
         if (!solver_.rate_changed(slot)) continue;
         queue_.batch_push(finish_time_s(slot, now), EventKind::kFinish, slot, ++version_[slot]);
@@ -350,19 +366,41 @@ class Simulation {
       queue_.end_batch();
       return;
     }
+    queue_.begin_batch(distinct);
     for (std::size_t i = 0; i < distinct; ++i) {
-      std::size_t index = 0;  // among the changed slots, in component order
+      const uint32_t group = new_finish_group();
+      std::vector<SlotVersion>& members = finish_groups_[group];
+      members.reserve(counts[i]);
       for (uint32_t slot : slots) {
-        if (!solver_.rate_changed(slot)) continue;
-        const double finish_s = finish_time_s(slot, now);
-        if (finish_s == times_s[i]) {
-          queue_.batch_push_indexed(index, finish_s, EventKind::kFinish, slot, ++version_[slot]);
+        if (solver_.rate_changed(slot) && finish_time_s(slot, now) == times_s[i]) {
+          members.push_back(SlotVersion{slot, ++version_[slot]});
         }
-        ++index;
       }
+      queue_.batch_push(times_s[i], EventKind::kFinishGroup, group);
     }
     queue_.end_batch();
   }
+
+  uint32_t new_finish_group() {
+    if (free_finish_groups_.empty()) {
+      finish_groups_.emplace_back();
+      return static_cast<uint32_t>(finish_groups_.size() - 1);
+    }
+    const uint32_t group = free_finish_groups_.back();
+    free_finish_groups_.pop_back();
+    return group;
+  }
+
+  // Finishes the group's slots whose finish it still holds, in order; frees its storage.
+  void finish_group(uint32_t group, double now) {
+    std::vector<SlotVersion> members;
+    members.swap(finish_groups_[group]);
+    free_finish_groups_.push_back(group);
+    for (const SlotVersion& member : members) {
+      if (member.version == version_[member.slot]) finish_slot(member.slot, now);
+    }
+  }
+
 
   void meter(uint32_t resource, double now) { meter_at(resource, now, solver_.load_Bps(resource)); }
 
@@ -399,8 +437,10 @@ class Simulation {
     for (const auto& [busy_s, r] : busy) outcome_.bottlenecks.push_back(ResourceId{r});
   }
 
-  /// At most this many distinct finish times are pushed in order by push_finishes().
+  /// push_finishes() groups the finishes of a re-solve that changed at least
+  /// kGroupedFinishesFrom slots' rates and has at most kFewFinishTimes distinct finish times.
   static constexpr std::size_t kFewFinishTimes = 8;
+  static constexpr std::size_t kGroupedFinishesFrom = 1024;
   /// Events of a lone-step candidate batch whose storage is kept between batches.
   static constexpr std::size_t kKeptBatchEvents = std::size_t{1} << 16;
 
@@ -416,6 +456,16 @@ class Simulation {
   std::vector<double> updated_s_;
   std::vector<uint32_t> version_;  ///< bumped whenever the slot's scheduled finish changes
   std::vector<uint32_t> transfer_of_;
+
+  /// A slot and its version when its finish was scheduled (stale once the version moved on).
+  struct SlotVersion {
+    uint32_t slot;
+    uint32_t version;
+  };
+  /// Per kFinishGroup event (its id): the slots finishing at its time, in sequence order;
+  /// emptied, and its id reused, once handled.
+  std::vector<std::vector<SlotVersion>> finish_groups_;
+  std::vector<uint32_t> free_finish_groups_;
 
   // Per resource: saturation state since metered_s_.
   std::vector<double> metered_s_;

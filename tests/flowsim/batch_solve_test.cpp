@@ -231,21 +231,30 @@ TEST_CASE("batch solve: a resource's listed mark lasts until the search that lis
 
 TEST_CASE("batch solve: re-solve finishes at few and at many distinct times") {
   // n flows on n links of 1 GB/s, flow i of (1 + i mod m) MB: m distinct finish times,
-  // (1 + i mod m) ms each. m = 3 takes the in-order push, m = 12 the sorted one; flows
-  // 0 and m finish at one instant.
-  for (uint32_t distinct : {3u, 12u}) {
-    const uint32_t n = 24;
-    FlowSimulator sim(std::vector<double>(n, 1e9));
-    std::vector<std::vector<ResourceId>> paths(n);
-    for (uint32_t i = 0; i < n; ++i) {
-      paths[i] = {ResourceId{i}};
-      sim.add_transfer({.bytes = 1e6 * (1 + i % distinct), .path = paths[i]});
+  // (1 + i mod m) ms each; transfer n + i follows flow i with 1 MB on link i (1 ms more).
+  // n = 2048 schedules the finishes as m groups when m = 3, one event each when m = 12; n = 24
+  // one event each.
+  for (uint32_t n : {24u, 2048u}) {
+    for (uint32_t distinct : {3u, 12u}) {
+      FlowSimulator sim(std::vector<double>(n, 1e9));
+      std::vector<std::vector<ResourceId>> paths(n);
+      std::vector<TransferId> firsts;
+      for (uint32_t i = 0; i < n; ++i) {
+        paths[i] = {ResourceId{i}};
+        firsts.push_back(sim.add_transfer({.bytes = 1e6 * (1 + i % distinct), .path = paths[i]}));
+      }
+      for (uint32_t i = 0; i < n; ++i) {
+        sim.add_transfer({.bytes = 1e6, .path = paths[i], .after = {&firsts[i], 1}});
+      }
+      const FlowResult result = sim.run();
+      for (uint32_t i = 0; i < n; ++i) {
+        const double first_s = 1e-3 * (1 + i % distinct);
+        CHECK(result.transfers[i].finish_s == doctest::Approx(first_s));
+        CHECK(result.transfers[n + i].ready_s == result.transfers[i].finish_s);
+        CHECK(result.transfers[n + i].finish_s == doctest::Approx(first_s + 1e-3));
+      }
+      CHECK(result.makespan_s == doctest::Approx(1e-3 * (distinct + 1)));
     }
-    const FlowResult result = sim.run();
-    for (uint32_t i = 0; i < n; ++i) {
-      CHECK(result.transfers[i].finish_s == doctest::Approx(1e-3 * (1 + i % distinct)));
-    }
-    CHECK(result.makespan_s == doctest::Approx(1e-3 * distinct));
   }
 }
 

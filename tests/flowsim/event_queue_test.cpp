@@ -88,47 +88,5 @@ TEST_CASE("event queue: a batch with an empty, infinite or NaN time pops as sing
   check_same({{2, 0}, {4, 1}}, {{nan, 10}, {3, 11}, {1, 12}}, 0);
 }
 
-TEST_CASE("event queue: a batch pushed by index in any order pops as batch_push in index order") {
-  std::mt19937 random(7);
-  std::uniform_int_distribution<int> tick(0, 3);
-  for (int round = 0; round < 100; ++round) {
-    const int n_batch = 1 + round % 17;
-    std::vector<Pushed> batch;
-    for (int i = 0; i < n_batch; ++i) batch.push_back({double(tick(random)), uint32_t(100 + i)});
-    EventQueue in_order, indexed;
-    for (EventQueue* queue : {&in_order, &indexed}) queue->push(1.5, EventKind::kStart, 0);
-    in_order.begin_batch();
-    for (const Pushed& p : batch) in_order.batch_push(p.time_s, EventKind::kFinish, p.id, 3);
-    in_order.end_batch();
-    // Indices in a shuffled order: each event keeps its place in the batch's numbering.
-    std::vector<std::size_t> order(batch.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::shuffle(order.begin(), order.end(), random);
-    indexed.begin_batch();
-    for (std::size_t i : order) {
-      indexed.batch_push_indexed(i, batch[i].time_s, EventKind::kFinish, batch[i].id, 3);
-    }
-    indexed.end_batch();
-    // Later pushes are numbered after the whole batch in both.
-    for (EventQueue* queue : {&in_order, &indexed}) queue->push(2, EventKind::kStart, 99);
-    CHECK(drain(in_order) == drain(indexed));
-  }
-}
-
-TEST_CASE("event queue: a batch pushed by index in (time, index) order keeps ties by index") {
-  EventQueue queue;
-  queue.begin_batch();
-  // Batch numbering: 0 at t=5, 1 at t=3, 2 at t=5, 3 at t=3; pushed earliest time first.
-  queue.batch_push_indexed(1, 3, EventKind::kFinish, 11, 0);
-  queue.batch_push_indexed(3, 3, EventKind::kFinish, 13, 0);
-  queue.batch_push_indexed(0, 5, EventKind::kFinish, 10, 0);
-  queue.batch_push_indexed(2, 5, EventKind::kFinish, 12, 0);
-  queue.end_batch();
-  queue.push(3, EventKind::kStart, 20);  // after the batch's events at t=3
-  const std::vector<std::pair<double, uint32_t>> expected = {
-      {3, 11}, {3, 13}, {3, 20}, {5, 10}, {5, 12}};
-  CHECK(drain(queue) == expected);
-}
-
 }  // namespace
 }  // namespace linksim
