@@ -11,8 +11,8 @@
 namespace linksim {
 
 enum class EventKind : uint8_t {
-  kStart,   ///< a transfer's latency has elapsed: its sub-flows begin to share bandwidth
-  kFinish,  ///< a sub-flow's last byte arrives (valid only if `version` is still current)
+  kStart,        ///< a transfer's latency has elapsed: its sub-flows begin to share bandwidth
+  kFinish,       ///< a sub-flow's last byte arrives (valid only if `version` is still current)
   kFinishGroup,  ///< several sub-flows' last bytes arrive; `id` names the group to its owner
 };
 

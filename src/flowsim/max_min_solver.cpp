@@ -116,10 +116,16 @@ uint32_t MaxMinSolver::add(std::span<const uint32_t> path, double bound_Bps) {
   return slot;
 }
 
-// Swap-removes the element of the slot's hop from its resource's user list in O(1).
+// Swap-removes the element of the slot's hop from its resource's user list in O(1). The
+// slot's own user_index_ entries are not read again until add() rewrites them.
 void MaxMinSolver::detach(uint32_t slot, uint32_t hop) {
   const uint32_t resource = path_[slot][hop];
   const std::span<Element> users = users_.list(resource);
+  if (users.size() == 1) {  // the slot's element alone: nothing moves
+    users_.pop_back(resource);
+    touch(resource);
+    return;
+  }
   const uint32_t index = user_index_[index_begin_[slot] + hop];
   users[index] = users.back();
   user_index_[index_begin_[users[index].slot] + users[index].hop] = index;

@@ -366,17 +366,20 @@ class Simulation {
       queue_.end_batch();
       return;
     }
+    std::array<uint32_t, kFewFinishTimes> groups{};  // per distinct time
+    for (std::size_t i = 0; i < distinct; ++i) groups[i] = new_finish_group();
+    for (std::size_t i = 0; i < distinct; ++i) finish_groups_[groups[i]].reserve(counts[i]);
+    const auto known = times_s.begin() + static_cast<std::ptrdiff_t>(distinct);
+    for (uint32_t slot : slots) {
+      if (!solver_.rate_changed(slot)) continue;
+      const auto i =
+          std::lower_bound(times_s.begin(), known, finish_time_s(slot, now)) - times_s.begin();
+      finish_groups_[groups[static_cast<std::size_t>(i)]].push_back(
+          SlotVersion{slot, ++version_[slot]});
+    }
     queue_.begin_batch(distinct);
     for (std::size_t i = 0; i < distinct; ++i) {
-      const uint32_t group = new_finish_group();
-      std::vector<SlotVersion>& members = finish_groups_[group];
-      members.reserve(counts[i]);
-      for (uint32_t slot : slots) {
-        if (solver_.rate_changed(slot) && finish_time_s(slot, now) == times_s[i]) {
-          members.push_back(SlotVersion{slot, ++version_[slot]});
-        }
-      }
-      queue_.batch_push(times_s[i], EventKind::kFinishGroup, group);
+      queue_.batch_push(times_s[i], EventKind::kFinishGroup, groups[i]);
     }
     queue_.end_batch();
   }

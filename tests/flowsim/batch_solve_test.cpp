@@ -26,8 +26,8 @@ struct Flow {
 
 // A resource's user list as add() builds it on a solver that never removed: (flow, hop) of
 // each crossing, flows in add order, hops in path order.
-std::vector<std::vector<std::pair<uint32_t, uint32_t>>> users_of(
-    const std::vector<Flow>& flows, std::size_t resources) {
+std::vector<std::vector<std::pair<uint32_t, uint32_t>>> users_of(const std::vector<Flow>& flows,
+                                                                 std::size_t resources) {
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> users(resources);
   for (uint32_t f = 0; f < flows.size(); ++f) {
     for (uint32_t hop = 0; hop < flows[f].path.size(); ++hop) {
