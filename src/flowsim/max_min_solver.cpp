@@ -27,7 +27,7 @@ MaxMinSolver::MaxMinSolver(std::span<const double> capacities_Bps,
       remaining_Bps_(capacities_Bps.size(), 0.0),
       unfixed_(capacities_Bps.size(), 0),
       listed_(capacities_Bps.size(), false),
-      heap_(capacities_Bps.size()) {}
+      heap_() {}
 
 void MaxMinSolver::reserve(std::size_t slots, std::size_t elements) {
   path_.reserve(slots);
@@ -47,7 +47,7 @@ void MaxMinSolver::reserve(std::size_t slots, std::size_t elements) {
 void MaxMinSolver::release() {
   const auto drop = [](auto& array) { std::remove_reference_t<decltype(array)>().swap(array); };
   users_ = flowsim_internal::ArenaLists<Element>(0);
-  heap_ = flowsim_internal::LevelHeap(0);
+  heap_ = flowsim_internal::LevelHeap();
   drop(remaining_Bps_);
   drop(unfixed_);
   drop(listed_);
@@ -178,29 +178,25 @@ double MaxMinSolver::resource_level(uint32_t resource) const {
   return std::max(0.0, remaining_Bps_[resource]) / unfixed_[resource];
 }
 
-// Lazy raise: an entry whose level rose is left at its old, lower level (solve_component
-// corrects it when it reaches the top) and an entry whose resource has no unfixed element left
-// is dropped when popped; only a level that fell (rounding can lower it by an ulp) or an
-// absent entry is written now. Every entry thus stays at most its resource's level.
-void MaxMinSolver::update_resource_level(uint32_t resource) {
-  if (unfixed_[resource] == 0) return;
-  const double level_Bps = resource_level(resource);
-  if (!heap_.has_resource(resource) || level_Bps < heap_.resource_level(resource)) {
-    heap_.set_resource(resource, level_Bps);
-  }
-}
-
+// Keeps some heap entry of each resource being filled at most its level (solve_component):
+// a level that rose keeps its entry, below it; a level that fell (rounding can lower a level
+// by an ulp as a flow is fixed below it) gets a new entry. Per crossing, in path order, the
+// same subtractions as one pass over the path followed by updates would make.
 void MaxMinSolver::fix(uint32_t slot, double rate_Bps) {
   set_rate(slot, rate_Bps);
   fixed_[slot] |= kFixed;
   for (const uint32_t resource : path(slot)) {
+    // The resource being filled fixes all its users at one level: its entry has been popped.
+    if (resource == filling_) {
+      remaining_Bps_[resource] -= rate_Bps;
+      --unfixed_[resource];
+      continue;
+    }
+    const double before_Bps = resource_level(resource);  // unfixed >= 1: this slot
     remaining_Bps_[resource] -= rate_Bps;
-    --unfixed_[resource];
-  }
-  for (const uint32_t resource : path(slot)) {
-    // The resource being filled fixes all its users at one level: it has left the heap.
-    // A path crossing a resource twice updates it twice, to the same level.
-    if (resource != filling_) update_resource_level(resource);
+    if (--unfixed_[resource] == 0) continue;  // its entries are dropped when popped
+    const double level_Bps = resource_level(resource);
+    if (level_Bps < before_Bps) heap_.push(Level{level_Bps, resource, LevelKind::kResource});
   }
 }
 
@@ -242,20 +238,23 @@ void MaxMinSolver::solve_component() {
     heap_.push_unordered(Level{resource_level(resource), resource, LevelKind::kResource});
   }
   heap_.heapify();  // O(n) for the initial levels
-  // Pops entries in (level, kind, id) order of the resources' current levels, as a heap moved
-  // at every fix() would: an entry at most its resource's level (update_resource_level) that
-  // reaches the top at its level is the least of all current levels, ties included, since
-  // every other entry is at most its own; one below it is raised in place and sifted down.
+  // Takes the least (level, kind, id) of the resources' current levels and the unfixed slots'
+  // bounds, as a heap moved to every new level would (docs/flowsim.md#max-min-fair-rates).
+  // Each resource with unfixed elements has an entry at most its level (fix()), so the top
+  // entry is at most the least current level; at its resource's level it is that least,
+  // ties included (any resource at the same level has an entry there too, ordered by kind
+  // and id); below it, its level is raised in place and the order restored. Entries of a
+  // resource with every element fixed (by others' levels, or filled) are dropped.
   while (!heap_.empty()) {
     const Level& least = heap_.top();
     if (least.kind == LevelKind::kResource) {
-      if (unfixed_[least.id] == 0) {  // every user fixed at others' levels
+      if (unfixed_[least.id] == 0) {
         heap_.pop();
         continue;
       }
       const double level_Bps = resource_level(least.id);
       if (least.level_Bps != level_Bps) {
-        heap_.set_resource(least.id, level_Bps);
+        heap_.replace_top_level(level_Bps);
         continue;
       }
     }

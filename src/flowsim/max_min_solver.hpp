@@ -15,8 +15,8 @@
 // Progressive filling computes it: raise every unfixed x_f at the same level lambda; the
 // first resource to fill (smallest (C_r - fixed load) / (unfixed elements)) or the first bound
 // reached fixes its flows at lambda; remove them and repeat. Resource levels only grow as
-// flows are fixed below them; an indexed min-heap with one entry per resource, moved as its
-// level changes, gives O(E log R) for E (resource, flow) elements over R resources.
+// flows are fixed below them; a min-heap of levels, an entry corrected when it reaches the top
+// (level_heap.hpp), gives O(E log R) for E (resource, flow) elements over R resources.
 //
 // A flow alone on every resource it crosses (each crossed once) is its own component: its
 // rate is min(bound, min_r C_r), exactly the level progressive filling would fix it at, so
@@ -142,9 +142,6 @@ class MaxMinSolver {
   /// returns whether it did.
   bool fix_if_alone(uint32_t slot);
   std::span<const uint32_t> path(uint32_t slot) const { return {path_[slot], length_[slot]}; }
-  /// After a fix() changed the resource's counters: keeps its heap entry at most its current
-  /// level (see solve_component's lazy raise).
-  void update_resource_level(uint32_t resource);
   double resource_level(uint32_t resource) const;
   void detach(uint32_t slot, uint32_t hop);
 

@@ -156,6 +156,34 @@ TEST_CASE("batch solve: a batch on an idle solver gives progressive filling's bi
   }
 }
 
+TEST_CASE("batch solve: a level that rounding lowers is taken at its new level") {
+  // Resources B (0), D (1), A (2) of 5 B/s, three users each: all at 5/3. B fills first (least
+  // id) and fixes f1 at 5/3, which leaves A at (5 - 5/3) / 2 = 1.6666666666666665, one ulp
+  // below 5/3 = 1.6666666666666667. So A fills next, before D (still at 5/3): f2 and f3 get
+  // A's new level; an entry left at A's old level would have let D fix f2 at 5/3 first.
+  const std::vector<double> capacities_Bps = {5, 5, 5};
+  const std::vector<Flow> flows = {
+      {.path = {0, 2}},  // f1
+      {.path = {0}},     // b2
+      {.path = {0}},     // b3
+      {.path = {1, 2}},  // f2
+      {.path = {2}},     // f3
+      {.path = {1}},     // d2
+      {.path = {1}},     // d3
+  };
+  const double a_level_Bps = (5.0 - 5.0 / 3) / 2;
+  REQUIRE(a_level_Bps < 5.0 / 3);
+  MaxMinSolver solver(capacities_Bps);
+  std::vector<uint32_t> slots;
+  for (const Flow& flow : flows) slots.push_back(solver.add(flow.path, flow.bound_Bps));
+  solver.solve();
+  CHECK(solver.rate_Bps(slots[0]) == 5.0 / 3);
+  CHECK(solver.rate_Bps(slots[3]) == a_level_Bps);
+  CHECK(solver.rate_Bps(slots[4]) == a_level_Bps);
+  const std::vector<double> expected = eager_rates(capacities_Bps, flows);
+  for (std::size_t f = 0; f < flows.size(); ++f) CHECK(solver.rate_Bps(slots[f]) == expected[f]);
+}
+
 TEST_CASE("batch solve: adds beside solved flows search their paths as before") {
   // Old flows solved first, then a batch: the search must follow the old flows' paths (the
   // shortcut does not apply), and the rates are those of the whole set solved at once.
