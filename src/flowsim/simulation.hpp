@@ -306,7 +306,27 @@ class Simulation {
     }
     solver_.solve_component();
     push_finishes(now);
-    for (uint32_t resource : solver_.component_resources()) meter(resource, now);
+    meter_component(now);
+  }
+
+  // Meters the solved component's resources. Each resource's metering depends on its own
+  // state alone, so the order is free: a component of at least 1/kMeterScanFraction of all
+  // resources is metered in id order (its per-resource arrays read front to back, instead of
+  // in the component's search order), marked in a bit set first.
+  void meter_component(double now) {
+    const std::span<const uint32_t> resources = solver_.component_resources();
+    if (resources.size() * kMeterScanFraction < capacities_Bps_.size()) {
+      for (uint32_t resource : resources) meter(resource, now);
+      return;
+    }
+    if (in_component_.empty()) in_component_.assign(capacities_Bps_.size(), false);
+    for (uint32_t resource : resources) in_component_[resource] = true;
+    const auto count = static_cast<uint32_t>(capacities_Bps_.size());
+    for (uint32_t resource = 0; resource < count; ++resource) {
+      if (!in_component_[resource]) continue;
+      in_component_[resource] = false;
+      meter(resource, now);
+    }
   }
 
   /// When the slot, running at its solved rate from `now`, sends its last byte.
@@ -444,6 +464,8 @@ class Simulation {
   /// kGroupedFinishesFrom slots' rates and has at most kFewFinishTimes distinct finish times.
   static constexpr std::size_t kFewFinishTimes = 8;
   static constexpr std::size_t kGroupedFinishesFrom = 1024;
+  /// meter_component() scans every resource for a component of at least 1/8 of them.
+  static constexpr std::size_t kMeterScanFraction = 8;
   /// Events of a lone-step candidate batch whose storage is kept between batches.
   static constexpr std::size_t kKeptBatchEvents = std::size_t{1} << 16;
 
@@ -474,6 +496,8 @@ class Simulation {
   std::vector<double> metered_s_;
   std::vector<double> busy_s_;  ///< Outcome's busy_s until summarize()
   std::vector<uint8_t> saturated_;
+  /// meter_component(): the component's resources, all false between calls.
+  std::vector<bool> in_component_;
 
   // Lone steps: the popped start events, each one's rate, their common finish time, and a
   // per-resource stamp telling the resources of the step being planned.

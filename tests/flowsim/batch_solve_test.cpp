@@ -286,5 +286,26 @@ TEST_CASE("batch solve: re-solve finishes at few and at many distinct times") {
   }
 }
 
+TEST_CASE("batch solve: busy times whether a re-solve meters a few resources or most") {
+  // 64 links of 1 GB/s. Transfers 0-1 cross links 0 and 1 (2 MB each, sharing: 4 ms busy);
+  // after them, transfer 2 crosses every link (1 MB, 1 ms). The first re-solves meter 2 of 64
+  // links (in search order), the last all 64 (in id order): links 0-1 are busy 5 ms, the rest
+  // 1 ms.
+  const uint32_t links = 64;
+  FlowSimulator sim(std::vector<double>(links, 1e9));
+  const std::vector<ResourceId> pair = {ResourceId{0}, ResourceId{1}};
+  std::vector<ResourceId> all;
+  for (uint32_t r = 0; r < links; ++r) all.push_back(ResourceId{r});
+  const TransferId a = sim.add_transfer({.bytes = 2e6, .path = pair});
+  const TransferId b = sim.add_transfer({.bytes = 2e6, .path = pair});
+  const TransferId after[] = {a, b};
+  sim.add_transfer({.bytes = 1e6, .path = all, .after = after});
+  const FlowResult result = sim.run();
+  CHECK(result.makespan_s == doctest::Approx(5e-3));
+  for (uint32_t r = 0; r < links; ++r) {
+    CHECK(result.resources[r].busy_s == doctest::Approx(r < 2 ? 5e-3 : 1e-3));
+  }
+}
+
 }  // namespace
 }  // namespace linksim
