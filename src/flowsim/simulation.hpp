@@ -424,7 +424,6 @@ class Simulation {
     }
   }
 
-
   void meter(uint32_t resource, double now) { meter_at(resource, now, solver_.load_Bps(resource)); }
 
   // Closes the resource's metered interval at `now`; `load_Bps` holds from now on.
