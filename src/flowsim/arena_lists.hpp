@@ -22,64 +22,67 @@ namespace linksim::flowsim_internal {
 template <typename T>
 class ArenaLists {
  public:
-  explicit ArenaLists(std::size_t count) : blocks_(count) {}
+  explicit ArenaLists(std::size_t count)
+      : begin_(count, 0), size_(count, 0), capacity_log2_(count, kNoBlock) {}
 
-  std::span<const T> list(uint32_t id) const {
-    const Block& b = blocks_[id];
-    return {data(b), b.size};
-  }
-  std::span<T> list(uint32_t id) {
-    const Block& b = blocks_[id];
-    return {data(b), b.size};
-  }
-  uint32_t size(uint32_t id) const { return blocks_[id].size; }
+  std::span<const T> list(uint32_t id) const { return {data(id), size_[id]}; }
+  std::span<T> list(uint32_t id) { return {data(id), size_[id]}; }
+  uint32_t size(uint32_t id) const { return size_[id]; }
 
   /// Appends `value` to list `id`; returns its index in the list.
   uint32_t push_back(uint32_t id, const T& value) {
-    Block& b = blocks_[id];
-    if (b.size == b.capacity) grow(b);
-    data(b)[b.size] = value;
-    return b.size++;
+    if (size_[id] == capacity(id)) grow(id);
+    data(id)[size_[id]] = value;
+    return size_[id]++;
   }
   /// Removes the last element of list `id`. REQUIRES: it is not empty.
-  void pop_back(uint32_t id) { --blocks_[id].size; }
+  void pop_back(uint32_t id) { --size_[id]; }
 
  private:
   static constexpr uint32_t kPageShift = 14;
   static constexpr uint32_t kPageElements = uint32_t{1} << kPageShift;  ///< 16384
   static constexpr int kClasses = kPageShift + 1;  ///< block capacities 1, 2, 4 ... kPageElements
+  static constexpr uint8_t kNoBlock = 0xff;        ///< capacity_log2_ of a list with no block
 
-  struct Block {
-    uint32_t begin = 0;  ///< paged: element index over all pages; large: index into large_
-    uint32_t size = 0;
-    uint32_t capacity = 0;
-  };
-
-  static bool is_large(const Block& b) { return b.capacity > kPageElements; }
-  T* data(const Block& b) const {
-    if (b.capacity == 0) return nullptr;
-    if (is_large(b)) return large_[b.begin].get();
-    return pages_[b.begin >> kPageShift].get() + (b.begin & (kPageElements - 1));
+  /// Capacity of list `id`'s block (0: none).
+  uint32_t capacity(uint32_t id) const {
+    return capacity_log2_[id] == kNoBlock ? 0 : uint32_t{1} << capacity_log2_[id];
+  }
+  static bool is_large(uint32_t capacity) { return capacity > kPageElements; }
+  T* data(uint32_t id) const {
+    const uint32_t cap = capacity(id);
+    if (cap == 0) return nullptr;
+    const uint32_t begin = begin_[id];
+    return is_large(cap) ? large_[begin].get() : paged(begin);
+  }
+  /// The element at index `begin` over all pages.
+  T* paged(uint32_t begin) const {
+    return pages_[begin >> kPageShift].get() + (begin & (kPageElements - 1));
   }
 
-  void grow(Block& b) {
-    const uint32_t capacity = b.capacity == 0 ? 1 : 2 * b.capacity;
-    const T* old = data(b);
-    Block moved{0, b.size, capacity};
-    if (capacity > kPageElements) {
-      if (is_large(b)) {
-        moved.begin = b.begin;
-        large_[b.begin] = copy_into(std::make_unique<T[]>(capacity), old, b.size);
+  void grow(uint32_t id) {
+    const uint32_t old_capacity = capacity(id);
+    const uint32_t new_capacity = old_capacity == 0 ? 1 : 2 * old_capacity;
+    const T* old = data(id);
+    const uint32_t old_begin = begin_[id];
+    uint32_t new_begin;
+    if (is_large(new_capacity)) {
+      if (is_large(old_capacity)) {
+        new_begin = old_begin;
+        large_[old_begin] = copy_into(std::make_unique<T[]>(new_capacity), old, size_[id]);
       } else {
-        moved.begin = static_cast<uint32_t>(large_.size());
-        large_.push_back(copy_into(std::make_unique<T[]>(capacity), old, b.size));
+        new_begin = static_cast<uint32_t>(large_.size());
+        large_.push_back(copy_into(std::make_unique<T[]>(new_capacity), old, size_[id]));
       }
     } else {
-      moved.begin = take(capacity);
-      std::copy_n(old, b.size, data(moved));
+      new_begin = take(new_capacity);
+      std::copy_n(old, size_[id], paged(new_begin));
     }
-    if (b.capacity > 0 && !is_large(b)) free_[std::countr_zero(b.capacity)].push_back(b.begin);
-    b = moved;
+    if (old_capacity > 0 && !is_large(old_capacity)) {
+      free_[std::countr_zero(old_capacity)].push_back(old_begin);
+    }
+    begin_[id] = new_begin;
+    capacity_log2_[id] = static_cast<uint8_t>(std::countr_zero(new_capacity));
   }
 
   static std::unique_ptr<T[]> copy_into(std::unique_ptr<T[]> to, const T* from, uint32_t n) {
@@ -113,7 +116,11 @@ class ArenaLists {
     return static_cast<uint32_t>(pages_.size() - 1) << kPageShift;
   }
 
-  std::vector<Block> blocks_;
+  // Per list, 9 bytes: its block (paged: element index over all pages; large: index into
+  // large_), its length, and log2 of its block's capacity (a power of two) or kNoBlock.
+  std::vector<uint32_t> begin_;
+  std::vector<uint32_t> size_;
+  std::vector<uint8_t> capacity_log2_;
   std::vector<std::unique_ptr<T[]>> pages_;
   uint32_t page_used_ = kPageElements;  ///< elements handed out of the newest page
   std::vector<std::unique_ptr<T[]>> large_;

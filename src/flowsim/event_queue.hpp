@@ -11,8 +11,9 @@
 namespace linksim {
 
 enum class EventKind : uint8_t {
-  kStart,   ///< a transfer's latency has elapsed: its sub-flows begin to share bandwidth
-  kFinish,  ///< a sub-flow's last byte arrives (valid only if `version` is still current)
+  kStart,        ///< a transfer's latency has elapsed: its sub-flows begin to share bandwidth
+  kFinish,       ///< a sub-flow's last byte arrives (valid only if `version` is still current)
+  kFinishGroup,  ///< several sub-flows' last bytes arrive; `id` names the group to its owner
 };
 
 struct Event {
@@ -132,6 +133,8 @@ class EventQueue {
 
  private:
   static constexpr std::size_t kCompactAt = 4096;
+  /// Events of room a run popped to its end keeps for the next.
+  static constexpr std::size_t kKeptRunEvents = std::size_t{1} << 16;
 
   struct Later {
     bool operator()(const Event& a, const Event& b) const {
@@ -155,8 +158,15 @@ class EventQueue {
       std::push_heap(heap_.begin(), heap_.end(), Later{});
     }
   }
-  // Drops the consumed prefix of the run once it is most of it: amortized O(1) per pop.
+  // Drops the consumed prefix of the run once it is most of it: amortized O(1) per pop. A run
+  // popped to its end frees storage beyond kKeptRunEvents events (a start batch's, before the
+  // solve that follows it).
   void compact_run() {
+    if (run_head_ == run_.size() && run_.capacity() > kKeptRunEvents) {
+      std::vector<Event>().swap(run_);
+      run_head_ = 0;
+      return;
+    }
     if (run_head_ >= kCompactAt && 2 * run_head_ >= run_.size()) {
       run_.erase(run_.begin(), run_.begin() + static_cast<std::ptrdiff_t>(run_head_));
       run_head_ = 0;

@@ -13,7 +13,8 @@ using flowsim_internal::Level;
 using flowsim_internal::LevelKind;
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
-/// Heap entries whose storage a solve keeps for the next (16 bytes each).
+/// Heap entries (16 bytes each) and component slots (4 bytes) whose storage a solve keeps for
+/// the next.
 constexpr std::size_t kKeptLevels = std::size_t{1} << 16;
 
 }  // namespace
@@ -25,8 +26,8 @@ MaxMinSolver::MaxMinSolver(std::span<const double> capacities_Bps,
       users_(capacities_Bps.size()),
       remaining_Bps_(capacities_Bps.size(), 0.0),
       unfixed_(capacities_Bps.size(), 0),
-      resource_mark_(capacities_Bps.size(), 0),
-      heap_(capacities_Bps.size()) {}
+      listed_(capacities_Bps.size(), false),
+      heap_() {}
 
 void MaxMinSolver::reserve(std::size_t slots, std::size_t elements) {
   path_.reserve(slots);
@@ -46,10 +47,10 @@ void MaxMinSolver::reserve(std::size_t slots, std::size_t elements) {
 void MaxMinSolver::release() {
   const auto drop = [](auto& array) { std::remove_reference_t<decltype(array)>().swap(array); };
   users_ = flowsim_internal::ArenaLists<Element>(0);
-  heap_ = flowsim_internal::LevelHeap(0);
+  heap_ = flowsim_internal::LevelHeap();
   drop(remaining_Bps_);
   drop(unfixed_);
-  drop(resource_mark_);
+  drop(listed_);
   drop(path_);
   drop(length_);
   drop(index_begin_);
@@ -111,13 +112,20 @@ uint32_t MaxMinSolver::add(std::span<const uint32_t> path, double bound_Bps) {
   }
   // A slot crossing no resource belongs to no component; collect_component reports it alone.
   if (length == 0) orphans_.push_back(slot);
+  ++added_since_collect_;
   return slot;
 }
 
-// Swap-removes the element of the slot's hop from its resource's user list in O(1).
+// Swap-removes the element of the slot's hop from its resource's user list in O(1). The
+// slot's own user_index_ entries are not read again until add() rewrites them.
 void MaxMinSolver::detach(uint32_t slot, uint32_t hop) {
   const uint32_t resource = path_[slot][hop];
   const std::span<Element> users = users_.list(resource);
+  if (users.size() == 1) {  // the slot's element alone: nothing moves
+    users_.pop_back(resource);
+    touch(resource);
+    return;
+  }
   const uint32_t index = user_index_[index_begin_[slot] + hop];
   users[index] = users.back();
   user_index_[index_begin_[users[index].slot] + users[index].hop] = index;
@@ -127,16 +135,24 @@ void MaxMinSolver::detach(uint32_t slot, uint32_t hop) {
 
 void MaxMinSolver::remove(uint32_t slot) {
   for (uint32_t hop = 0; hop < length_[slot]; ++hop) detach(slot, hop);
+  removed_since_collect_ = true;
   rate_Bps_[slot] = 0;
   free_slots_.push_back(slot);
 }
 
 void MaxMinSolver::collect_component() {
-  // The changed resources are already marked with this epoch, each listed once (touch()).
-  ++epoch_;
+  // The changed resources are already marked as listed, each listed once (touch()).
+  // A large component's slot list is not kept for the next (a batch that started at once is
+  // not followed by another as large): its memory is freed, 4 bytes a slot.
   component_slots_.clear();
+  if (component_slots_.capacity() > kKeptLevels) std::vector<uint32_t>().swap(component_slots_);
   component_resources_.clear();
   component_resources_.swap(dirty_);
+  // Every active slot new, none removed: each resource of an active slot was touched by its
+  // add(), so the paths below would mark no resource that is not already listed.
+  const bool all_new = !removed_since_collect_ && added_since_collect_ == active_count();
+  added_since_collect_ = 0;
+  removed_since_collect_ = false;
   // Breadth-first: component_resources_ doubles as the queue.
   for (std::size_t next = 0; next < component_resources_.size(); ++next) {
     for (const Element& element : users_.list(component_resources_[next])) {
@@ -144,15 +160,17 @@ void MaxMinSolver::collect_component() {
       if (fixed_[slot] & kCollected) continue;  // cleared for the component by its solve
       fixed_[slot] |= kCollected;
       component_slots_.push_back(slot);
+      if (all_new) continue;
       for (const uint32_t resource : path(slot)) {
-        if (resource_mark_[resource] == epoch_) continue;
-        resource_mark_[resource] = epoch_;
+        if (listed_[resource]) continue;
+        listed_[resource] = true;
         component_resources_.push_back(resource);
       }
     }
   }
   component_slots_.insert(component_slots_.end(), orphans_.begin(), orphans_.end());
   orphans_.clear();
+  for (const uint32_t resource : component_resources_) listed_[resource] = false;
 }
 
 // Rounding can leave a filled resource a hair below zero; its flows are then fixed at 0+.
@@ -160,25 +178,25 @@ double MaxMinSolver::resource_level(uint32_t resource) const {
   return std::max(0.0, remaining_Bps_[resource]) / unfixed_[resource];
 }
 
-void MaxMinSolver::update_resource_level(uint32_t resource) {
-  if (unfixed_[resource] == 0) {
-    heap_.erase_resource(resource);
-  } else {
-    heap_.set_resource(resource, resource_level(resource));
-  }
-}
-
+// Keeps some heap entry of each resource being filled at most its level (solve_component):
+// a level that rose keeps its entry, below it; a level that fell (rounding can lower a level
+// by an ulp as a flow is fixed below it) gets a new entry. Per crossing, in path order, the
+// same subtractions as one pass over the path followed by updates would make.
 void MaxMinSolver::fix(uint32_t slot, double rate_Bps) {
   set_rate(slot, rate_Bps);
   fixed_[slot] |= kFixed;
   for (const uint32_t resource : path(slot)) {
+    // The resource being filled fixes all its users at one level: its entry has been popped.
+    if (resource == filling_) {
+      remaining_Bps_[resource] -= rate_Bps;
+      --unfixed_[resource];
+      continue;
+    }
+    const double before_Bps = resource_level(resource);  // unfixed >= 1: this slot
     remaining_Bps_[resource] -= rate_Bps;
-    --unfixed_[resource];
-  }
-  for (const uint32_t resource : path(slot)) {
-    // The resource being filled fixes all its users at one level: it has left the heap.
-    // A path crossing a resource twice updates it twice, to the same level.
-    if (resource != filling_) update_resource_level(resource);
+    if (--unfixed_[resource] == 0) continue;  // its entries are dropped when popped
+    const double level_Bps = resource_level(resource);
+    if (level_Bps < before_Bps) heap_.push(Level{level_Bps, resource, LevelKind::kResource});
   }
 }
 
@@ -220,7 +238,26 @@ void MaxMinSolver::solve_component() {
     heap_.push_unordered(Level{resource_level(resource), resource, LevelKind::kResource});
   }
   heap_.heapify();  // O(n) for the initial levels
+  // Takes the least (level, kind, id) of the resources' current levels and the unfixed slots'
+  // bounds, as a heap moved to every new level would (docs/flowsim.md#max-min-fair-rates).
+  // Each resource with unfixed elements has an entry at most its level (fix()), so the top
+  // entry is at most the least current level; at its resource's level it is that least,
+  // ties included (any resource at the same level has an entry there too, ordered by kind
+  // and id); below it, its level is raised in place and the order restored. Entries of a
+  // resource with every element fixed (by others' levels, or filled) are dropped.
   while (!heap_.empty()) {
+    const Level& least = heap_.top();
+    if (least.kind == LevelKind::kResource) {
+      if (unfixed_[least.id] == 0) {
+        heap_.pop();
+        continue;
+      }
+      const double level_Bps = resource_level(least.id);
+      if (least.level_Bps != level_Bps) {
+        heap_.replace_top_level(level_Bps);
+        continue;
+      }
+    }
     const Level top = heap_.pop();
     if (top.kind == LevelKind::kSlotBound) {
       if (!(fixed_[top.id] & kFixed)) fix(top.id, top.level_Bps);

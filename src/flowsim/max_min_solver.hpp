@@ -15,8 +15,8 @@
 // Progressive filling computes it: raise every unfixed x_f at the same level lambda; the
 // first resource to fill (smallest (C_r - fixed load) / (unfixed elements)) or the first bound
 // reached fixes its flows at lambda; remove them and repeat. Resource levels only grow as
-// flows are fixed below them; an indexed min-heap with one entry per resource, moved as its
-// level changes, gives O(E log R) for E (resource, flow) elements over R resources.
+// flows are fixed below them; a min-heap of levels, an entry corrected when it reaches the top
+// (level_heap.hpp), gives O(E log R) for E (resource, flow) elements over R resources.
 //
 // A flow alone on every resource it crosses (each crossed once) is its own component: its
 // rate is min(bound, min_r C_r), exactly the level progressive filling would fix it at, so
@@ -77,16 +77,21 @@ class MaxMinSolver {
   void cycle_slots(uint32_t count);
   /// Marks a resource as changed, as remove() marks those of the slot it removes.
   void touch(uint32_t resource) {
-    // Listed once, in the order of first change, under the mark the next collect_component()
-    // uses: what that call would make of a list with repeats, without holding the repeats.
-    if (resource_mark_[resource] == epoch_ + 1) return;
-    resource_mark_[resource] = epoch_ + 1;
+    // Listed once, in the order of first change, and marked as listed for the next
+    // collect_component(): what that call would make of a list with repeats, without holding
+    // the repeats.
+    if (listed_[resource]) return;
+    listed_[resource] = true;
     dirty_.push_back(resource);
   }
   /// Whether add() or remove() was called since the last solve_component().
   bool has_changes() const { return !dirty_.empty() || !orphans_.empty(); }
   /// Finds the resources and active slots connected to the resources changed since the last
   /// solve. Their order is deterministic (breadth-first from the changes, in call order).
+  /// When every active slot was added since the last call and none was removed (a batch
+  /// started at once on an idle solver), the changed resources are already every resource an
+  /// active slot crosses, so the search reads user lists only, not the slots' paths: the
+  /// same lists in the same order.
   /// REQUIRES: solve_component() follows before the next call (it clears the slots' marks).
   void collect_component();
   std::span<const uint32_t> component_slots() const { return component_slots_; }
@@ -137,9 +142,6 @@ class MaxMinSolver {
   /// returns whether it did.
   bool fix_if_alone(uint32_t slot);
   std::span<const uint32_t> path(uint32_t slot) const { return {path_[slot], length_[slot]}; }
-  /// Sets the resource's entry in the heap to its current level, or drops the entry when it
-  /// has no unfixed elements left.
-  void update_resource_level(uint32_t resource);
   double resource_level(uint32_t resource) const;
   void detach(uint32_t slot, uint32_t hop);
 
@@ -150,7 +152,9 @@ class MaxMinSolver {
   flowsim_internal::ArenaLists<Element> users_;  ///< elements of active slots crossing it
   std::vector<double> remaining_Bps_;        ///< scratch of solve_component
   std::vector<uint32_t> unfixed_;            ///< scratch: elements not yet fixed
-  std::vector<uint32_t> resource_mark_;
+  /// Whether the resource is in dirty_ or, during collect_component(), in the component: one
+  /// bit a resource (the whole array stays in cache), cleared for the component at its end.
+  std::vector<bool> listed_;
 
   // Per slot: its path (the caller's memory) and, in user_index_[index_begin_ + hop], where
   // each hop's element sits in users_[resource]. A reused slot keeps its range of user_index_
@@ -164,11 +168,13 @@ class MaxMinSolver {
   std::vector<uint8_t> fixed_;
   std::vector<uint32_t> free_slots_;
 
-  std::vector<uint32_t> dirty_;    ///< resources whose users changed, each once, marked epoch_ + 1
+  std::vector<uint32_t> dirty_;    ///< resources whose users changed, each once, listed_
   std::vector<uint32_t> orphans_;  ///< slots added with an empty path since the last solve
   std::vector<uint32_t> component_slots_, component_resources_;
   flowsim_internal::LevelHeap heap_;
-  uint32_t epoch_ = 0;
+  /// add() calls since the last collect_component(), and whether remove() was called since.
+  uint32_t added_since_collect_ = 0;
+  bool removed_since_collect_ = false;
   /// The resource whose users solve_component is fixing at one level, if any.
   std::optional<uint32_t> filling_;
 };

@@ -3,6 +3,7 @@
 // event, whatever the batch's order and whatever the queue held before.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>

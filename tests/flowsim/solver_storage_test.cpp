@@ -51,44 +51,44 @@ TEST_CASE("arena lists: an empty list is an empty span; writes through list() st
   CHECK(lists.size(2) == 0);
 }
 
-TEST_CASE("level heap pops in (level, kind, id) order as resource levels move") {
-  constexpr uint32_t kResources = 64;
-  LevelHeap heap(kResources);
+TEST_CASE("level heap pops in (level, kind, id) order through pushes and top replacements") {
+  LevelHeap heap;
   using Key = std::tuple<double, int, uint32_t>;  // level, kind, id
-  std::set<Key> model;
-  std::vector<double> level_of(kResources, -1);  // -1: absent
+  std::multiset<Key> model;
   std::mt19937 random(3);
   std::uniform_int_distribution<int> level(0, 20);  // small range: many ties
-  for (uint32_t slot = 0; slot < 16; ++slot) {
-    const double bound = level(random);
-    heap.push_unordered(Level{bound, slot, LevelKind::kSlotBound});
-    model.insert({bound, 1, slot});
-  }
-  for (uint32_t r = 0; r < kResources; r += 2) {
-    level_of[r] = level(random);
-    heap.push_unordered(Level{level_of[r], r, LevelKind::kResource});
-    model.insert({level_of[r], 0, r});
+  for (uint32_t id = 0; id < 48; ++id) {
+    const auto kind = id % 3 == 0 ? LevelKind::kSlotBound : LevelKind::kResource;
+    const double at = level(random);
+    heap.push_unordered(Level{at, id, kind});
+    model.insert({at, int(kind), id});
   }
   heap.heapify();
   for (int round = 0; round < 500 && !model.empty(); ++round) {
-    for (int change = 0; change < 3; ++change) {  // move, insert or drop a few resources
-      const uint32_t r = random() % kResources;
-      if (level_of[r] >= 0) model.erase({level_of[r], 0, r});
-      if (random() % 4 == 0) {
-        heap.erase_resource(r);
-        level_of[r] = -1;
-      } else {
-        level_of[r] = level(random);
-        heap.set_resource(r, level_of[r]);
-        model.insert({level_of[r], 0, r});
+    const Key least = *model.begin();
+    REQUIRE_FALSE(heap.empty());
+    CHECK(Key{heap.top().level_Bps, int(heap.top().kind), heap.top().id} == least);
+    switch (random() % 3) {
+      case 0: {  // raise or lower the least entry's level
+        const double at = level(random);
+        heap.replace_top_level(at);
+        model.erase(model.begin());
+        model.insert({at, std::get<1>(least), std::get<2>(least)});
+        break;
+      }
+      case 1: {  // push another entry (a resource may hold several)
+        const double at = level(random);
+        const uint32_t id = random() % 64;
+        heap.push(Level{at, id, LevelKind::kResource});
+        model.insert({at, 0, id});
+        break;
+      }
+      default: {
+        const Level top = heap.pop();
+        CHECK(Key{top.level_Bps, int(top.kind), top.id} == least);
+        model.erase(model.begin());
       }
     }
-    REQUIRE_FALSE(heap.empty());
-    const Level top = heap.pop();
-    const Key expected = *model.begin();
-    model.erase(model.begin());
-    CHECK(Key{top.level_Bps, int(top.kind), top.id} == expected);
-    if (top.kind == LevelKind::kResource) level_of[top.id] = -1;
   }
   while (!model.empty() && !heap.empty()) {  // then drain
     const Level top = heap.pop();
