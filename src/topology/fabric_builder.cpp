@@ -28,7 +28,10 @@ int even_share(int total, int parts, int index) {
 class FabricWriter {
  public:
   FabricWriter(Topology& topology, const FabricSpec& spec, const LinkType& trunk)
-      : topology_(topology), spec_(spec), trunk_(trunk) {}
+      : topology_(topology),
+        spec_(spec),
+        trunk_(trunk),
+        details_(topology.add_details(DeviceDetails{.where = spec.where})) {}
 
   DeviceId add_switch(const std::string& prefix, int index, int tier, int group) {
     Device device;
@@ -36,9 +39,9 @@ class FabricWriter {
     device.kind = DeviceKind::kNetSwitch;
     device.index = index;
     device.reduction = spec_.reduction;
-    device.tier = tier;
+    device.tier = int8_t(tier);
     device.group = group;
-    device.where = spec_.where;
+    device.details = details_;
     return topology_.add_device(std::move(device));
   }
 
@@ -60,6 +63,7 @@ class FabricWriter {
   Topology& topology_;
   const FabricSpec& spec_;
   const LinkType& trunk_;
+  uint32_t details_;  ///< the switches' shared details entry: declared at spec.where
 };
 
 /// Joins `lowers` (each with `uplinks` spare ports) to new switches of `upper_radix` down
@@ -101,7 +105,7 @@ std::vector<NicRef> collect_nics(const Topology& topology, const Catalog& catalo
     if (device.kind != DeviceKind::kNic || !device.host) continue;
     const LinkType* type = catalog.find_link_type(device.model);
     if (type == nullptr) {
-      throw ConfigError(device.where,
+      throw ConfigError(topology.details(device).where,
                         fmt::format("expected a network link type for nic '{}', got '{}'",
                                     device.name, device.model));
     }

@@ -37,7 +37,7 @@ FabricSummary summarize_fabric(const Topology& topology) {
   }
   for (uint32_t i = 0; i < devices.size(); ++i) {
     if (!is_fabric_switch(devices[i])) continue;
-    const int tier = std::max(1, devices[i].tier);
+    const int tier = std::max(1, int(devices[i].tier));
     if (int(summary.switches_by_tier.size()) < tier) summary.switches_by_tier.resize(size_t(tier));
     ++summary.switches_by_tier[size_t(tier - 1)];
     summary.tiers = std::max(summary.tiers, tier);

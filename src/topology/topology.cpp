@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <climits>
+#include <stdexcept>
 #include <tuple>
 
 namespace linksim {
@@ -74,7 +75,7 @@ const GpuModel& Topology::gpu_model(DeviceId gpu) const {
   const Device& d = devices_[gpu.value];
   const GpuModel* model = catalog_ ? catalog_->find_gpu(d.model) : nullptr;
   if (d.kind != DeviceKind::kGpu || model == nullptr) {
-    throw ConfigError(d.where, fmt::format("'{}' has no known gpu model (got '{}')", d.name,
+    throw ConfigError(details(d).where, fmt::format("'{}' has no known gpu model (got '{}')", d.name,
                                            d.model));
   }
   return *model;
@@ -86,15 +87,30 @@ const HostPlatform& Topology::host_platform(DeviceId cpu) const {
   if (d.kind != DeviceKind::kCpu || d.model.empty()) return catalog.default_platform();
   const HostPlatform* platform = catalog.find_platform(d.model);
   if (platform == nullptr) {
-    throw ConfigError(d.where, fmt::format("'{}' has no known host platform (got '{}')", d.name,
-                                           d.model));
+    throw ConfigError(details(d).where,
+                      fmt::format("'{}' has no known host platform (got '{}')", d.name, d.model));
   }
   return *platform;
 }
 
+uint32_t Topology::add_details(DeviceDetails details) {
+  details_.push_back(std::move(details));
+  return uint32_t(details_.size() - 1);
+}
+
 DeviceId Topology::add_device(Device device) {
+  if (device.details >= details_.size()) {
+    throw std::out_of_range(fmt::format("add_device: details index {} of '{}' is not in the "
+                                        "table of {} entries",
+                                        device.details, device.name, details_.size()));
+  }
   devices_.push_back(std::move(device));
   return DeviceId{uint32_t(devices_.size() - 1)};
+}
+
+DeviceId Topology::add_device(Device device, DeviceDetails details) {
+  device.details = add_details(std::move(details));
+  return add_device(std::move(device));
 }
 
 LinkId Topology::add_link(DeviceId from, DeviceId to, const LinkType& type, int lanes,
