@@ -100,10 +100,18 @@ struct NicRef {
 std::vector<NicRef> collect_nics(const Topology& topology, const Catalog& catalog) {
   std::vector<NicRef> nics;
   const auto devices = topology.devices();
+  // Every server's NICs repeat host 0's few models: one catalog lookup per distinct model
+  // (interned, so equal models compare as one pointer), not one per NIC.
+  std::vector<std::pair<InternedString, const LinkType*>> type_of_model;
   for (uint32_t i = 0; i < devices.size(); ++i) {
     const Device& device = devices[i];
     if (device.kind != DeviceKind::kNic || !device.host) continue;
-    const LinkType* type = catalog.find_link_type(device.model);
+    auto known = std::find_if(type_of_model.begin(), type_of_model.end(),
+                              [&](const auto& entry) { return entry.first == device.model; });
+    if (known == type_of_model.end()) {
+      known = type_of_model.insert(known, {device.model, catalog.find_link_type(device.model)});
+    }
+    const LinkType* type = known->second;
     if (type == nullptr) {
       throw ConfigError(topology.details(device).where,
                         fmt::format("expected a network link type for nic '{}', got '{}'",
