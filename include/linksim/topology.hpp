@@ -12,10 +12,11 @@
 
 #include "linksim/catalog.hpp"
 #include "linksim/error.hpp"
+#include "linksim/interned_string.hpp"
 
 namespace linksim {
 
-enum class DeviceKind {
+enum class DeviceKind : uint8_t {
   kGpu,
   kCpu,         ///< a CPU socket: root complex + memory (one NUMA node)
   kPcieSwitch,
@@ -38,28 +39,42 @@ struct LinkId {
   friend auto operator<=>(LinkId, LinkId) = default;
 };
 
-struct Device {
-  std::string name;        ///< local name, unique within its host ("gpu3"), or fabric-wide ("leaf2")
-  DeviceKind kind = DeviceKind::kGpu;
-  std::optional<int> host; ///< server instance index; nullopt for fabric devices
-  int index = 0;           ///< ordinal among devices of its kind in its host (GPU3 -> 3, NIC0 -> 0)
-  /// GPU: catalog key of its model ("h100-sxm"). NIC: catalog link type of its port ("ib_ndr").
-  /// CPU: catalog key of its host platform ("intel-sapphire-rapids"); empty = the default.
-  std::string model;
-  bool p2p = true;         ///< GPU: the driver allows PCIe peer-to-peer (false on GeForce cards)
-  /// GPU: the fraction of its catalog clock it runs at: 1 nominal, lower after a clock fault
-  /// (include/linksim/faults.hpp); its tensor FLOP/s scale with it.
-  double clock_fraction = 1;
-  bool reduction = false;  ///< NVSwitch / network switch: in-switch reduction (NVLS / SHARP)
-  int numa = -1;           ///< CPU: NUMA node id as nvidia-smi prints it
+/// What a device's declaration says beyond its place in the graph: read for messages, reports
+/// and a few host-staging and NIC-selection rules, never per flow. Held once per declaration in
+/// the topology's details table (Topology::details): every server instance's device shares
+/// host 0's entry, so 16,384 servers cost the template's handful of entries, not 500,000.
+struct DeviceDetails {
+  SourceLocation where;    ///< where the device was declared, for messages
+  int numa = -1;           ///< CPU: NUMA node id as nvidia-smi prints it; GPU: its memory's node
   std::string cpu_affinity;///< CPU: cores as nvidia-smi prints them ("0-35,72-107"), may be empty
+  std::string port_name;   ///< NIC: the name nvidia-smi's NIC legend shows ("mlx5_0"), may be empty
   /// CPU: the topology's own host-staged (SHM) rates, bytes/s, overriding its platform's.
   std::optional<double> host_staging_Bps;
   std::optional<double> host_staging_cross_socket_Bps;
-  std::string port_name;   ///< NIC: the name nvidia-smi's NIC legend shows ("mlx5_0"), may be empty
-  int tier = 0;            ///< network switch: 1 = leaf, 2 = spine, 3 = core
+};
+
+/// One device of the graph: the fields routing and the simulators read per device. 48 bytes,
+/// so that 131,072 GPUs' servers (501,760 devices) take 24 MB; the rarely read rest of its
+/// declaration lives in the shared DeviceDetails entry `details` names.
+struct Device {
+  /// Local name, unique within its host ("gpu3"), or fabric-wide ("leaf2"). Interned: every
+  /// server's "gpu3" is one string.
+  InternedString name;
+  /// GPU: catalog key of its model ("h100-sxm"). NIC: catalog link type of its port ("ib_ndr").
+  /// CPU: catalog key of its host platform ("intel-sapphire-rapids"); empty = the default.
+  InternedString model;
+  std::optional<int> host; ///< server instance index; nullopt for fabric devices
+  /// GPU: the fraction of its catalog clock it runs at: 1 nominal, lower after a clock fault
+  /// (include/linksim/faults.hpp); its tensor FLOP/s scale with it.
+  double clock_fraction = 1;
+  int index = 0;           ///< ordinal among devices of its kind in its host (GPU3 -> 3, NIC0 -> 0)
   int group = -1;          ///< network switch: rail (rail-optimized leaves) or pod, -1 if none
-  SourceLocation where;    ///< where the device was declared, for messages
+  /// Index of its entry in Topology::details (0: the default entry, no declaration).
+  uint32_t details = 0;
+  DeviceKind kind = DeviceKind::kGpu;
+  bool p2p = true;         ///< GPU: the driver allows PCIe peer-to-peer (false on GeForce cards)
+  bool reduction = false;  ///< NVSwitch / network switch: in-switch reduction (NVLS / SHARP)
+  int8_t tier = 0;         ///< network switch: 1 = leaf, 2 = spine, 3 = core (0: not a switch)
 };
 
 /// One direction of a full-duplex link. The opposite direction is `reverse`.
@@ -100,6 +115,9 @@ class Topology {
   const Device& device(DeviceId id) const { return devices_[id.value]; }
   std::span<const Link> links() const { return links_; }
   const Link& link(LinkId id) const { return links_[id.value]; }
+  /// The declaration details of a device (its entry of the details table).
+  const DeviceDetails& details(DeviceId id) const { return details_[devices_[id.value].details]; }
+  const DeviceDetails& details(const Device& device) const { return details_[device.details]; }
   /// Where the link was declared, for messages (the template's entry for a server's link).
   const SourceLocation& link_where(LinkId id) const;
   /// Directed links leaving `id`, in the order they were added.
@@ -129,7 +147,16 @@ class Topology {
   // ---- building (used by the loader, generators and tests) ----
   /// REQUIRES: catalog outlives the topology.
   explicit Topology(const Catalog& catalog) : catalog_(&catalog) {}
+  /// Adds a details entry and returns its index, for devices that share it (Device::details).
+  uint32_t add_details(DeviceDetails details);
+  /// Adds a device whose `details` already names an entry of this topology's table.
+  /// Throws std::out_of_range when it does not.
   DeviceId add_device(Device device);
+  /// Adds a device with a details entry of its own.
+  DeviceId add_device(Device device, DeviceDetails details);
+  /// Replaces the details table with `source`'s, so that devices copied from `source` keep
+  /// their `details` indexes. REQUIRES: no device added yet.
+  void copy_details_from(const Topology& source) { details_ = source.details_; }
   /// Adds a full-duplex link as two directed links with the same capacity and latency.
   /// Returns the id of the from->to direction. REQUIRES: bw_Bps > 0, latency_s >= 0.
   /// A link of a server block after host 0's (set_host_layout) reports host 0's `where`.
@@ -153,6 +180,8 @@ class Topology {
   std::string name_;
   std::string source_file_;
   std::vector<Device> devices_;
+  /// Entry 0 is the default (nothing declared); see DeviceDetails.
+  std::vector<DeviceDetails> details_ = std::vector<DeviceDetails>(1);
   std::vector<Link> links_;
   /// Per link pair (ids 2k, 2k+1): an index into wheres_, which holds each run of equal
   /// declarations once.

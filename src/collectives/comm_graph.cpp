@@ -128,7 +128,7 @@ void CommGraph::build() {
     }
     if (last_model == nullptr || *last_model != gpu.model) {
       last_sm = topology.gpu_model(id).sm;
-      last_model = &gpu.model;
+      last_model = &gpu.model.str();
     }
     min_sm_ = min_sm_ == 0 ? last_sm : std::min(min_sm_, last_sm);
   }

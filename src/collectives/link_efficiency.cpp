@@ -150,8 +150,8 @@ HostStagingRate staging_over(const Topology& topology, const std::vector<std::ve
   r.memory_Bps = platform.memory_bw_Bps / (2.0 * r.staging_gpus);
   r.socket_Bps = r.crosses_socket ? platform.nccl_smp_bw_Bps : kNone;
   const std::optional<double> own =
-      found_cpu ? (r.crosses_socket ? topology.device(r.cpu).host_staging_cross_socket_Bps
-                                    : topology.device(r.cpu).host_staging_Bps)
+      found_cpu ? (r.crosses_socket ? topology.details(r.cpu).host_staging_cross_socket_Bps
+                                    : topology.details(r.cpu).host_staging_Bps)
                 : std::nullopt;
   r.overridden = own.has_value();
   const double measured = own.value_or(r.crosses_socket ? platform.host_staging_cross_socket_Bps

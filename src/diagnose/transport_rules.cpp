@@ -180,11 +180,12 @@ std::optional<RuledFinding> socket_instead_of_ib(const RuleContext& ctx) {
     return out;
   }
   const Device& d = ctx.machine->topology.device(*nic);
+  const std::string& port = ctx.machine->topology.details(*nic).port_name;
   f.severity = FindingSeverity::kFault;
   f.message = fmt::format("{} connections use TCP sockets (NET/Socket) although the machine has "
                           "{} NICs ({}): NCCL found no usable IB device (NCCL_IB_DISABLE, "
                           "NCCL_NET=Socket, missing verbs library or driver)",
-                          socket.size(), d.model, d.port_name.empty() ? d.name : d.port_name);
+                          socket.size(), d.model, port.empty() ? d.name.str() : port);
   // The cost: NCCL's socket transport (docs/model.md#net-socket), named by the variable the
   // log shows when it shows one.
   CostSetting s{.words = "NET/Socket", .logged = ctx.machine->options,
@@ -268,7 +269,10 @@ const NcclLogNetDevice* ib_device(const NcclLog& log, int index) {
   return nullptr;
 }
 
-std::string nic_name(const Device& d) { return d.port_name.empty() ? d.name : d.port_name; }
+std::string nic_name(const Topology& t, const Device& d) {
+  const std::string& port = t.details(d).port_name;
+  return port.empty() ? d.name.str() : port;
+}
 
 // Needs the log's IB device list: NCCL numbers its NICs in that list (one entry per port), so
 // an index alone says nothing about which NIC of the topology it is.
@@ -285,10 +289,10 @@ std::optional<RuledFinding> wrong_nic(const RuleContext& ctx) {
     used.insert(dev->name);
     const auto g = nic_gpu(ctx, h);
     const auto nic = g ? ctx.machine->router.nearest_nic(*g) : std::nullopt;
-    if (!nic || nic_name(t.device(*nic)) == dev->name) continue;
+    if (!nic || nic_name(t, t.device(*nic)) == dev->name) continue;
     if (wrong.empty()) {
       example = fmt::format("{} uses {} where its nearest NIC is {}", t.display_name(*g), dev->name,
-                            nic_name(t.device(*nic)));
+                            nic_name(t, t.device(*nic)));
     }
     wrong.push_back(&h);
   }
@@ -309,9 +313,9 @@ std::optional<RuledFinding> wrong_nic(const RuleContext& ctx) {
   s.logged.ib_hca.exact = true;
   std::vector<std::string> names;
   for (const Device& d : t.devices()) {
-    if (d.kind != DeviceKind::kNic || d.host != 0 || !used.count(nic_name(d))) continue;
-    s.logged.ib_hca.entries.push_back({nic_name(d), std::nullopt});
-    names.push_back(nic_name(d));
+    if (d.kind != DeviceKind::kNic || d.host != 0 || !used.count(nic_name(t, d))) continue;
+    s.logged.ib_hca.entries.push_back({nic_name(t, d), std::nullopt});
+    names.push_back(nic_name(t, d));
   }
   if (names.empty()) return out;
   s.words = "NCCL_IB_HCA==" + fmt::format("{}", fmt::join(names, ","));

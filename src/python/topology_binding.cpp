@@ -61,7 +61,7 @@ py::list gpu_dicts(const Topology& t) {
     gpu["name"] = t.display_name(id);
     gpu["index"] = d.index;
     gpu["host"] = d.host ? py::object(py::int_(*d.host)) : py::object(py::none());
-    gpu["model"] = d.model;
+    gpu["model"] = d.model.str();
     gpu["gpu_name"] = t.gpu_model(id).name;
     gpu["p2p"] = d.p2p;
     gpu["clock_fraction"] = d.clock_fraction;
@@ -79,8 +79,8 @@ py::list nic_dicts(const Topology& t) {
     nic["name"] = t.display_name(DeviceId{uint32_t(i)});
     nic["index"] = d.index;
     nic["host"] = d.host ? py::object(py::int_(*d.host)) : py::object(py::none());
-    nic["port"] = d.port_name;
-    nic["link_type"] = d.model;
+    nic["port"] = t.details(d).port_name;
+    nic["link_type"] = d.model.str();
     nics.append(nic);
   }
   return nics;

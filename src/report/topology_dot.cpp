@@ -90,7 +90,7 @@ struct DotEdge {
 void add_device_node(const Topology& topology, DeviceId id, int cluster, DotGraph& graph) {
   graph.node_of_device[id.value] = uint32_t(graph.nodes.size());
   const Device& device = topology.device(id);
-  const std::string label = cluster >= 0 ? device.name : topology.display_name(id);
+  const std::string label = cluster >= 0 ? device.name.str() : topology.display_name(id);
   graph.nodes.push_back({fmt::format("d{}", id.value), label, kind_shape(device.kind), cluster,
                          topology.display_name(id)});
 }
@@ -151,7 +151,7 @@ DotGraph collapsed_graph(const Topology& topology, const DotOptions& options) {
   std::map<uint32_t, int> group_size;
   for (uint32_t i = topology.host_count() * per_host; i < topology.devices().size(); ++i) {
     const Device& device = topology.device(DeviceId{i});
-    const auto key = std::make_pair(int(device.kind), device.tier);
+    const auto key = std::make_pair(int(device.kind), int(device.tier));
     auto [it, added] = group_node.try_emplace(key, uint32_t(graph.nodes.size()));
     if (added) {
       const bool net = device.kind == DeviceKind::kNetSwitch;

@@ -147,7 +147,8 @@ void find_nearest_nics(const Topology& topology, HostTables& impl, const IbHcaFi
     for (uint32_t b = 0; b < count; ++b) {
       const Device& nic = topology.device(impl.endpoints[b]);
       if (nic.kind != DeviceKind::kNic) continue;
-      if (!ib_hca.allows(nic.port_name.empty() ? nic.name : nic.port_name)) continue;
+      const std::string& port = topology.details(nic).port_name;
+      if (!ib_hca.allows(port.empty() ? nic.name.str() : port)) continue;
       const PathClass cls = cls_between(a, b);
       if (!best || int(cls) < int(*best)) {
         best = cls;

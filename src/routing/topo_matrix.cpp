@@ -33,7 +33,8 @@ TopoMatrix topo_matrix(const Router& router, int host) {
   for (size_t i = 0; i < nics.size(); ++i) {
     matrix.names.push_back(fmt::format("NIC{}", i));
     const Device& nic = topology.device(nics[i]);
-    matrix.nic_ports.push_back(nic.port_name.empty() ? nic.name : nic.port_name);
+    const std::string& port = topology.details(nic).port_name;
+    matrix.nic_ports.push_back(port.empty() ? nic.name.str() : port);
     matrix.nic_legend.push_back(fmt::format("NIC{}: {}", i, matrix.nic_ports.back()));
   }
   for (DeviceId row : all) {
@@ -47,7 +48,7 @@ TopoMatrix topo_matrix(const Router& router, int host) {
     matrix.cells.push_back(std::move(cells));
   }
   for (DeviceId gpu : gpus) {
-    const int gpu_numa = topology.device(gpu).numa;
+    const int gpu_numa = topology.details(gpu).numa;
     matrix.gpu_numa_id.push_back(gpu_numa >= 0 ? fmt::format("{}", gpu_numa) : "N/A");
     const detail::UpChain chain = detail::find_up_chain(topology, gpu);
     if (chain.hops.empty()) {
@@ -55,7 +56,7 @@ TopoMatrix topo_matrix(const Router& router, int host) {
       matrix.numa_affinity.push_back("N/A");
       continue;
     }
-    const Device& cpu = topology.device(chain.hops.back());
+    const DeviceDetails& cpu = topology.details(chain.hops.back());
     matrix.cpu_affinity.push_back(or_na(cpu.cpu_affinity));
     matrix.numa_affinity.push_back(cpu.numa >= 0 ? fmt::format("{}", cpu.numa) : "N/A");
   }

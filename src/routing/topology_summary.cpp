@@ -31,7 +31,8 @@ GpuPathSummary summarize_gpu_paths(const Router& router, DeviceId gpu) {
   s.nic = "none";
   if (auto nic = router.nearest_nic(gpu)) {
     const Device& d = t.device(*nic);
-    s.nic = fmt::format("NIC{} ({}, {})", d.index, d.port_name.empty() ? d.name : d.port_name,
+    const std::string& port = t.details(d).port_name;
+    s.nic = fmt::format("NIC{} ({}, {})", d.index, port.empty() ? d.name.str() : port,
                         to_string(router.classify(gpu, *nic)));
   }
   return s;
@@ -53,7 +54,7 @@ HostPlatformSummary summarize_host_platform(const Router& router) {
   h.staging_Bps = h.platform->host_staging_Bps;
   h.staging_cross_socket_Bps = h.platform->host_staging_cross_socket_Bps;
   if (!cpus.empty()) {
-    const Device& cpu = t.device(cpus.front());
+    const DeviceDetails& cpu = t.details(cpus.front());
     h.staging_Bps = cpu.host_staging_Bps.value_or(h.staging_Bps);
     h.staging_cross_socket_Bps =
         cpu.host_staging_cross_socket_Bps.value_or(h.staging_cross_socket_Bps);

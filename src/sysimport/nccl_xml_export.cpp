@@ -87,9 +87,10 @@ class XmlExporter {
 
   void write_cpu(pugi::xml_node system, DeviceId id) {
     const Device& d = t_.device(id);
+    const DeviceDetails& details = t_.details(id);
     pugi::xml_node cpu = system.append_child("cpu");
-    cpu.append_attribute("numaid") = d.numa >= 0 ? d.numa : d.index;
-    if (auto mask = sysimport::affinity_mask_from_cores(d.cpu_affinity)) {
+    cpu.append_attribute("numaid") = details.numa >= 0 ? details.numa : d.index;
+    if (auto mask = sysimport::affinity_mask_from_cores(details.cpu_affinity)) {
       set(cpu, "affinity", *mask);
     }
     set_cpu_type(cpu, t_.host_platform(id));
@@ -155,7 +156,8 @@ class XmlExporter {
     // NCCL's net speed is in Mb/s (reference/nccl-model.md 1.1: bw = speed / 8000 GB/s).
     const long long speed_mbps = type ? std::llround(type->lane_bw_Bps * 8 / 1e6) : 0;
     pugi::xml_node net = pci.append_child("nic").append_child("net");
-    set(net, "name", d.port_name.empty() ? fmt::format("mlx5_{}", d.index) : d.port_name);
+    const std::string& port = t_.details(id).port_name;
+    set(net, "name", port.empty() ? fmt::format("mlx5_{}", d.index) : port);
     net.append_attribute("dev") = d.index;
     net.append_attribute("speed") = speed_mbps;
     net.append_attribute("port") = 1;

@@ -19,12 +19,12 @@ SmiDevice matrix_device(const Topology& topology, DeviceId id) {
   out.kind = device.kind;
   out.index = device.index;
   out.label = fmt::format("{}{}", device.kind == DeviceKind::kGpu ? "GPU" : "NIC", device.index);
-  out.port_name = device.port_name;
-  out.where = device.where;
+  out.port_name = topology.details(id).port_name;
+  out.where = topology.details(id).where;
   if (device.kind == DeviceKind::kGpu) {
     if (auto cpu = detail::find_up_chain(topology, id).cpu()) {
-      out.cpu_affinity = topology.device(*cpu).cpu_affinity;
-      const int numa = topology.device(*cpu).numa;
+      out.cpu_affinity = topology.details(*cpu).cpu_affinity;
+      const int numa = topology.details(*cpu).numa;
       if (numa >= 0) out.numa_affinity = std::to_string(numa);
     }
   }

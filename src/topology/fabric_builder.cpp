@@ -28,7 +28,10 @@ int even_share(int total, int parts, int index) {
 class FabricWriter {
  public:
   FabricWriter(Topology& topology, const FabricSpec& spec, const LinkType& trunk)
-      : topology_(topology), spec_(spec), trunk_(trunk) {}
+      : topology_(topology),
+        spec_(spec),
+        trunk_(trunk),
+        details_(topology.add_details(DeviceDetails{.where = spec.where})) {}
 
   DeviceId add_switch(const std::string& prefix, int index, int tier, int group) {
     Device device;
@@ -36,9 +39,9 @@ class FabricWriter {
     device.kind = DeviceKind::kNetSwitch;
     device.index = index;
     device.reduction = spec_.reduction;
-    device.tier = tier;
+    device.tier = int8_t(tier);
     device.group = group;
-    device.where = spec_.where;
+    device.details = details_;
     return topology_.add_device(std::move(device));
   }
 
@@ -60,6 +63,7 @@ class FabricWriter {
   Topology& topology_;
   const FabricSpec& spec_;
   const LinkType& trunk_;
+  uint32_t details_;  ///< the switches' shared details entry: declared at spec.where
 };
 
 /// Joins `lowers` (each with `uplinks` spare ports) to new switches of `upper_radix` down
@@ -96,12 +100,20 @@ struct NicRef {
 std::vector<NicRef> collect_nics(const Topology& topology, const Catalog& catalog) {
   std::vector<NicRef> nics;
   const auto devices = topology.devices();
+  // Every server's NICs repeat host 0's few models: one catalog lookup per distinct model
+  // (interned, so equal models compare as one pointer), not one per NIC.
+  std::vector<std::pair<InternedString, const LinkType*>> type_of_model;
   for (uint32_t i = 0; i < devices.size(); ++i) {
     const Device& device = devices[i];
     if (device.kind != DeviceKind::kNic || !device.host) continue;
-    const LinkType* type = catalog.find_link_type(device.model);
+    auto known = std::find_if(type_of_model.begin(), type_of_model.end(),
+                              [&](const auto& entry) { return entry.first == device.model; });
+    if (known == type_of_model.end()) {
+      known = type_of_model.insert(known, {device.model, catalog.find_link_type(device.model)});
+    }
+    const LinkType* type = known->second;
     if (type == nullptr) {
-      throw ConfigError(device.where,
+      throw ConfigError(topology.details(device).where,
                         fmt::format("expected a network link type for nic '{}', got '{}'",
                                     device.name, device.model));
     }

@@ -20,14 +20,18 @@ FabricSummary summarize_fabric(const Topology& topology) {
   const auto devices = topology.devices();
   // Union-find over device ids: the switches linked to each other form one plane.
   boost::disjoint_sets_with_storage<> sets(devices.size());
-  for (const Link& link : topology.links()) {
+  // Links that touch a fabric device come after every server block (topology.hpp layout
+  // contract): the servers' own links never reach a fabric switch.
+  const auto fabric_links =
+      topology.links().subspan(topology.host_link_offset(topology.host_count()));
+  for (const Link& link : fabric_links) {
     if (is_fabric_switch(devices[link.from.value]) && is_fabric_switch(devices[link.to.value])) {
       sets.union_set(link.from.value, link.to.value);
     }
   }
   std::vector<int> rail_of_plane(devices.size(), -1);  // by plane root: the NIC index seen
   bool per_rail = true;
-  for (const Link& link : topology.links()) {
+  for (const Link& link : fabric_links) {
     const Device& from = devices[link.from.value];
     if (from.kind != DeviceKind::kNic || !is_fabric_switch(devices[link.to.value])) continue;
     ++summary.nics;
@@ -37,7 +41,7 @@ FabricSummary summarize_fabric(const Topology& topology) {
   }
   for (uint32_t i = 0; i < devices.size(); ++i) {
     if (!is_fabric_switch(devices[i])) continue;
-    const int tier = std::max(1, devices[i].tier);
+    const int tier = std::max(1, int(devices[i].tier));
     if (int(summary.switches_by_tier.size()) < tier) summary.switches_by_tier.resize(size_t(tier));
     ++summary.switches_by_tier[size_t(tier - 1)];
     summary.tiers = std::max(summary.tiers, tier);

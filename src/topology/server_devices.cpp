@@ -74,7 +74,8 @@ std::vector<std::string> expand(const YamlValue& value) {
 }
 
 // Fills the kind-specific fields shared by every device of one entry.
-void parse_kind_fields(const YamlValue& entry, const Catalog& catalog, Device& proto) {
+void parse_kind_fields(const YamlValue& entry, const Catalog& catalog, Device& proto,
+                       DeviceDetails& proto_details) {
   if (proto.kind == DeviceKind::kGpu) {
     YamlValue model = entry.at("model");
     std::string text = model.text();
@@ -109,13 +110,15 @@ void parse_kind_fields(const YamlValue& entry, const Catalog& catalog, Device& p
       }
       proto.model = known->key;
     }
-    if (auto bw = entry.find("host_staging_bw")) proto.host_staging_Bps = bw->to_bandwidth_Bps();
+    if (auto bw = entry.find("host_staging_bw")) {
+      proto_details.host_staging_Bps = bw->to_bandwidth_Bps();
+    }
     if (auto bw = entry.find("host_staging_cross_socket_bw")) {
-      proto.host_staging_cross_socket_Bps = bw->to_bandwidth_Bps();
+      proto_details.host_staging_cross_socket_Bps = bw->to_bandwidth_Bps();
     }
   }
   if (auto reduction = entry.find("reduction")) proto.reduction = reduction->to_bool();
-  if (auto cores = entry.find("cores")) proto.cpu_affinity = cores->text();
+  if (auto cores = entry.find("cores")) proto_details.cpu_affinity = cores->text();
 }
 
 }  // namespace
@@ -126,6 +129,7 @@ void parse_devices(const YamlValue& devices, const Catalog& catalog, ServerTempl
   for (const YamlValue& entry : devices.items()) {
     entry.expect_map();
     Device proto;
+    DeviceDetails proto_details;
     proto.kind = parse_kind(entry.at("kind"));
     check_kind_keys(entry, proto.kind);
     proto.host = 0;
@@ -139,10 +143,10 @@ void parse_devices(const YamlValue& devices, const Catalog& catalog, ServerTempl
                                name.text(), ports.size()));
       }
     }
-    parse_kind_fields(entry, catalog, proto);
+    parse_kind_fields(entry, catalog, proto, proto_details);
     std::optional<int> numa;
     if (auto value = entry.find("numa")) numa = value->to_int(0);
-    proto.where = name.location();
+    proto_details.where = name.location();
     // Checked before any device of the entry is built.
     if (server.devices.size() + names.size() > size_t(kMaxServerDevices)) {
       name.fail(fmt::format("expected at most {} devices in a server, got {} with \"{}\"",
@@ -157,18 +161,20 @@ void parse_devices(const YamlValue& devices, const Catalog& catalog, ServerTempl
     }
     for (size_t i = 0; i < names.size(); ++i) {
       Device device = proto;
+      DeviceDetails details = proto_details;
       device.name = names[i];
       device.index = ordinal[device.kind]++;
-      if (device.kind == DeviceKind::kCpu) device.numa = numa.value_or(device.index);
-      if (!ports.empty()) device.port_name = ports[i];
-      auto [it, fresh] = server.index_of.emplace(device.name, uint32_t(server.devices.size()));
+      if (device.kind == DeviceKind::kCpu) details.numa = numa.value_or(device.index);
+      if (!ports.empty()) details.port_name = ports[i];
+      auto [it, fresh] = server.index_of.emplace(names[i], uint32_t(server.devices.size()));
       if (!fresh) {
-        const SourceLocation& first = server.devices[it->second].where;
+        const SourceLocation& first = server.details[it->second].where;
         name.fail(fmt::format("duplicate device name \"{}\"", device.name),
                   {fmt::format("first declared at {}:{}:{}", first.file, first.line,
                                first.column)});
       }
       server.devices.push_back(std::move(device));
+      server.details.push_back(std::move(details));
       server.device_paths.push_back(entry.path());
     }
   }

@@ -12,7 +12,7 @@ namespace {
                          uint32_t other) {
   std::vector<std::string> notes = {"in " + server.device_paths[device]};
   notes.insert(notes.end(), node.file().notes.begin(), node.file().notes.end());
-  throw ConfigError(server.devices[device].where,
+  throw ConfigError(server.details[device].where,
                     fmt::format("{} has no path to {} within the server",
                                 server.devices[device].name, server.devices[other].name),
                     std::move(notes));

@@ -36,11 +36,16 @@ void instantiate_servers(Topology& topology, const ServerTemplate& server, int h
   for (const Device& device : server.devices) nics += device.kind == DeviceKind::kNic;
   topology.reserve(size_t(hosts) * (server.devices.size() + nics) + 16,
                    size_t(hosts) * (2 * server.links.size() + 12 * nics) + 64);
+  // One details entry per template device, shared by all its copies.
+  std::vector<Device> host_block = server.devices;
+  for (size_t i = 0; i < host_block.size(); ++i) {
+    host_block[i].details = topology.add_details(server.details[i]);
+  }
   for (int h = 0; h < hosts; ++h) {
-    for (const Device& device : server.devices) {
+    for (const Device& device : host_block) {
       Device copy = device;
       copy.host = h;
-      topology.add_device(std::move(copy));
+      topology.add_device(copy);
     }
   }
   uint32_t devices_per_host = uint32_t(server.devices.size());

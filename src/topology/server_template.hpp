@@ -30,6 +30,7 @@ struct LinkSpec {
 /// Host 0's devices (host = 0) and links, in declaration order.
 struct ServerTemplate {
   std::vector<Device> devices;
+  std::vector<DeviceDetails> details;     ///< of each device (its `details` index is unset)
   std::vector<std::string> device_paths;  ///< YAML path of each device's entry, for notes
   std::unordered_map<std::string, uint32_t> index_of;  ///< local name -> device index
   std::vector<LinkSpec> links;

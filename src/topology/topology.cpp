@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <climits>
+#include <stdexcept>
 #include <tuple>
 
 namespace linksim {
@@ -23,6 +24,18 @@ std::string_view to_string(DeviceKind kind) {
   return "unknown";
 }
 
+namespace {
+
+/// The device ids [first, second) that can belong to `host`: its block under the layout
+/// contract (empty for a host outside it), every device when no layout is declared.
+std::pair<uint32_t, uint32_t> host_block(const Topology& t, int host) {
+  if (t.devices_per_host() == 0) return {0, uint32_t(t.devices().size())};
+  if (host < 0 || host >= t.host_count()) return {0, 0};
+  return {t.host_device_offset(host), t.host_device_offset(host) + t.devices_per_host()};
+}
+
+}  // namespace
+
 std::span<const LinkId> Topology::out_links(DeviceId id) const {
   if (size_t(id.value) + 1 >= out_begin_.size()) return {};
   return std::span<const LinkId>(out_ids_).subspan(
@@ -31,7 +44,9 @@ std::span<const LinkId> Topology::out_links(DeviceId id) const {
 
 std::vector<DeviceId> Topology::devices_of(int host, DeviceKind kind) const {
   std::vector<DeviceId> found;
-  for (uint32_t i = 0; i < devices_.size(); ++i) {
+  // Only host `host`'s block can hold its devices (the layout contract).
+  const auto [begin, end] = host_block(*this, host);
+  for (uint32_t i = begin; i < end; ++i) {
     const Device& d = devices_[i];
     if (d.kind == kind && d.host == host) found.push_back(DeviceId{i});
   }
@@ -61,11 +76,20 @@ std::optional<DeviceId> Topology::find(std::string_view name) const {
       local = name.substr(colon + 1);
     }
   }
-  for (uint32_t i = 0; i < devices_.size(); ++i) {
+  // A qualified name must match its host; a bare one means host 0 or a fabric device. Under the
+  // layout contract those are host `host`'s block, or host 0's block then the fabric devices
+  // after all blocks, searched in id order.
+  const auto matches = [&](uint32_t i) {
     const Device& d = devices_[i];
-    if (d.name != local) continue;
-    // A qualified name must match its host; a bare one means host 0 or a fabric device.
-    if (host ? d.host == host : (!d.host || *d.host == 0)) return DeviceId{i};
+    return d.name == local && (host ? d.host == host : (!d.host || *d.host == 0));
+  };
+  const auto [begin, end] = host_block(*this, host.value_or(0));
+  for (uint32_t i = begin; i < end; ++i) {
+    if (matches(i)) return DeviceId{i};
+  }
+  if (host || devices_per_host_ == 0) return std::nullopt;
+  for (uint32_t i = host_device_offset(host_count_); i < devices_.size(); ++i) {
+    if (matches(i)) return DeviceId{i};
   }
   return std::nullopt;
 }
@@ -74,7 +98,7 @@ const GpuModel& Topology::gpu_model(DeviceId gpu) const {
   const Device& d = devices_[gpu.value];
   const GpuModel* model = catalog_ ? catalog_->find_gpu(d.model) : nullptr;
   if (d.kind != DeviceKind::kGpu || model == nullptr) {
-    throw ConfigError(d.where, fmt::format("'{}' has no known gpu model (got '{}')", d.name,
+    throw ConfigError(details(d).where, fmt::format("'{}' has no known gpu model (got '{}')", d.name,
                                            d.model));
   }
   return *model;
@@ -86,15 +110,30 @@ const HostPlatform& Topology::host_platform(DeviceId cpu) const {
   if (d.kind != DeviceKind::kCpu || d.model.empty()) return catalog.default_platform();
   const HostPlatform* platform = catalog.find_platform(d.model);
   if (platform == nullptr) {
-    throw ConfigError(d.where, fmt::format("'{}' has no known host platform (got '{}')", d.name,
-                                           d.model));
+    throw ConfigError(details(d).where,
+                      fmt::format("'{}' has no known host platform (got '{}')", d.name, d.model));
   }
   return *platform;
 }
 
+uint32_t Topology::add_details(DeviceDetails details) {
+  details_.push_back(std::move(details));
+  return uint32_t(details_.size() - 1);
+}
+
 DeviceId Topology::add_device(Device device) {
+  if (device.details >= details_.size()) {
+    throw std::out_of_range(fmt::format("add_device: details index {} of '{}' is not in the "
+                                        "table of {} entries",
+                                        device.details, device.name, details_.size()));
+  }
   devices_.push_back(std::move(device));
   return DeviceId{uint32_t(devices_.size() - 1)};
+}
+
+DeviceId Topology::add_device(Device device, DeviceDetails details) {
+  device.details = add_details(std::move(details));
+  return add_device(std::move(device));
 }
 
 LinkId Topology::add_link(DeviceId from, DeviceId to, const LinkType& type, int lanes,
@@ -157,12 +196,17 @@ void Topology::finalize() {
   for (uint32_t i = 0; i < devices_.size(); ++i) {
     if (devices_[i].kind == DeviceKind::kGpu) gpus_.push_back(DeviceId{i});
   }
-  std::stable_sort(gpus_.begin(), gpus_.end(), [this](DeviceId a, DeviceId b) {
+  const auto rank_order = [this](DeviceId a, DeviceId b) {
     const Device& x = devices_[a.value];
     const Device& y = devices_[b.value];
     return std::tuple(x.host.value_or(INT_MAX), x.index) <
            std::tuple(y.host.value_or(INT_MAX), y.index);
-  });
+  };
+  // Loaders declare GPUs in index order, so the ids are usually in rank order already; a
+  // stable sort of a sorted range would leave it as it is.
+  if (!std::is_sorted(gpus_.begin(), gpus_.end(), rank_order)) {
+    std::stable_sort(gpus_.begin(), gpus_.end(), rank_order);
+  }
 }
 
 }  // namespace linksim

@@ -173,6 +173,7 @@ Topology with_degraded(const Topology& topology, std::span<const Fault> faults) 
   out.set_name(topology.name());
   out.set_source_file(topology.source_file());
   out.reserve(devices.size(), links.size());
+  out.copy_details_from(topology);
   std::vector<DeviceId> new_id(devices.size());
   uint32_t host0_devices = 0;
   for (uint32_t i = 0; i < devices.size(); ++i) {

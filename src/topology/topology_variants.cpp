@@ -36,6 +36,7 @@ Topology with_faster_links(const Topology& topology, LinkClass which, double fac
   out.set_name(topology.name());
   out.set_source_file(topology.source_file());
   out.reserve(topology.devices().size(), topology.links().size());
+  out.copy_details_from(topology);
   for (const Device& d : topology.devices()) out.add_device(d);
   // Links come in pairs (2k, 2k+1 = reverse); re-adding the forward one recreates both.
   const auto links = topology.links();

@@ -40,7 +40,7 @@ fabric: {kind: single_switch}
 // The port names of server 0's NICs a GPU sends through.
 std::vector<std::string> port_names(const Router& router, DeviceId gpu) {
   std::vector<std::string> names;
-  for (DeviceId nic : router.nics(gpu)) names.push_back(router.topology().device(nic).port_name);
+  for (DeviceId nic : router.nics(gpu)) names.push_back(router.topology().details(nic).port_name);
   return names;
 }
 
@@ -48,7 +48,7 @@ std::vector<std::string> port_names(const Router& router, DeviceId gpu) {
 std::string exit_port(const Topology& t, const Path& path) {
   for (LinkId id : path.links) {
     const Device& to = t.device(t.link(id).to);
-    if (to.kind == DeviceKind::kNic) return to.port_name;
+    if (to.kind == DeviceKind::kNic) return t.details(to).port_name;
   }
   return "none";
 }
@@ -82,7 +82,7 @@ TEST_CASE("multi-port nics: two GPUs and four ports under a switch take two port
   // GPU k of the two sharing the set drives ports k and k + 2 (NCCL's channels in turn).
   CHECK(port_names(router, gpus[0]) == std::vector<std::string>{"mlx5_0", "mlx5_2"});
   CHECK(port_names(router, gpus[1]) == std::vector<std::string>{"mlx5_1", "mlx5_3"});
-  CHECK(t.device(*router.nearest_nic(gpus[0])).port_name == "mlx5_0");
+  CHECK(t.details(*router.nearest_nic(gpus[0])).port_name == "mlx5_0");
   // Across servers: one path per port, half the bytes each; each path's bottleneck is its
   // 12.5 GB/s port, so the route carries 12.5 / 0.5 = 25 GB/s.
   const Route r = router.route(gpus[0], gpus[2]);

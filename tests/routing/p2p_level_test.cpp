@@ -77,7 +77,7 @@ RouterOptions with_hca(const char* hca) {
 
 std::string nic_of(const Router& router, DeviceId g) {
   const auto nic = router.nearest_nic(g);
-  return nic ? router.topology().device(*nic).port_name : "none";
+  return nic ? router.topology().details(*nic).port_name : "none";
 }
 
 }  // namespace

@@ -39,14 +39,16 @@ class HostBuilder {
   }
   DeviceId cpu(int index, const std::string& cores) {
     Device device = make(fmt::format("cpu{}", index), DeviceKind::kCpu, index, "");
-    device.numa = index;
-    device.cpu_affinity = cores;
-    return topology_.add_device(std::move(device));
+    DeviceDetails details;
+    details.numa = index;
+    details.cpu_affinity = cores;
+    return topology_.add_device(std::move(device), std::move(details));
   }
   DeviceId nic(int index, const std::string& type) {
     Device device = make(fmt::format("nic{}", index), DeviceKind::kNic, index, type);
-    device.port_name = fmt::format("mlx5_{}", index);
-    return topology_.add_device(std::move(device));
+    DeviceDetails details;
+    details.port_name = fmt::format("mlx5_{}", index);
+    return topology_.add_device(std::move(device), std::move(details));
   }
   void pcie(DeviceId from, DeviceId to, int host_bridge = -1) {
     const LinkType& type = mini_pcie();

@@ -96,13 +96,13 @@ int nvlink_lanes_from(const Topology& topo, DeviceId gpu) {
 }
 
 /// The CPU a device hangs off: the first CPU reached over PCIe / C2C links (breadth first).
-const Device* local_cpu(const Topology& topo, DeviceId start) {
+const DeviceDetails* local_cpu(const Topology& topo, DeviceId start) {
   std::deque<DeviceId> queue{start};
   std::set<uint32_t> seen{start.value};
   while (!queue.empty()) {
     DeviceId at = queue.front();
     queue.pop_front();
-    if (topo.device(at).kind == DeviceKind::kCpu) return &topo.device(at);
+    if (topo.device(at).kind == DeviceKind::kCpu) return &topo.details(at);
     for (LinkId id : topo.out_links(at)) {
       const Link& link = topo.link(id);
       if (link.family != LinkFamily::kPcie && link.family != LinkFamily::kC2c) continue;
@@ -251,7 +251,7 @@ TEST_CASE("library CPU affinity follows the real machines") {
   Topology server = load_topology(library_path("rtx4090-8gpu-server.yaml"));
   std::vector<DeviceId> gpus = server.devices_of(0, DeviceKind::kGpu);
   for (size_t i = 0; i < gpus.size(); ++i) {
-    const Device* cpu = local_cpu(server, gpus[i]);
+    const DeviceDetails* cpu = local_cpu(server, gpus[i]);
     REQUIRE(cpu != nullptr);
     CHECK(cpu->cpu_affinity == std::string(i < 4 ? "0-35,72-107" : "36-71,108-143"));
     CHECK(cpu->numa == (i < 4 ? 0 : 1));
@@ -259,7 +259,7 @@ TEST_CASE("library CPU affinity follows the real machines") {
   // topo-m/07: both GPUs "24-47,72-95", NUMA 1.
   Topology pair = load_topology(library_path("dual-2080ti.yaml"));
   for (DeviceId gpu : pair.devices_of(0, DeviceKind::kGpu)) {
-    const Device* cpu = local_cpu(pair, gpu);
+    const DeviceDetails* cpu = local_cpu(pair, gpu);
     REQUIRE(cpu != nullptr);
     CHECK(cpu->cpu_affinity == "24-47,72-95");
     CHECK(cpu->numa == 1);
@@ -267,7 +267,7 @@ TEST_CASE("library CPU affinity follows the real machines") {
   // topo-m/06: "0-95" for every GPU.
   Topology cube = load_topology(library_path("dgx1-v100.yaml"));
   for (DeviceId gpu : cube.devices_of(0, DeviceKind::kGpu)) {
-    const Device* cpu = local_cpu(cube, gpu);
+    const DeviceDetails* cpu = local_cpu(cube, gpu);
     REQUIRE(cpu != nullptr);
     CHECK(cpu->cpu_affinity == "0-95");
   }

@@ -108,15 +108,15 @@ TEST_CASE("loader: device fields and host naming") {
   CHECK(g.host == 1);
   CHECK(g.index == 1);
   CHECK(g.model == "a40");  // alias A40 canonicalized to the catalog key
-  CHECK(g.where.line == 8);
-  CHECK(g.where.column == 14);
+  CHECK(topology.details(g).where.line == 8);
+  CHECK(topology.details(g).where.column == 14);
   const Device& nic = topology.device(*topology.find("host1:nic0"));
   CHECK(nic.model == "ib_hdr");
-  CHECK(nic.port_name == "mlx5_0");
+  CHECK(topology.details(nic).port_name == "mlx5_0");
   const Device& cpu = topology.device(*topology.find("cpu0"));
   CHECK(cpu.host == 0);
-  CHECK(cpu.numa == 0);
-  CHECK(cpu.cpu_affinity == "0-31");
+  CHECK(topology.details(cpu).numa == 0);
+  CHECK(topology.details(cpu).cpu_affinity == "0-31");
   CHECK(topology.find("host2:gpu0") == std::nullopt);
 }
 
@@ -166,9 +166,9 @@ node:
   }
   SUBCASE("ranges expand in order, ports alongside names, ordinals by kind") {
     const Device& nic5 = topology.device(*topology.find("nic5"));
-    CHECK(nic5.port_name == "mlx5_5");
+    CHECK(topology.details(nic5).port_name == "mlx5_5");
     CHECK(nic5.index == 5);
-    CHECK(topology.device(*topology.find("cpu1")).numa == 1);
+    CHECK(topology.details(*topology.find("cpu1")).numa == 1);
     CHECK(topology.device(*topology.find("nvs2")).reduction);
     CHECK(topology.device(*topology.find("nvs2")).index == 2);
     // nvlink4: 25 GB/s per lane x 4 = 100 GB/s.
@@ -197,7 +197,7 @@ node:
   // rtx4090: the catalog says no P2P; rtx3090 has it, and the second entry overrides that.
   CHECK_FALSE(topology.device(*topology.find("gpu2")).p2p);
   CHECK_FALSE(topology.device(*topology.find("gpu3")).p2p);
-  CHECK(topology.device(*topology.find("cpu0")).numa == 3);
+  CHECK(topology.details(*topology.find("cpu0")).numa == 3);
   // pcie5 x8: 3.9375 GB/s x 8 = 31.5 GB/s; latency override 1.2 us.
   const Link& pcie = link_between(topology, "gpu4", "cpu0");
   CHECK(pcie.bw_Bps == doctest::Approx(31.5e9));
@@ -275,7 +275,7 @@ TEST_CASE("loader: includes merge params by name, other keys replace") {
   CHECK(topology.devices_per_host() == 4);
   CHECK(topology.device(*topology.find("host2:gpu0")).model == "h100-pcie");
   // A device declared in the included file points there.
-  CHECK(topology.device(*topology.find("gpu0")).where.file == loader_data("base_server.yaml"));
+  CHECK(topology.details(*topology.find("gpu0")).where.file == loader_data("base_server.yaml"));
   // --set still reaches a parameter declared only in the included file's scope.
   Topology more = load_topology(loader_data("cluster.yaml"), {{"nodes", "5"}});
   CHECK(more.host_count() == 5);
@@ -318,7 +318,7 @@ fabric: {kind: rail_optimized, radix: 64}
   CHECK(topology.devices_per_host() == 26);
   // upi 1 + psw-cpu 4 + gpu-psw 8 + nic-psw 8 + gpu-nvs 4 x 8 = 53 links, 106 directed.
   CHECK(topology.links_per_host() == 106);
-  CHECK(topology.device(*topology.find("host4095:nic7")).port_name == "mlx5_7");
+  CHECK(topology.details(*topology.find("host4095:nic7")).port_name == "mlx5_7");
 }
 
 }  // TEST_SUITE

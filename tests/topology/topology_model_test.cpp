@@ -123,8 +123,24 @@ TEST_CASE("topology model: display_name and find") {
   CHECK_FALSE(t.find("host2:gpu0"));
   CHECK_FALSE(t.find("gpu7"));
   CHECK_FALSE(t.find("hostx:gpu0"));
+  CHECK_FALSE(t.find("host1:leaf0"));  // a fabric device belongs to no host
+  CHECK_FALSE(t.find("host-1:gpu0"));
   CHECK(to_string(DeviceKind::kPcieSwitch) == "pcie_switch");
   CHECK(to_string(DeviceKind::kNetSwitch) == "net_switch");
+}
+
+TEST_CASE("topology model: without a declared layout find and devices_of search every device") {
+  Topology t(Catalog::builtin());
+  t.add_device(make_device("leaf0", DeviceKind::kNetSwitch, std::nullopt, 0));
+  t.add_device(make_device("gpu1", DeviceKind::kGpu, 1, 0, "h100"));
+  t.add_device(make_device("gpu0", DeviceKind::kGpu, 0, 0, "h100"));
+  t.finalize();
+  CHECK(t.find("host1:gpu1") == DeviceId{1});
+  CHECK(t.find("gpu0") == DeviceId{2});
+  CHECK(t.find("leaf0") == DeviceId{0});
+  CHECK_FALSE(t.find("gpu1"));  // bare = host 0, and gpu1 is host 1's
+  CHECK(t.devices_of(1, DeviceKind::kGpu) == std::vector<DeviceId>{DeviceId{1}});
+  CHECK(t.gpus() == std::vector<DeviceId>{DeviceId{2}, DeviceId{1}});  // sorted by host
 }
 
 TEST_CASE("topology model: single host names have no prefix; gpu_model resolves aliases") {
