@@ -99,7 +99,7 @@ std::vector<NcclTestsDeviceLine> nccl_tests_devices(const Topology& topology,
     const Device& gpu = topology.device(ranks[r]);
     if (last_model == nullptr || *last_model != gpu.model || gpu.kind != DeviceKind::kGpu) {
       last_name = &topology.gpu_model(ranks[r]).name;
-      last_model = &gpu.model;
+      last_model = &gpu.model.str();
     }
     lines.push_back({static_cast<int>(r), fmt::format("host{}", gpu.host.value_or(0)), gpu.index,
                      *last_name});
