@@ -51,20 +51,23 @@ TEST_CASE("arena lists: an empty list is an empty span; writes through list() st
   CHECK(lists.size(2) == 0);
 }
 
-TEST_CASE("level heap pops in (level, kind, id) order through pushes and top replacements") {
+// Starts a heap with `initial` entries, then checks it against a sorted multiset through random
+// pops, pushes and top replacements, and while draining it.
+void check_heap_against_model(uint32_t initial) {
+  CAPTURE(initial);
   LevelHeap heap;
   using Key = std::tuple<double, int, uint32_t>;  // level, kind, id
   std::multiset<Key> model;
   std::mt19937 random(3);
   std::uniform_int_distribution<int> level(0, 20);  // small range: many ties
-  for (uint32_t id = 0; id < 48; ++id) {
+  for (uint32_t id = 0; id < initial; ++id) {
     const auto kind = id % 3 == 0 ? LevelKind::kSlotBound : LevelKind::kResource;
     const double at = level(random);
     heap.push_unordered(Level{at, id, kind});
     model.insert({at, int(kind), id});
   }
   heap.heapify();
-  for (int round = 0; round < 500 && !model.empty(); ++round) {
+  for (int round = 0; round < 3000 && !model.empty(); ++round) {
     const Key least = *model.begin();
     REQUIRE_FALSE(heap.empty());
     CHECK(Key{heap.top().level_Bps, int(heap.top().kind), heap.top().id} == least);
@@ -97,6 +100,14 @@ TEST_CASE("level heap pops in (level, kind, id) order through pushes and top rep
   }
   CHECK(model.empty());
   CHECK(heap.empty());
+}
+
+TEST_CASE("level heap pops in (level, kind, id) order through pushes and top replacements") {
+  // Sizes around the 4-ary heap's partial child groups (1 + 4 + 16 ... entries a depth), and
+  // one of several levels.
+  for (const uint32_t initial : {1u, 2u, 5u, 6u, 21u, 22u, 48u, 1000u}) {
+    check_heap_against_model(initial);
+  }
 }
 
 }  // namespace
