@@ -16,6 +16,10 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 /// Heap entries (16 bytes each) and component slots (4 bytes) whose storage a solve keeps for
 /// the next.
 constexpr std::size_t kKeptLevels = std::size_t{1} << 16;
+/// solve_component() scans every resource for a component of at least 1/8 of them (as the
+/// simulation's metering does): about one bit read a resource outside it, against a random
+/// read of each inside it.
+constexpr std::size_t kScanFraction = 8;
 
 }  // namespace
 
@@ -226,16 +230,32 @@ void MaxMinSolver::solve_component() {
       heap_.push_unordered(Level{bound_Bps_[slot], slot, LevelKind::kSlotBound});
     }
   }
-  for (uint32_t resource : component_resources_) {
+  const auto start_level = [this](uint32_t resource) {
     const std::span<const Element> users = users_.list(resource);
     remaining_Bps_[resource] = capacities_Bps_[resource];
     // A lone slot's resources are already filled: no level to push.
     if (users.empty() || (users.size() == 1 && (fixed_[users.front().slot] & kFixed))) {
       unfixed_[resource] = 0;
-      continue;
+      return;
     }
     unfixed_[resource] = static_cast<uint32_t>(users.size());
     heap_.push_unordered(Level{resource_level(resource), resource, LevelKind::kResource});
+  };
+  // A resource's start depends on its own users alone, and heapify() orders the entries
+  // whatever their push order, so the order is free: a component of at least
+  // 1/kScanFraction of all resources is started in id order (the per-resource arrays read
+  // front to back instead of in search order), marked in listed_ first (clear between
+  // collect_component() and here) and cleared as it is scanned.
+  if (component_resources_.size() * kScanFraction < capacities_Bps_.size()) {
+    for (const uint32_t resource : component_resources_) start_level(resource);
+  } else {
+    for (const uint32_t resource : component_resources_) listed_[resource] = true;
+    const auto count = static_cast<uint32_t>(capacities_Bps_.size());
+    for (uint32_t resource = 0; resource < count; ++resource) {
+      if (!listed_[resource]) continue;
+      listed_[resource] = false;
+      start_level(resource);
+    }
   }
   heap_.heapify();  // O(n) for the initial levels
   // Takes the least (level, kind, id) of the resources' current levels and the unfixed slots'
