@@ -55,6 +55,7 @@ void MaxMinSolver::release() {
   drop(remaining_Bps_);
   drop(unfixed_);
   drop(listed_);
+  drop(starting_);
   drop(path_);
   drop(length_);
   drop(index_begin_);
@@ -244,16 +245,17 @@ void MaxMinSolver::solve_component() {
   // A resource's start depends on its own users alone, and heapify() orders the entries
   // whatever their push order, so the order is free: a component of at least
   // 1/kScanFraction of all resources is started in id order (the per-resource arrays read
-  // front to back instead of in search order), marked in listed_ first (clear between
-  // collect_component() and here) and cleared as it is scanned.
+  // front to back instead of in search order), marked in starting_ first and cleared as it
+  // is scanned.
   if (component_resources_.size() * kScanFraction < capacities_Bps_.size()) {
     for (const uint32_t resource : component_resources_) start_level(resource);
   } else {
-    for (const uint32_t resource : component_resources_) listed_[resource] = true;
+    if (starting_.empty()) starting_.assign(capacities_Bps_.size(), false);
+    for (const uint32_t resource : component_resources_) starting_[resource] = true;
     const auto count = static_cast<uint32_t>(capacities_Bps_.size());
     for (uint32_t resource = 0; resource < count; ++resource) {
-      if (!listed_[resource]) continue;
-      listed_[resource] = false;
+      if (!starting_[resource]) continue;
+      starting_[resource] = false;
       start_level(resource);
     }
   }

@@ -155,6 +155,10 @@ class MaxMinSolver {
   /// Whether the resource is in dirty_ or, during collect_component(), in the component: one
   /// bit a resource (the whole array stays in cache), cleared for the component at its end.
   std::vector<bool> listed_;
+  /// Scratch of solve_component: the resources of a large component, one bit a resource
+  /// (apart from listed_, which touch() may set between collect_component() and the solve).
+  /// Allocated at the first large component, all false between solves.
+  std::vector<bool> starting_;
 
   // Per slot: its path (the caller's memory) and, in user_index_[index_begin_ + hop], where
   // each hop's element sits in users_[resource]. A reused slot keeps its range of user_index_

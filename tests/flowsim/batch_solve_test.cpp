@@ -156,6 +156,29 @@ TEST_CASE("batch solve: a batch on an idle solver gives progressive filling's bi
   }
 }
 
+TEST_CASE("batch solve: progressive filling's bits whether levels start in id or search order") {
+  // solve_component starts a component of at least 1/8 of the solver's resources in id order
+  // and a smaller one in search order: the flows use the first `used` resources of a solver
+  // with `used` (at least 1/8) or 9 * `used` (less than 1/8) resources.
+  std::mt19937 random(77);
+  for (const uint32_t spread : {1u, 9u}) {
+    CAPTURE(spread);
+    for (int trial = 0; trial < 200; ++trial) {
+      const uint32_t used = 1 + random() % 12;
+      std::vector<double> capacities_Bps = random_capacities(random, used * spread);
+      const std::vector<Flow> flows = random_flows(random, 1 + random() % 30, used);
+      MaxMinSolver solver(capacities_Bps);
+      std::vector<uint32_t> slots;
+      for (const Flow& flow : flows) slots.push_back(solver.add(flow.path, flow.bound_Bps));
+      solver.solve();
+      const std::vector<double> expected = eager_rates(capacities_Bps, flows);
+      for (std::size_t f = 0; f < flows.size(); ++f) {
+        CHECK(solver.rate_Bps(slots[f]) == expected[f]);
+      }
+    }
+  }
+}
+
 TEST_CASE("batch solve: a level that rounding lowers is taken at its new level") {
   // Resources B (0), D (1), A (2) of 5 B/s, three users each: all at 5/3. B fills first (least
   // id) and fixes f1 at 5/3, which leaves A at (5 - 5/3) / 2 = 1.6666666666666665, one ulp
