@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
 #include <type_traits>
 
 namespace linksim {
@@ -16,10 +17,31 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 /// Heap entries (16 bytes each) and component slots (4 bytes) whose storage a solve keeps for
 /// the next.
 constexpr std::size_t kKeptLevels = std::size_t{1} << 16;
-/// solve_component() scans every resource for a component of at least 1/8 of them (as the
-/// simulation's metering does): about one bit read a resource outside it, against a random
-/// read of each inside it.
+/// visit_in_id_order() scans every id for a list of at least 1/8 of them (as the
+/// simulation's metering does): about one bit read an id outside it, against a random read of
+/// the per-id arrays for each inside it.
 constexpr std::size_t kScanFraction = 8;
+
+// Calls visit(id) for each of `ids` (distinct, each < `count`): a list of at least
+// 1/kScanFraction of the ids in increasing id order (the per-id arrays then read front to
+// back instead of in list order), marked in `marks` first and cleared as they are scanned;
+// a shorter list in its own order. `marks`: empty or `count` or fewer bits, all false, and
+// left all false (grown to `count` bits when used).
+template <typename Visit>
+void visit_in_id_order(std::span<const uint32_t> ids, uint32_t count, std::vector<bool>& marks,
+                       Visit&& visit) {
+  if (ids.size() * kScanFraction < count) {
+    for (const uint32_t id : ids) visit(id);
+    return;
+  }
+  if (marks.size() < count) marks.resize(count, false);
+  for (const uint32_t id : ids) marks[id] = true;
+  for (uint32_t id = 0; id < count; ++id) {
+    if (!marks[id]) continue;
+    marks[id] = false;
+    visit(id);
+  }
+}
 
 }  // namespace
 
@@ -56,6 +78,7 @@ void MaxMinSolver::release() {
   drop(unfixed_);
   drop(listed_);
   drop(starting_);
+  drop(starting_slots_);
   drop(path_);
   drop(length_);
   drop(index_begin_);
@@ -224,13 +247,15 @@ bool MaxMinSolver::fix_if_alone(uint32_t slot) {
 void MaxMinSolver::solve_component() {
   // At most a bound per slot and an entry per resource: room reserved, pages used as filled.
   heap_.reserve(component_slots_.size() + component_resources_.size());
-  for (uint32_t slot : component_slots_) {
+  // A slot's start reads its own path's user counts and writes its own rate and flags only,
+  // and heapify() orders the entries whatever their push order: the order is free.
+  visit_in_id_order(component_slots_, slot_count(), starting_slots_, [this](uint32_t slot) {
     fixed_[slot] = 0;
-    if (fix_if_alone(slot)) continue;
+    if (fix_if_alone(slot)) return;
     if (bound_Bps_[slot] < kInfinity) {
       heap_.push_unordered(Level{bound_Bps_[slot], slot, LevelKind::kSlotBound});
     }
-  }
+  });
   const auto start_level = [this](uint32_t resource) {
     const std::span<const Element> users = users_.list(resource);
     remaining_Bps_[resource] = capacities_Bps_[resource];
@@ -242,23 +267,10 @@ void MaxMinSolver::solve_component() {
     unfixed_[resource] = static_cast<uint32_t>(users.size());
     heap_.push_unordered(Level{resource_level(resource), resource, LevelKind::kResource});
   };
-  // A resource's start depends on its own users alone, and heapify() orders the entries
-  // whatever their push order, so the order is free: a component of at least
-  // 1/kScanFraction of all resources is started in id order (the per-resource arrays read
-  // front to back instead of in search order), marked in starting_ first and cleared as it
-  // is scanned.
-  if (component_resources_.size() * kScanFraction < capacities_Bps_.size()) {
-    for (const uint32_t resource : component_resources_) start_level(resource);
-  } else {
-    if (starting_.empty()) starting_.assign(capacities_Bps_.size(), false);
-    for (const uint32_t resource : component_resources_) starting_[resource] = true;
-    const auto count = static_cast<uint32_t>(capacities_Bps_.size());
-    for (uint32_t resource = 0; resource < count; ++resource) {
-      if (!starting_[resource]) continue;
-      starting_[resource] = false;
-      start_level(resource);
-    }
-  }
+  // A resource's start depends on its own users alone (and the slots' kFixed flags, all set
+  // above), and heapify() orders the entries whatever their push order: the order is free.
+  const auto resource_count = static_cast<uint32_t>(capacities_Bps_.size());
+  visit_in_id_order(component_resources_, resource_count, starting_, start_level);
   heap_.heapify();  // O(n) for the initial levels
   // Takes the least (level, kind, id) of the resources' current levels and the unfixed slots'
   // bounds, as a heap moved to every new level would (docs/flowsim.md#max-min-fair-rates).

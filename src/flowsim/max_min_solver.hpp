@@ -159,6 +159,8 @@ class MaxMinSolver {
   /// (apart from listed_, which touch() may set between collect_component() and the solve).
   /// Allocated at the first large component, all false between solves.
   std::vector<bool> starting_;
+  /// The same for the slots of a large component, one bit a slot.
+  std::vector<bool> starting_slots_;
 
   // Per slot: its path (the caller's memory) and, in user_index_[index_begin_ + hop], where
   // each hop's element sits in users_[resource]. A reused slot keeps its range of user_index_
