@@ -133,8 +133,11 @@ TEST_CASE("comm graph: a sibling shares the topology's tables and answers as a f
 TEST_CASE("comm graph: the rings' link loads, computed on first use, bound the ring plan's rate") {
   // The plan's throughput is the largest rate the loaded links allow (StreamSet::limit): the
   // smallest capacity / load over the loads computed later, at the plan's bottleneck link.
-  for (const auto& [file, nodes] : std::vector<std::pair<std::string, std::string>>{
+  for (const auto& machine : std::vector<std::pair<std::string, std::string>>{
            {"dgx-h100.yaml", "1"}, {"dgx-h100-ib.yaml", "2"}, {"dgx-h100-ib.yaml", "4"}}) {
+    // Named copies, not structured bindings: CAPTURE's lambda cannot name those under clang.
+    const std::string& file = machine.first;
+    const std::string& nodes = machine.second;
     CAPTURE(file);
     CAPTURE(nodes);
     const Topology t = file == "dgx-h100.yaml"

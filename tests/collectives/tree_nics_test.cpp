@@ -114,7 +114,10 @@ TEST_SUITE("tree_nics") {
     CommOptions o;
     o.nccl_version = NcclVersion{2, 27};
     o.nvls_enable = false;
-    for (const auto& [per_node, measured_Bps] : {std::pair{4, 127.87e9}, std::pair{8, 253.40e9}}) {
+    for (const auto& run : {std::pair{4, 127.87e9}, std::pair{8, 253.40e9}}) {
+      // Named copies, not structured bindings: CAPTURE's lambda cannot name those under clang.
+      const int per_node = run.first;
+      const double measured_Bps = run.second;
       linksim::GpuSelection sel;
       sel.per_node = per_node;
       const linksim::Communicator c(t, linksim::select_gpus(t, sel), o);
