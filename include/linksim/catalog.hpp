@@ -3,6 +3,7 @@
 // (data/catalog/*.yaml).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,7 +12,7 @@
 namespace linksim {
 
 /// What kind of wire a link is. Decides routing rules and the nvidia-smi class of a path.
-enum class LinkFamily {
+enum class LinkFamily : uint8_t {
   kNvlink,   ///< NVLink, GPU-GPU or GPU-NVSwitch (nvlink1..nvlink5)
   kPcie,     ///< PCIe (pcie3..pcie6)
   kSmp,      ///< inter-socket link between CPUs (upi, xgmi)

@@ -124,7 +124,7 @@ std::vector<Suspect> suspects(const Topology& topology, const CommOptions& nomin
   int pcie_lanes = 0;
   for (const Link& link : topology.links()) {
     if (link_class(topology, link) == LinkClass::kNic) nic_Bps = std::max(nic_Bps, link.bw_Bps);
-    if (link.family == LinkFamily::kPcie) pcie_lanes = std::max(pcie_lanes, link.lanes);
+    if (link.family == LinkFamily::kPcie) pcie_lanes = std::max(pcie_lanes, int(link.lanes));
   }
   const auto degraded = [&](std::string key, std::string words, const std::string& spec) {
     try {

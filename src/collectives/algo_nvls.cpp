@@ -190,7 +190,7 @@ FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, 
       const Link& link = t.link(id);
       const Device& peer = block_twin(t, link.to);
       if (link.family == LinkFamily::kNvlink && peer.kind == DeviceKind::kNvswitch && peer.reduction) {
-        out->push_back({id.value, link.reverse.value, link.bw_Bps});
+        out->push_back({id.value, Topology::reverse(id).value, link.bw_Bps});
       }
     }
   };

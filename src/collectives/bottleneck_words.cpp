@@ -16,7 +16,7 @@ std::string link_words(const Topology& topology, LinkId id) {
   const bool has_width = link.family == LinkFamily::kPcie || link.family == LinkFamily::kNvlink;
   const std::string width = has_width ? fmt::format(" x{}", link.lanes) : std::string();
   return fmt::format("{}->{} ({}{})", topology.display_name(link.from),
-                     topology.display_name(link.to), link.type, width);
+                     topology.display_name(link.to), topology.link_type(link), width);
 }
 
 }  // namespace

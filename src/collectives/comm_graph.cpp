@@ -151,9 +151,9 @@ void CommGraph::measure_hop_latency() {
   std::vector<std::pair<InternedString, const LinkType*>> types;
   auto catalog_type = [&](const Link& link) {
     for (const auto& [name, type] : types) {
-      if (name == link.type) return type;
+      if (name == topology_.link_type(link)) return type;
     }
-    types.emplace_back(link.type, topology_.catalog().find_link_type(link.type.str()));
+    types.emplace_back(topology_.link_type(link), topology_.catalog().find_link_type(topology_.link_type(link).str()));
     return types.back().second;
   };
   auto excess_s = [&](const Link& link) {
@@ -382,7 +382,7 @@ void CommGraph::find_nvls() {
     for (LinkId id : topology_.out_links(gpu)) {
       const Link& link = topology_.link(id);
       if (link.family != LinkFamily::kNvlink) continue;
-      const double lane = link.bw_Bps / std::max(1, link.lanes);
+      const double lane = link.bw_Bps / std::max(1, int(link.lanes));
       if (nvlink_lane_Bps_ == 0 || lane < nvlink_lane_Bps_) {
         nvlink_lane_Bps_ = lane;
         nvlink_efficiency_ = link_efficiency(topology_, link, options_.calibration);
@@ -404,7 +404,7 @@ void CommGraph::find_nvls() {
       if (link.family == LinkFamily::kNvlink && peer.kind == DeviceKind::kNvswitch &&
           peer.reduction) {
         bw += link.bw_Bps;
-        lane_Bps = std::min(lane_Bps, link.bw_Bps / std::max(1, link.lanes));
+        lane_Bps = std::min(lane_Bps, link.bw_Bps / std::max(1, int(link.lanes)));
       }
     }
     min_bw = std::min(min_bw, bw);
@@ -458,7 +458,7 @@ void CommGraph::measure_network() {
       const Link& link = topology_.link(id);
       if (link.family != LinkFamily::kNetwork) continue;
       nic_Bps += capacities()[id.value];
-      if (network_link_type_.empty()) network_link_type_ = link.type.str();
+      if (network_link_type_.empty()) network_link_type_ = topology_.link_type(link).str();
     }
     if (!direct.count(nic) && staged_Bps.count(nic)) nic_Bps = std::min(nic_Bps, staged_Bps[nic]);
     node_network_Bps_ += nic_Bps;

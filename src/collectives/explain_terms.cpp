@@ -35,14 +35,14 @@ std::string efficiency_source(const Link& link, int sm) {
 std::string catalog_source(const Topology& t, const Link& link) {
   const std::string name =
       fmt::format("{}->{}", t.display_name(link.from), t.display_name(link.to));
-  const LinkType* type = t.catalog().find_link_type(link.type);
-  if (type == nullptr) return fmt::format("{}: link type '{}'", name, link.type);
+  const LinkType* type = t.catalog().find_link_type(t.link_type(link));
+  if (type == nullptr) return fmt::format("{}: link type '{}'", name, t.link_type(link));
   if (type->lanes_key.empty()) {
     return fmt::format("{}: catalog '{}' ({}), per direction", name, type->key, type->description);
   }
   return fmt::format("{}: catalog '{}' ({}), {} {} x {:g} GB/s per direction", name, type->key,
                      type->description, type->lanes_key, link.lanes,
-                     link.bw_Bps / std::max(1, link.lanes) / 1e9);
+                     link.bw_Bps / std::max(1, int(link.lanes)) / 1e9);
 }
 
 int rank_of(const CommGraph& g, DeviceId gpu) {

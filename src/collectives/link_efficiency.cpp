@@ -32,7 +32,7 @@ const GpuModel* gpu_of(const Topology& t, const Link& link, GpuModelOf&& gpu_mod
 double nominal_nvlink_lane_Bps(const Link& link, const GpuModel* gpu, const LinkType* type) {
   if (gpu != nullptr && gpu->nvlink_lane_bw_Bps > 0) return gpu->nvlink_lane_bw_Bps;
   if (type != nullptr && type->lane_bw_Bps > 0) return type->lane_bw_Bps;
-  return link.bw_Bps / std::max(1, link.lanes);
+  return link.bw_Bps / std::max(1, int(link.lanes));
 }
 
 // `gpu` is the GPU at an end of an NVLink link (null for none or another family); `type` the
@@ -65,7 +65,7 @@ double efficiency_of(const Link& link, const GpuModel* gpu, const LinkType* type
 double link_efficiency(const Topology& t, const Link& link, const ModelCalibration& calibration) {
   if (link.family != LinkFamily::kNvlink) return efficiency_of(link, nullptr, nullptr, calibration);
   return efficiency_of(link, gpu_of(t, link, [&](DeviceId gpu) { return &t.gpu_model(gpu); }),
-                       t.catalog().find_link_type(link.type), calibration);
+                       t.catalog().find_link_type(t.link_type(link)), calibration);
 }
 
 std::vector<double> effective_capacities(const Topology& topology,
@@ -84,9 +84,9 @@ std::vector<double> effective_capacities(const Topology& topology,
   std::vector<std::pair<InternedString, const LinkType*>> type_of_name;  // by pointer
   auto link_type_of = [&](const Link& link) {
     for (const auto& [name, entry] : type_of_name) {
-      if (name == link.type) return entry;
+      if (name == topology.link_type(link)) return entry;
     }
-    type_of_name.emplace_back(link.type, topology.catalog().find_link_type(link.type.str()));
+    type_of_name.emplace_back(topology.link_type(link), topology.catalog().find_link_type(topology.link_type(link).str()));
     return type_of_name.back().second;
   };
   const auto links = topology.links();

@@ -94,7 +94,7 @@ py::list link_dicts(const Topology& t) {
     py::dict link;
     link["from"] = t.display_name(l.from);
     link["to"] = t.display_name(l.to);
-    link["type"] = l.type.str();
+    link["type"] = t.link_type(l).str();
     link["family"] = std::string(to_string(l.family));
     link["lanes"] = l.lanes;
     link["bw_GBps"] = l.bw_Bps / 1e9;

@@ -112,7 +112,7 @@ std::string edge_tooltip(const Topology& topology, const PictureNode& a, const P
     const LinkId id = edge.links.front();
     const Link& link = topology.link(id);
     return fmt::format("{} \u2013 {}: {} x{}, {} per direction; utilisation {} \u2192, {} \u2190",
-                       a.name, b.name, link.type, link.lanes, format_bandwidth(link.bw_Bps),
+                       a.name, b.name, topology.link_type(link), link.lanes, format_bandwidth(link.bw_Bps),
                        percent(utilisation[id.value]), percent(utilisation[id.value + 1]));
   }
   return fmt::format("{} \u2013 {}: {} links; busiest {} ({})", a.name, b.name, edge.links.size(),
@@ -326,7 +326,7 @@ std::string svg_machine_utilisation(const Topology& topology,
   if (bottleneck) {
     const Link& link = topology.link(*bottleneck);
     caption = fmt::format("Bottleneck: {} ({} x{}, {} per direction), utilisation {}",
-                          link_text(topology, *bottleneck), link.type, link.lanes,
+                          link_text(topology, *bottleneck), topology.link_type(link), link.lanes,
                           format_bandwidth(link.bw_Bps), percent(link_utilisation[bottleneck->value]));
   }
   const double caption_y = layout.bottom + 22;

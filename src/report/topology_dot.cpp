@@ -173,8 +173,8 @@ std::string edge_line(const Topology& topology, const DotGraph& graph, uint32_t 
                       const DotEdge& edge) {
   const Link& link = topology.link(edge.first);
   const std::string label =
-      edge.links == 1 ? fmt::format("{} x{}\\n{}", link.type, link.lanes, format_bandwidth(link.bw_Bps))
-      : edge.one_type ? fmt::format("{} \u00d7 {} x{}\\n{}", edge.links, link.type, link.lanes,
+      edge.links == 1 ? fmt::format("{} x{}\\n{}", topology.link_type(link), link.lanes, format_bandwidth(link.bw_Bps))
+      : edge.one_type ? fmt::format("{} \u00d7 {} x{}\\n{}", edge.links, topology.link_type(link), link.lanes,
                                     format_bandwidth(edge.bw_Bps))
                       : fmt::format("{} links\\n{}", edge.links, format_bandwidth(edge.bw_Bps));
   const std::string tooltip =
@@ -231,7 +231,7 @@ std::string render_topology_dot(const Topology& topology, const DotOptions& opti
     DotEdge& edge = edges[it->second].second;
     ++edge.links;
     edge.bw_Bps += links[i].bw_Bps;
-    if (links[i].type != links[edge.first.value].type) edge.one_type = false;
+    if (topology.link_type(links[i]) != topology.link_type(links[edge.first.value])) edge.one_type = false;
   }
   for (const auto& [key, edge] : edges) out += edge_line(topology, graph, key.first, key.second, edge);
   out += "}\n";

@@ -41,7 +41,7 @@ FabricRoutes::FabricRoutes(const Topology& topology)
         const Link& link = topology.link(*up);
         state.uplink = up->value;
         state.leaf = link.to.value;
-        state.downlink = link.reverse.value;
+        state.downlink = Topology::reverse(*up).value;
       }
     }
   }

@@ -8,7 +8,7 @@ namespace {
 void append_reversed_down(const Topology& topology, const UpChain& chain, size_t upto,
                           std::vector<LinkId>* links) {
   // The way down from hops[upto] to the chain's device: reverse links, last first.
-  for (size_t i = upto + 1; i-- > 0;) links->push_back(topology.link(chain.links[i]).reverse);
+  for (size_t i = upto + 1; i-- > 0;) links->push_back(Topology::reverse(chain.links[i]));
 }
 
 }  // namespace

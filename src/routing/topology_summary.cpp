@@ -66,8 +66,8 @@ std::vector<LinkTypeCount> count_link_types(const Topology& t) {
   std::map<std::pair<std::string, double>, LinkTypeCount> groups;
   for (size_t i = 0; i < t.links().size(); i += 2) {
     const Link& link = t.links()[i];
-    LinkTypeCount& g = groups[{link.type, link.bw_Bps}];
-    g.type = link.type;
+    LinkTypeCount& g = groups[{t.link_type(link), link.bw_Bps}];
+    g.type = t.link_type(link);
     g.bw_Bps = link.bw_Bps;
     ++g.count;
     g.lanes = link.lanes;

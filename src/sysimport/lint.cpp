@@ -143,7 +143,7 @@ void check_switch(const Server& s, DeviceId sw, std::vector<LintWarning>& out) {
                  fmt::format("{}: {} share one {} x{} uplink: {} of device links behind {} "
                              "({:.1f}:1); traffic leaving the switch (other switches, the other "
                              "socket, host-staged copies) is throttled",
-                             s.name(sw), names(s, crossing), uplink->type, uplink->lanes,
+                             s.name(sw), names(s, crossing), t.link_type(*uplink), uplink->lanes,
                              gbps(demand_Bps), gbps(uplink->bw_Bps),
                              demand_Bps / uplink->bw_Bps)});
 }

@@ -99,8 +99,8 @@ class XmlExporter {
 
   pugi::xml_node append_pci(pugi::xml_node parent, DeviceId id, std::string_view cls) const {
     const Link& up = t_.link(*tree_.down_link[id.value]);
-    const int gen = t_.catalog().find_link_type(up.type)
-                        ? t_.catalog().find_link_type(up.type)->pcie_gen
+    const int gen = t_.catalog().find_link_type(t_.link_type(up))
+                        ? t_.catalog().find_link_type(t_.link_type(up))->pcie_gen
                         : 0;
     pugi::xml_node pci = parent.append_child("pci");
     set(pci, "busid", busid(id));

@@ -87,6 +87,10 @@ int parse_lanes(const YamlValue& entry, const LinkType& type) {
   }
   if (auto value = entry.find(wanted)) {
     const int lanes = value->to_int(1);
+    // Link::lanes holds up to kMaxLinkLanes (include/linksim/topology.hpp).
+    if (lanes > kMaxLinkLanes) {
+      value->fail(fmt::format("expected at most {} {}, got {}", kMaxLinkLanes, wanted, lanes));
+    }
     // PCIe negotiates x1, x2, x4, x8 or x16 (x12 and x32 never shipped; PCIe 6.0 drops them).
     if (wanted == "width" && lanes != 1 && lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16) {
       value->fail(
@@ -160,7 +164,14 @@ LinkEntry parse_link_entry(const YamlValue& entry, const Catalog& catalog) {
   if (auto bw = entry.find("bandwidth")) link.bw_Bps = bw->to_bandwidth_Bps();
   link.latency_s = link.type->latency_s;
   if (auto latency = entry.find("latency")) link.latency_s = latency->to_duration_s();
-  if (auto bridge = entry.find("host_bridge")) link.host_bridge = bridge->to_int(0);
+  if (auto bridge = entry.find("host_bridge")) {
+    link.host_bridge = bridge->to_int(0);
+    // Link::host_bridge holds up to kMaxHostBridge (include/linksim/topology.hpp).
+    if (link.host_bridge > kMaxHostBridge) {
+      bridge->fail(fmt::format("expected host_bridge at most {}, got {}", kMaxHostBridge,
+                               link.host_bridge));
+    }
+  }
   return link;
 }
 

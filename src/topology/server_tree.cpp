@@ -128,7 +128,7 @@ ServerTree build_server_tree(const Topology& topology, int host) {
     UpChain& chain = tree.chains[d.value] = find_up_chain(topology, d);
     if (chain.links.empty()) continue;
     tree.depth[d.value] = int(chain.links.size());
-    tree.down_link[d.value] = topology.link(chain.links.front()).reverse;
+    tree.down_link[d.value] = Topology::reverse(chain.links.front());
   }
   for (DeviceId parent : members) {
     for (LinkId id : topology.out_links(parent)) {

@@ -139,20 +139,34 @@ DeviceId Topology::add_device(Device device, DeviceDetails details) {
 LinkId Topology::add_link(DeviceId from, DeviceId to, const LinkType& type, int lanes,
                           double bw_Bps, double latency_s, SourceLocation where,
                           int host_bridge) {
+  if (lanes < 0 || lanes > kMaxLinkLanes) {
+    throw ConfigError(where, fmt::format("expected a link of 0 to {} lanes, got {}",
+                                         kMaxLinkLanes, lanes));
+  }
+  if (host_bridge < -1 || host_bridge > kMaxHostBridge) {
+    throw ConfigError(where, fmt::format("expected host_bridge 0 to {}, got {}", kMaxHostBridge,
+                                         host_bridge));
+  }
+  auto key = std::find_if(type_keys_.begin(), type_keys_.end(),
+                          [&](const auto& entry) { return entry.first == &type; });
+  if (key == type_keys_.end()) {
+    if (type_keys_.size() >= kMaxLinkTypes) {
+      throw ConfigError(where, fmt::format("expected at most {} link types in a topology, got "
+                                           "one more: '{}'", kMaxLinkTypes, type.key));
+    }
+    key = type_keys_.insert(key, {&type, InternedString(type.key)});
+  }
+  // The pair rule (Topology::reverse): this direction gets an even id, its reverse the next.
   const uint32_t forward_id = uint32_t(links_.size());
   Link forward;
   forward.from = from;
   forward.to = to;
-  auto key = std::find_if(type_keys_.begin(), type_keys_.end(),
-                          [&](const auto& entry) { return entry.first == &type; });
-  if (key == type_keys_.end()) key = type_keys_.insert(key, {&type, InternedString(type.key)});
-  forward.type = key->second;
+  forward.type_index = uint8_t(key - type_keys_.begin());
   forward.family = type.family;
-  forward.lanes = lanes;
+  forward.lanes = int16_t(lanes);
   forward.bw_Bps = bw_Bps;
   forward.latency_s = latency_s;
-  forward.host_bridge = host_bridge;
-  forward.reverse = LinkId{forward_id + 1};
+  forward.host_bridge = int16_t(host_bridge);
   const SourceLocation* last = wheres_.empty() ? nullptr : &wheres_.back();
   if (last == nullptr || !(last->file == where.file && last->line == where.line &&
                            last->column == where.column)) {
@@ -161,9 +175,8 @@ LinkId Topology::add_link(DeviceId from, DeviceId to, const LinkType& type, int 
   link_where_.push_back(uint32_t(wheres_.size() - 1));
   Link backward = forward;
   std::swap(backward.from, backward.to);
-  backward.reverse = LinkId{forward_id};
-  links_.push_back(std::move(forward));
-  links_.push_back(std::move(backward));
+  links_.push_back(forward);
+  links_.push_back(backward);
   return LinkId{forward_id};
 }
 

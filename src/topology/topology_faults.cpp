@@ -188,7 +188,7 @@ Topology with_degraded(const Topology& topology, std::span<const Fault> faults) 
   for (uint32_t id = 0; id < links.size(); id += 2) {
     const Link& l = links[id];
     if (draft.removed[l.from.value] || draft.removed[l.to.value]) continue;
-    const LinkType* type = topology.catalog().find_link_type(l.type);
+    const LinkType* type = topology.catalog().find_link_type(topology.link_type(l));
     if (type == nullptr) throw std::logic_error("with_degraded: link type not in the catalog");
     out.add_link(new_id[l.from.value], new_id[l.to.value], *type, draft.lanes[id],
                  draft.bw_Bps[id], l.latency_s, topology.link_where(LinkId{id}),

@@ -42,7 +42,7 @@ Topology with_faster_links(const Topology& topology, LinkClass which, double fac
   const auto links = topology.links();
   for (size_t id = 0; id < links.size(); id += 2) {
     const Link& l = links[id];
-    const LinkType* type = topology.catalog().find_link_type(l.type);
+    const LinkType* type = topology.catalog().find_link_type(topology.link_type(l));
     if (type == nullptr) throw std::logic_error("with_faster_links: link type not in the catalog");
     const double bw = link_class(topology, l) == which ? l.bw_Bps * factor : l.bw_Bps;
     out.add_link(l.from, l.to, *type, l.lanes, bw, l.latency_s,

@@ -176,7 +176,7 @@ TEST_SUITE("explain") {
     CHECK(term(bw, "T_ring") * term(bw, "load") <= term(bw, "C_eff") * (1 + 1e-12));
     bool names_catalog = false;
     for (const ExplainTerm& x : bw.terms) {
-      const std::string entry = "catalog '" + t.link(e.analytic.bottleneck.link).type.str() + "'";
+      const std::string entry = "catalog '" + t.link_type(e.analytic.bottleneck.link).str() + "'";
       if (x.symbol == "C_raw") names_catalog = x.source.find(entry) != std::string::npos;
     }
     CHECK(names_catalog);
