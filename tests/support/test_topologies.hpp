@@ -5,10 +5,22 @@
 
 #include <string>
 
+#include "linksim/error.hpp"
 #include "linksim/topology.hpp"
 #include "linksim/topology_yaml.hpp"
 
 namespace linksim::testing {
+
+/// What parse_topology says of `text` (file name "input"): the error's full text, or
+/// "(no error)" when it loads.
+inline std::string topology_parse_error(const char* text) {
+  try {
+    parse_topology(text, "input");
+  } catch (const ConfigError& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
 
 /// Four H100s in an NVLink ring, one NVLink 4 lane (25 GB/s per direction) between
 /// neighbours, each on PCIe Gen5 x16 to one CPU. The PCIe links are declared first, so link 0

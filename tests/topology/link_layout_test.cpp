@@ -9,6 +9,7 @@
 #include "linksim/catalog.hpp"
 #include "linksim/topology.hpp"
 #include "linksim/topology_yaml.hpp"
+#include "support/test_topologies.hpp"
 
 namespace linksim {
 namespace {
@@ -27,15 +28,6 @@ std::string add_link_error(int lanes, int host_bridge) {
   try {
     t.add_link(b, a, *Catalog::builtin().find_link_type("pcie5"), lanes, 1e9, 0,
                {"t.yaml", 9, 7}, host_bridge);
-  } catch (const ConfigError& error) {
-    return error.what();
-  }
-  return "(no error)";
-}
-
-std::string parse_error(const char* text) {
-  try {
-    parse_topology(text, "input");
   } catch (const ConfigError& error) {
     return error.what();
   }
@@ -104,7 +96,7 @@ TEST_CASE("link layout: add_link refuses lanes and host bridges its narrow field
 }
 
 TEST_CASE("link layout: the loader names the lanes or host_bridge value out of range") {
-  CHECK(parse_error(R"(
+  CHECK(testing::topology_parse_error(R"(
 name: x
 node:
   devices:
@@ -112,7 +104,7 @@ node:
   links:
     - {from: gpu0, to: gpu1, type: nvlink3, lanes: 40000}
 )") == "input:7:52: error: expected at most 32767 lanes, got 40000");
-  CHECK(parse_error(R"(
+  CHECK(testing::topology_parse_error(R"(
 name: x
 node:
   devices:

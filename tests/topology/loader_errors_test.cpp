@@ -6,6 +6,7 @@
 #include <string>
 
 #include "linksim/topology_yaml.hpp"
+#include "support/test_topologies.hpp"
 
 namespace linksim {
 namespace {
@@ -31,15 +32,6 @@ std::vector<std::string> load_notes(const std::string& file) {
     return error.notes();
   }
   return {};
-}
-
-std::string parse_error(const char* text) {
-  try {
-    parse_topology(text, "input");
-  } catch (const ConfigError& error) {
-    return error.what();
-  }
-  return "(no error)";
 }
 
 }  // namespace
@@ -150,42 +142,42 @@ TEST_CASE("loader errors: a missing file names it, without a position") {
 
 TEST_CASE("loader errors: inline cases for the rarer messages") {
   // Each text has its error on line 4 or 5 (line 1 is the empty line after R"().
-  CHECK(parse_error(R"(
+  CHECK(testing::topology_parse_error(R"(
 name: x
 name: y
 )") == "input:3:1: error: duplicate key \"name\"");
-  CHECK(parse_error(R"(
+  CHECK(testing::topology_parse_error(R"(
 name: x
 node:
   devices:
     - {name: cpu0, kind: cpu, model: a40}
 )") == "input:5:31: error: unknown key \"model\"; expected one of name, kind, numa, cores, "
         "platform, host_staging_bw, host_staging_cross_socket_bw");
-  CHECK(parse_error(R"(
+  CHECK(testing::topology_parse_error(R"(
 name: x
 node:
   devices:
     - {name: "nic[0-3]", kind: nic, type: ib_ndr, port: "mlx5_[0-1]"}
 )") == "input:5:57: error: expected 4 port names to match \"nic[0-3]\", got 2");
-  CHECK(parse_error(R"(
+  CHECK(testing::topology_parse_error(R"(
 name: x
 node:
   devices:
     - {name: nic0, kind: nic, type: pcie4}
 )") == "input:5:37: error: expected a network link type for a nic (ib_ndr, roce_400, ...), "
        "got \"pcie4\"");
-  CHECK(parse_error(R"(
+  CHECK(testing::topology_parse_error(R"(
 name: x
 node:
   devices:
     - {name: gpu0, kind: gpus, model: a40}
 )") == "input:5:26: error: unknown device kind \"gpus\"; did you mean \"gpu\"?");
-  CHECK(parse_error(R"(
+  CHECK(testing::topology_parse_error(R"(
 name: x
 node:
   devices: []
 )") == "input:4:12: error: expected at least one device, got none");
-  CHECK(parse_error(R"(
+  CHECK(testing::topology_parse_error(R"(
 name: x
 node:
   devices:
@@ -194,20 +186,20 @@ node:
   links:
     - {from: "gpu[0-1]", to: sw0, type: pcie4, host_bridge: 0}
 )") == "input:8:48: error: expected host_bridge only on a PCIe link into a cpu, got gpu0 to sw0");
-  CHECK(parse_error(R"(
+  CHECK(testing::topology_parse_error(R"(
 name: x
 node:
   devices:
     - {name: gpu0, kind: gpu, model: a40, p2p: yes}
 )") == "input:5:48: error: expected true or false, got \"yes\"");
-  CHECK(parse_error(R"(
+  CHECK(testing::topology_parse_error(R"(
 name: x
 node:
   devices:
     - {name: gpu0, kind: gpu, model: a40}
 fabric: {kind: single_switch}
 )") == "input:6:1: error: expected a nic in the server to attach the fabric to, got none");
-  CHECK(parse_error(R"(
+  CHECK(testing::topology_parse_error(R"(
 name: x
 node:
   devices:
@@ -221,7 +213,7 @@ nodes: 2
 fabric: {kind: fat_tree, planes: per_rail}
 )") == "input:12:34: error: expected planes only on a rail_optimized fabric, got \"per_rail\" on "
        "another kind");
-  CHECK(parse_error(R"(
+  CHECK(testing::topology_parse_error(R"(
 name: x
 node:
   devices:
@@ -234,20 +226,20 @@ node:
 nodes: 2
 fabric: {kind: rail_optimized, planes: two}
 )") == "input:12:40: error: expected planes auto, single or per_rail, got \"two\"");
-  CHECK(parse_error(R"(
+  CHECK(testing::topology_parse_error(R"(
 name: x
 node:
   devices:
     - {name: "host0:gpu0", kind: gpu, model: a40}
 )") == "input:5:14: error: expected a device name without spaces or \":\", got \"host0:gpu0\"");
-  CHECK(parse_error(R"(
+  CHECK(testing::topology_parse_error(R"(
 name: x
 params: {gpu: a40}
 node:
   devices:
     - {name: gpu0, kind: gpu, model: "${gpu"}
 )") == "input:6:38: error: expected \"}\" after \"${\" in \"${gpu\"");
-  CHECK(parse_error(R"(
+  CHECK(testing::topology_parse_error(R"(
 node:
   devices:
     - {name: gpu0, kind: gpu, model: a40}
