@@ -9,46 +9,33 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/model_common.hpp"
+#include "collectives/nccl_tuner_tables.hpp"
 
 namespace linksim::detail {
 namespace {
 
-// search.cc: per-channel speeds NCCL tries, GB/s, fastest first.
-constexpr double kSpeedsIntra[] = {40, 30, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3};
-constexpr double kSpeedsInter[] = {48, 30, 28, 24, 20, 18, 15, 12, 10, 9,
-                                   7,  6,  5,  4,  3,  2.4, 1.2, 0.24, 0.12};
-constexpr double kSm90SpeedsIntra[] = {60, 50, 40, 30, 24, 20, 15, 12, 11, 6, 3};
-constexpr double kSm90SpeedsInter[] = {48, 45, 42, 40, 30, 24, 22, 20, 17.5,
-                                       15, 12, 6,  3,  2.4, 1.2, 0.24, 0.12};
-constexpr double kSm100SpeedsIntra[] = {90, 80, 70, 60, 50, 45, 40, 30, 24, 20, 19, 18};
-constexpr double kSm100SpeedsInter[] = {96, 86, 80, 48, 45.1, 42, 40, 30, 24, 22,
-                                        20, 17.5, 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12};
-
-// tuning.cc treeCorrectionFactor[proto][log2(size / 64 B)], 64 B to 512 MiB.
-constexpr std::array<std::array<double, 24>, 3> kTreeCorrection = {{
+// tuning.cc treeCorrectionFactor[proto][log2(size / 64 B)], 64 B to 512 MiB: the same 23
+// columns in every release from v2.10.3-1 (v2.29.2-1 adds a 24th, read only by NVLSTree);
+// ncclTopoGetAlgoTime applies it to Tree while logSize < 23.
+constexpr std::array<std::array<double, 23>, 3> kTreeCorrection = {{
     {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0,
-     1.0, 1.0, 1.0},
+     1.0, 1.0},
     {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9,
-     1.0, 1.0, 1.0},
-    {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9,
-     .9},
+     1.0, 1.0},
+    {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9},
 }};
 
 // NCCL's MAXCHANNELS / 2: the most channels a ring search returns.
 constexpr int kRingMaxChannels = 32;
 
-// tuning.cc per-architecture caps, GB/s, indexed [Volta, Ampere, Hopper, Blackwell][N1, N2, N4+].
-constexpr double kPerChMaxTreeBw[4][3] = {
-    {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {70.0, 42.8, 24.0}};
-constexpr double kPerChMaxTreeLL128Bw[4][3] = {
-    {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {55.6, 31.67, 20.0}};
-constexpr double kPerChMaxNvlsTreeBw[4][3] = {
-    {0, 0, 0}, {0, 0, 0}, {0, 57.7, 45.5}, {0, 96.0, 80.0}};
-// tuning.cc nvlsEfficiency: Hopper 0.85, Blackwell 0.74 (none before).
-constexpr double kNvlsEfficiency[4] = {0, 0, 0.85, 0.74};
+const TunerTables& tables_of(const CommGraph& g) { return tuner_tables(g.options().nccl_version); }
 
-int arch_index(int sm) { return sm >= 100 ? 3 : sm >= 90 ? 2 : sm >= 80 ? 1 : 0; }
-int nodes_index(int nodes) { return nodes <= 1 ? 0 : nodes == 2 ? 1 : 2; }
+// Up to 2.17 (tuning.cc "model refinements"): every busbw at most 235 GB/s on the Ampere row,
+// 370 on the Hopper row (2.17); 0 = no cap.
+double total_cap(const TunerTables& t, int arch, double bus) {
+  const double cap = t.total_bus_cap_GBps[arch];
+  return cap > 0 ? std::min(bus, cap) : bus;
+}
 
 int nsteps(CollectiveOp op, int n) {
   if (op == CollectiveOp::kAllReduce) return 2 * (n - 1);
@@ -76,14 +63,24 @@ double nic_budget_GBps(const CommGraph& g) {
 NcclEstimate ring_estimate(const CommGraph& g, CollectiveOp op, Protocol p, double latency_s) {
   const int n = static_cast<int>(g.ranks().size()), nodes = g.node_count();
   const SearchedGraph& graph = g.nccl_ring_graph();
-  const ArchCaps caps = arch_caps(g.min_sm());
-  double bus = graph.total_GBps();
+  const TunerTables& t = tables_of(g);
+  const int arch = tuner_arch_index(t, g.min_sm()), ni = tuner_nodes_index(nodes);
+  double bus = total_cap(t, arch, graph.total_GBps());
   if (p == Protocol::kLL) {
-    bus = std::min(nodes > 1 ? caps.ll_max_multi_node_GBps : caps.ll_max_single_node_GBps,
-                   bus * kEff.ll);
+    // llMaxBws[arch][0] on one server; across servers linksim keeps arch_caps' row (NCCL
+    // indexes it by the CPU vendor there, docs/model.md#tuner-releases).
+    const double ll_max =
+        nodes > 1 ? arch_caps(g.min_sm()).ll_max_multi_node_GBps : t.ll_max_GBps[arch][0];
+    // Up to 2.20: x 1/4 for AllReduce, Reduce or across servers, else x 1/3; then x 0.5.
+    double factor = t.ring_ll_factor;
+    if (factor < 0.5 && nodes == 1 && op != CollectiveOp::kAllReduce && op != CollectiveOp::kReduce) {
+      factor = 1.0 / 3.0;
+    }
+    bus = std::min(ll_max, bus * factor);
   } else if (p == Protocol::kLL128) {
     const double ppn = double(n) / nodes;
-    bus = std::min(bus * (ppn < 2 ? 0.7 : 0.92), graph.channels * caps.ll128_per_channel_GBps);
+    const double factor = t.ring_ll128_one_ppn_0_7 && ppn < 2 ? 0.7 : 0.92;
+    bus = std::min(bus * factor, graph.channels * t.ring_ll128_per_ch_GBps[arch][ni]);
   }
   NcclEstimate e;
   e.enabled = bus > 0;
@@ -91,10 +88,10 @@ NcclEstimate ring_estimate(const CommGraph& g, CollectiveOp op, Protocol p, doub
   e.algbw_Bps = bus * 1e9 * n / nsteps(op, n);
   e.latency_s = latency_s;
   e.proto = p;
-  // ncclTopoGetAlgoTime: the ring's plateau on several servers (x1.4 from SM80, 1.9 before).
+  // ncclTopoGetAlgoTime: the ring's plateau on several servers.
   if (p == Protocol::kSimple && nodes > 1 && op == CollectiveOp::kAllReduce) {
-    e.plateau_factor = g.min_sm() >= 80 ? 1.4 : 1.9;
-    e.plateau_from_bytes = 64.0 * graph.channels * n;
+    e.plateau_factor = g.min_sm() >= t.plateau_split_sm ? t.plateau_high : t.plateau_low;
+    e.plateau_from_bytes = t.plateau_per_channel ? 64.0 * graph.channels * n : 4096.0 * n;
   }
   return e;
 }
@@ -103,13 +100,16 @@ NcclEstimate tree_estimate(const CommGraph& g, Protocol p, double latency_s) {
   const int nodes = g.node_count();
   // The tree graph has the ring's channels (init.cc: tree min/max channels = ring's).
   const SearchedGraph& graph = g.nccl_ring_graph();
-  const int arch = arch_index(g.min_sm()), ni = nodes_index(nodes);
-  double bus = std::min(graph.total_GBps() * 0.92, graph.channels * kPerChMaxTreeBw[arch][ni]);
+  const TunerTables& t = tables_of(g);
+  const int arch = tuner_arch_index(t, g.min_sm()), ni = tuner_nodes_index(nodes);
+  double bus = std::min(total_cap(t, arch, graph.total_GBps()) * 0.92,
+                        graph.channels * t.tree_per_ch_GBps[arch][ni]);
   if (p == Protocol::kLL) {
-    bus = std::min(bus / 3.8, arch_caps(g.min_sm()).ll_max_multi_node_GBps);
+    bus = std::min(bus / 3.8, nodes > 1 ? arch_caps(g.min_sm()).ll_max_multi_node_GBps
+                                        : t.ll_max_GBps[arch][0]);
   } else if (p == Protocol::kLL128) {
     bus = std::min(bus * (nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0),
-                   graph.channels * kPerChMaxTreeLL128Bw[arch][ni]);
+                   graph.channels * t.tree_ll128_per_ch_GBps[arch][ni]);
   }
   NcclEstimate e;
   e.enabled = bus > 0;
@@ -125,42 +125,55 @@ NcclEstimate nvls_estimate(const CommGraph& g, CollectiveOp op, bool tree, doubl
   const NvlsInfo& nv = g.nvls();
   const int n = static_cast<int>(g.ranks().size()), nodes = g.node_count();
   const int ppn = g.min_ranks_per_node();
-  const int arch = arch_index(nv.sm);
+  const TunerTables& t = tables_of(g);
+  const int arch = tuner_arch_index(t, nv.sm);
   const double gpu_nvs_GBps =
       nv.gpu_nvlink_Bps / nv.lane_Bps * nccl_nvlink_bw_Bps(nv.sm) / 1e9;
-  const SearchedGraph graph = nvls_search(nv.sm, gpu_nvs_GBps, ppn, nodes > 1);
+  const SearchedGraph graph =
+      t.nvls_on_ring_graph ? g.nccl_ring_graph()
+                           : nvls_search(nv.sm, gpu_nvs_GBps, ppn, nodes > 1, g.options().nccl_version);
   NcclEstimate e;
   if (graph.channels < 2) return e;
-  double intra = graph.speed_GBps * kNvlsEfficiency[arch] * (graph.channels - 1) / graph.channels;
-  intra *= op == CollectiveOp::kAllReduce ? 2.0 : (ppn - 1.0) / ppn;
-  double bw = intra;
-  if (nodes > 1) {
-    // The NVLS graph's inter speed is its intra speed, bounded by each head's NIC.
-    const double nic_per_head = nic_budget_GBps(g) / graph.channels;
-    const double inter = std::min(graph.speed_GBps, nic_per_head) * (tree && nodes <= 2 ? 2.0 : 1.0);
-    bw = std::min(bw, inter);
+  // The NVLS graph's inter speed is its intra speed, bounded by each head's NIC.
+  const double inter =
+      nodes > 1 ? std::min(graph.speed_GBps, nic_budget_GBps(g) / graph.channels) : graph.speed_GBps;
+  const bool all_reduce = op == CollectiveOp::kAllReduce;
+  double algbw_GBps = 0;
+  if (t.nvls_efficiency[arch] > 0) {
+    // 2.28 on: NVLS busbw per channel by nvlsEfficiency, algbw = busbw x nRanks / nsteps.
+    double intra = graph.speed_GBps * t.nvls_efficiency[arch] * (graph.channels - 1) / graph.channels;
+    intra *= all_reduce ? 2.0 : (ppn - 1.0) / ppn;
+    double bw = intra;
+    if (nodes > 1) bw = std::min(bw, inter * (tree && nodes <= 2 ? 2.0 : 1.0));
+    if (tree) bw = std::min(bw, t.nvls_tree_per_ch_GBps[arch][tuner_nodes_index(nodes)]);
+    algbw_GBps = bw * graph.channels * n / nsteps(op, n);
+  } else {
+    // 2.17-2.27: bw = min(bwIntra, bwInter) (NVLSTree: bwInter / 2 beyond two nodes; 2.27's
+    // AllGather / ReduceScatter: min(bwIntra x (ppn - 1) / ppn, bwInter x 0.9)); busbw =
+    // channels x bw; AllReduce algbw = busbw x 0.75 (2.17) or 5/6 (2.18 on), the others none.
+    double bw = std::min(graph.speed_GBps, tree && nodes > 2 ? inter / 2 : inter);
+    if (!all_reduce && g.options().nccl_version.at_least(2, 27)) {
+      bw = std::min(graph.speed_GBps * (ppn - 1.0) / ppn, inter * 0.9);
+    }
+    algbw_GBps = total_cap(t, arch, bw * graph.channels) * (all_reduce ? t.nvls_alg_ratio : 1.0);
   }
-  if (tree) bw = std::min(bw, kPerChMaxNvlsTreeBw[arch][nodes_index(nodes)]);
-  const double bus = bw * graph.channels;
-  e.enabled = bus > 0;
+  e.enabled = algbw_GBps > 0;
   e.channels = graph.channels;
-  e.algbw_Bps = bus * 1e9 * n / nsteps(op, n);
+  e.algbw_Bps = algbw_GBps * 1e9;
   e.latency_s = latency_s;
   return e;
 }
 
 }  // namespace
 
-std::span<const double> search_speeds_GBps(int sm, bool inter_node) {
-  if (sm >= 100) return inter_node ? std::span<const double>(kSm100SpeedsInter) : kSm100SpeedsIntra;
-  if (sm >= 90) return inter_node ? std::span<const double>(kSm90SpeedsInter) : kSm90SpeedsIntra;
-  return inter_node ? std::span<const double>(kSpeedsInter) : kSpeedsIntra;
+std::span<const double> search_speeds_GBps(int sm, bool inter_node, NcclVersion v) {
+  return tuner_search_speeds(tuner_tables(v), sm, inter_node);
 }
 
 SearchedGraph ring_search(int sm, double intra_GBps, double nic_GBps, int max_channels,
-                          double max_path_GBps) {
+                          double max_path_GBps, NcclVersion v) {
   const bool inter = nic_GBps > 0;
-  const std::span<const double> speeds = search_speeds_GBps(sm, inter);
+  const std::span<const double> speeds = search_speeds_GBps(sm, inter, v);
   const double total = inter ? std::min(intra_GBps, nic_GBps) : intra_GBps;
   const double first = std::min(total, max_path_GBps);
   auto channels_at = [&](double s) {
@@ -205,13 +218,13 @@ double max_path_GBps(const CommGraph& g) {
 
 SearchedGraph search_nccl_ring_graph(const CommGraph& g) {
   return ring_search(g.min_sm(), ring_intra_budget_GBps(g), nic_budget_GBps(g), kRingMaxChannels,
-                     max_path_GBps(g));
+                     max_path_GBps(g), g.options().nccl_version);
 }
 
-SearchedGraph nvls_search(int sm, double gpu_nvs_GBps, int heads, bool inter_node) {
+SearchedGraph nvls_search(int sm, double gpu_nvs_GBps, int heads, bool inter_node, NcclVersion v) {
   heads = std::min(heads, kMaxNvlsArity);
   if (heads < 1 || !(gpu_nvs_GBps > 0)) return {};
-  const std::span<const double> speeds = search_speeds_GBps(sm, inter_node);
+  const std::span<const double> speeds = search_speeds_GBps(sm, inter_node, v);
   for (double s : speeds) {
     if (s * heads > gpu_nvs_GBps + 1e-9) continue;          // start: speed x channels <= total
     if ((heads + 1) * s <= gpu_nvs_GBps + 1e-9) return {heads, s};
@@ -234,6 +247,17 @@ double tree_correction(Protocol proto, double size_bytes) {
   return kTreeCorrection[protocol_index(proto)][index];
 }
 
+// What NCCL's ring latency adds over the closed form's (hwLat[NET][Ring][p] per step across
+// servers) from 2.23 on with one GPU per node: hwLat[NET][Tree][p] per such step instead
+// (tuning.cc ncclTopoTuneModel, interLat), seconds.
+double ring_ppn1_latency_s(const CommGraph& g, CollectiveOp op, Protocol p) {
+  const int n = static_cast<int>(g.ranks().size()), nodes = g.node_count();
+  if (nodes <= 1 || n != nodes || !tables_of(g).ring_ppn1_tree_net_latency) return 0;
+  const int inter = op == CollectiveOp::kAllReduce ? 2 * (nodes - 1) : nodes - 1;
+  const int i = protocol_index(p);
+  return inter * (kLat.hw_net_tree[i] - kLat.hw_net_ring[i]) * 1e-6;
+}
+
 NcclEstimate nccl_estimate(const CommGraph& g, CollectiveOp op, Algorithm algo, Protocol proto,
                            const CostModel& realized) {
   NcclEstimate e;
@@ -246,7 +270,7 @@ NcclEstimate nccl_estimate(const CommGraph& g, CollectiveOp op, Algorithm algo, 
     switch (algo) {
       case Algorithm::kRing:
         if (op != CollectiveOp::kBroadcast && op != CollectiveOp::kReduce) {
-          return ring_estimate(g, op, proto, table_latency_s);
+          return ring_estimate(g, op, proto, table_latency_s + ring_ppn1_latency_s(g, op, proto));
         }
         break;
       case Algorithm::kTree: return tree_estimate(g, proto, table_latency_s);

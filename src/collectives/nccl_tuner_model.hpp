@@ -11,13 +11,15 @@
 
 #include "collectives/analytic.hpp"
 #include "collectives/searched_graph.hpp"
+#include "linksim/nccl_version.hpp"
 
 namespace linksim::detail {
 
 
 /// The per-channel speeds NCCL's search tries, fastest first (search.cc speedArrayIntra /
-/// speedArrayInter and their SM90, SM100 variants), GB/s.
-std::span<const double> search_speeds_GBps(int sm, bool inter_node);
+/// speedArrayInter and their SM90, SM100 variants, as release `v` has them), GB/s.
+std::span<const double> search_speeds_GBps(int sm, bool inter_node,
+                                           NcclVersion v = kDefaultNcclVersion);
 
 /// NCCL's ring search over a per-GPU bandwidth budget (GB/s, NCCL's own link constants):
 /// `intra_GBps` through the server, `nic_GBps` the NICs of one server (0 on one server), each
@@ -25,9 +27,10 @@ std::span<const double> search_speeds_GBps(int sm, bool inter_node);
 /// system maxBw: the best single GPU-GPU path, or GPU-NIC path across servers). Pass 1 from
 /// the fastest allowed speed down while the next is within 0.49 of the best found; then
 /// channels are doubled at half the speed when the speed is >= 25 (ncclTopoDupChannels). At
-/// most `max_channels`.
+/// most `max_channels`. Speeds as release `v` has them.
 SearchedGraph ring_search(int sm, double intra_GBps, double nic_GBps, int max_channels,
-                          double max_path_GBps = std::numeric_limits<double>::infinity());
+                          double max_path_GBps = std::numeric_limits<double>::infinity(),
+                          NcclVersion v = kDefaultNcclVersion);
 
 /// The ring graph NCCL's search finds on this communicator (ring_search over NCCL's view of the
 /// server's ring and of its NICs); the tree graph has the same channels. CommGraph computes
@@ -39,10 +42,12 @@ SearchedGraph search_nccl_ring_graph(const CommGraph& g);
 /// NCCL_MAX_NVLS_ARITY; every channel moves its speed through each GPU's NVLink into the
 /// switches and twice through its head's (ncclTopoSearchTryNvls), so the speed is the fastest
 /// one with (heads + 1) x speed within `gpu_nvs_GBps`.
-SearchedGraph nvls_search(int sm, double gpu_nvs_GBps, int heads, bool inter_node);
+SearchedGraph nvls_search(int sm, double gpu_nvs_GBps, int heads, bool inter_node,
+                          NcclVersion v = kDefaultNcclVersion);
 
 /// NCCL's correction of tree bandwidth at medium sizes (tuning.cc treeCorrectionFactor),
-/// indexed by floor(log2(size / 64 B)); 1 beyond the table.
+/// indexed by floor(log2(size / 64 B)); 1 from index 23 (512 MiB) on, where
+/// ncclTopoGetAlgoTime stops applying it to Tree (logSize < 23, every release).
 double tree_correction(Protocol proto, double size_bytes);
 
 /// NCCL's estimate of one (algorithm, protocol) pair for `op` on this communicator: its

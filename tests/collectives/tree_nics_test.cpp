@@ -34,18 +34,18 @@ Topology racks(int n, const std::string& nic) {
 }
 
 // Every GPU, GPUDirect RDMA over NVLink-C2C (NCCL_NET_GDR_LEVEL=SYS, as NCCL_NET_GDR_C2C=1, so
-// each NIC runs at 0.96 of its line rate), NVLS off, NCCL 2.26.
-CommOptions options() {
+// each NIC runs at 0.96 of its line rate), NVLS off, NCCL 2.26 unless told.
+CommOptions options(NcclVersion v = NcclVersion{2, 26}) {
   CommOptions o;
-  o.nccl_version = NcclVersion{2, 26};
+  o.nccl_version = v;
   o.net_gdr_level = linksim::PathClass::kSys;
   o.nvls_enable = false;
   return o;
 }
 
 // The bandwidth step of explain for tree Simple AllReduce of 16 GiB.
-linksim::ExplainStep tree_bandwidth(const Topology& t) {
-  const linksim::Communicator c(t, linksim::select_gpus(t, linksim::GpuSelection{}), options());
+linksim::ExplainStep tree_bandwidth(const Topology& t, NcclVersion v = NcclVersion{2, 26}) {
+  const linksim::Communicator c(t, linksim::select_gpus(t, linksim::GpuSelection{}), options(v));
   linksim::CollectiveQuery q;
   q.op = CollectiveOp::kAllReduce;
   q.size_bytes = 16 * kGiB;
@@ -69,19 +69,35 @@ const linksim::ExplainTerm& term(const linksim::ExplainStep& s, const std::strin
 
 TEST_SUITE("tree_nics") {
   TEST_CASE("tree NICs: two NDR racks, the tree drives 16 of 72 NICs and the chain binds") {
-    // The ring graph: 16 channels at 45.1 GB/s (721.8 GB/s of NVLink per GPU; the SM100
-    // speeds of NCCL 2.28 on), each on one NIC; the tree graph has the same 16. 16 NDR NICs x 50 x 0.96 =
-    // 768 GB/s against the rack's ring, 18 NVLink 5 lanes x 40.1 = 721.8: the chain binds, B =
-    // 721.8 x 0.92 x 1/2 = 332.028 GB/s.
+    // NCCL 2.28: the ring graph is 16 channels at 45.1 GB/s (721.8 GB/s of NVLink per GPU;
+    // sm100SpeedArrayInter from 96, v2.27.7-1 on), each on one NIC; the tree graph has the same
+    // 16. 16 NDR NICs x 50 x 0.96 = 768 GB/s against the rack's ring, 18 NVLink 5 lanes x
+    // 40.1 = 721.8: the chain binds, B = 721.8 x 0.92 x 1/2 = 332.028 GB/s.
     const Topology t = racks(2, "ib_ndr");
-    const detail::CommGraph g(t, linksim::select_gpus(t, linksim::GpuSelection{}), options());
+    const NcclVersion v228{2, 28};
+    const detail::CommGraph g(t, linksim::select_gpus(t, linksim::GpuSelection{}), options(v228));
     CHECK(g.node_nic_count() == 72);
     CHECK(g.nccl_ring_graph().channels == 16);
-    const linksim::ExplainStep bw = tree_bandwidth(t);
+    const linksim::ExplainStep bw = tree_bandwidth(t, v228);
     CHECK(term(bw, "B_inter").value == doctest::Approx(768e9).epsilon(1e-9));
     CHECK(term(bw, "B_inter").source.find("the 16 NICs the tree drives") != std::string::npos);
     CHECK(term(bw, "B_inter").source.find("(of the server's 72)") != std::string::npos);
     CHECK(bw.result.value == doctest::Approx(332.028e9).epsilon(1e-6));
+  }
+
+  TEST_CASE("tree NICs: NCCL 2.26's SM100 speeds start at 48: 15 channels, 15 NICs bind") {
+    // v2.26.2-1's sm100SpeedArrayInter is the SM90 list (48, 45, 42, ...): 15 x 48 = 720 GB/s
+    // is the most any speed carries within 721.8 (docs/model.md#tuner-releases). The tree
+    // drives 15 NICs: 15 x 48 = 720 GB/s, under the chain's 721.8: B = 720 x 0.92 x 1/2 =
+    // 331.2 GB/s.
+    const Topology t = racks(2, "ib_ndr");
+    const detail::CommGraph g(t, linksim::select_gpus(t, linksim::GpuSelection{}), options());
+    CHECK(g.nccl_ring_graph().channels == 15);
+    CHECK(g.nccl_ring_graph().speed_GBps == 48);
+    const linksim::ExplainStep bw = tree_bandwidth(t);
+    CHECK(term(bw, "B_inter").value == doctest::Approx(720e9).epsilon(1e-9));
+    CHECK(term(bw, "B_inter").source.find("the 15 NICs the tree drives") != std::string::npos);
+    CHECK(bw.result.value == doctest::Approx(331.2e9).epsilon(1e-6));
   }
 
   TEST_CASE("tree NICs: two racks on 100 Gb/s NICs, the tree's 32 channels leave 40 idle") {

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: Apache-2.0
+// NCCL's tuner constants by release (docs/model.md#tuner-releases). Every row is read from
+// NVIDIA/nccl src/graph/tuning.cc (ncclTopoTuneModel: llMaxBws, perChMaxRingLL128Bws,
+// perChMaxTreeLL128Bws, perChMaxTreeBws, perChMaxNVLSTreeBws, nvlsEfficiency and the
+// "model refinements"; ncclTopoGetAlgoTime: the ring plateau, treeCorrectionFactor) and
+// src/graph/search.cc (speedArrayIntra/Inter, sm90SpeedArray*, sm100SpeedArray*) at the
+// tags it names.
+#include "collectives/nccl_tuner_tables.hpp"
+
+namespace linksim::detail {
+namespace {
+
+// search.cc speed arrays, GB/s.
+constexpr double kIntra210[] = {44, 30, 22, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3};
+constexpr double kInter210[] = {48, 30, 24, 22, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3, 2.4, 1.2, 0.24, 0.12};
+constexpr double kInter215[] = {48, 30, 28, 24, 22, 18, 15, 12, 10, 9,
+                                7,  6,  5,  4,  3,  2.4, 1.2, 0.24, 0.12};
+constexpr double kSm90Intra216[] = {66, 33, 24, 20, 15, 12, 6, 3};
+constexpr double kSm90Inter216[] = {48, 45, 30, 24, 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12};
+constexpr double kIntra218[] = {40, 30, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3};
+constexpr double kInter218[] = {48, 30, 28, 24, 20, 18, 15, 12, 10, 9,
+                                7,  6,  5,  4,  3,  2.4, 1.2, 0.24, 0.12};
+constexpr double kSm90Intra218[] = {60, 40, 30, 24, 20, 15, 12, 6, 3};
+constexpr double kSm90Inter218[] = {48, 45, 42, 40, 30, 24, 20, 17.5, 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12};
+constexpr double kSm90Intra219[] = {60, 50, 40, 30, 24, 20, 15, 12, 6, 3};
+constexpr double kSm90Inter219[] = {48, 45, 42, 40, 30, 24, 22, 20, 17.5,
+                                    15, 12, 6,  3,  2.4, 1.2, 0.24, 0.12};
+constexpr double kSm90Intra221[] = {60, 50, 40, 30, 24, 20, 15, 12, 11, 6, 3};
+constexpr double kSm100Intra225[] = {90, 80, 70, 60, 50, 40, 30, 24, 20, 19};
+constexpr double kSm100Intra227[] = {90, 80, 70, 60, 50, 40, 30, 24, 20, 19, 18};
+constexpr double kSm100Inter227[] = {96, 48, 45.1, 42, 40, 30, 24, 22, 20, 17.5,
+                                     15, 12, 6,    3,  2.4, 1.2, 0.24, 0.12};
+constexpr double kSm100Intra229[] = {90, 80, 70, 60, 50, 45, 40, 30, 24, 20, 19, 18};
+constexpr double kSm100Inter229[] = {96, 80, 48, 45.1, 42, 40, 30, 24, 22, 20,
+                                     17.5, 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12};
+constexpr double kSm100Inter230[] = {96, 86, 80, 48, 45.1, 42, 40, 30, 24, 22,
+                                     20, 17.5, 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12};
+
+using Speeds = std::span<const double>;
+
+struct Row {
+  NcclVersion from;
+  TunerTables tables;
+};
+
+constexpr std::array<double, 3> kVoltaLl{39.0, 39.0, 20.4}, kAmpereLl{87.7, 22.5, 19.0},
+    kHopperLl{141.0, 45.0, 35.0}, kBlackwellLl{2 * 141.0, 2 * 45.0, 2 * 35.0};
+constexpr std::array<double, 3> k20{20.0, 20.0, 20.0}, k36_7{36.7, 36.7, 36.7};
+constexpr std::array<double, 3> kVoltaTree{26.5, 18.5, 10.0}, kAmpereTree{24.0, 23.6, 17.8};
+constexpr std::array<double, 3> kZero{0, 0, 0};
+constexpr std::array<double, 4> kNoCap{0, 0, 0, 0};
+
+// Up to 2.14 (v2.10.3-1..v2.14.3-1; older releases take this row too).
+constexpr TunerTables k210{
+    "v2.10.3-1..v2.14.3-1", TunerArchRule::kSm80Only,
+    {kVoltaLl, kAmpereLl, kVoltaLl, kVoltaLl},
+    {k20, k20, k20, k20}, {k20, k20, k20, k20},
+    {kVoltaTree, kAmpereTree, kVoltaTree, kVoltaTree},
+    {kZero, kZero, kZero, kZero}, {0, 0, 0, 0}, 0.75, true, 0.25, true, {0, 235.0, 0, 0},
+    1.9, 1.9, 80, false, false, false,
+    {Speeds(kIntra210), Speeds(), Speeds()}, {Speeds(kInter210), Speeds(), Speeds()}};
+
+// 2.15: the Hopper row, equal to Ampere's; SM80-only / SM90-only rows; inter speeds gain 28.
+constexpr TunerTables k215{
+    "v2.15.1-1..v2.15.5-1", TunerArchRule::kExactSm80Sm90,
+    {kVoltaLl, kAmpereLl, kAmpereLl, kVoltaLl},
+    {k20, k20, k20, k20}, {k20, k20, k20, k20},
+    {kVoltaTree, kAmpereTree, kAmpereTree, kVoltaTree},
+    {kZero, kZero, kZero, kZero}, {0, 0, 0, 0}, 0.75, true, 0.25, true, {0, 235.0, 0, 0},
+    1.9, 1.9, 80, false, false, false,
+    {Speeds(kIntra210), Speeds(), Speeds()}, {Speeds(kInter215), Speeds(), Speeds()}};
+
+// 2.16: SM90 search speeds.
+constexpr TunerTables k216{
+    "v2.16.2-1..v2.16.5-1", TunerArchRule::kExactSm80Sm90,
+    k215.ll_max_GBps, k215.ring_ll128_per_ch_GBps, k215.tree_ll128_per_ch_GBps,
+    k215.tree_per_ch_GBps, k215.nvls_tree_per_ch_GBps, {0, 0, 0, 0}, 0.75, true, 0.25, true,
+    {0, 235.0, 0, 0}, 1.9, 1.9, 80, false, false, false,
+    {Speeds(kIntra210), Speeds(kSm90Intra216), Speeds()},
+    {Speeds(kInter215), Speeds(kSm90Inter216), Speeds()}};
+
+// 2.17: rows by compute capability floor; Hopper tree 38.7/41.4/33.0, LL128 36.7 per
+// channel; busbw caps 235 (Ampere) and 370 (Hopper); plateau 1.5 from SM90.
+constexpr TunerTables k217{
+    "v2.17.1-1", TunerArchRule::kFloor,
+    {kVoltaLl, kAmpereLl, kAmpereLl, kAmpereLl},
+    {k20, k20, k36_7, k36_7}, {k20, k20, k36_7, k36_7},
+    {kVoltaTree, kAmpereTree, {38.7, 41.4, 33.0}, {38.7, 41.4, 33.0}},
+    {kZero, kZero, kZero, kZero}, {0, 0, 0, 0}, 0.75, true, 0.25, true, {0, 235.0, 370.0, 370.0},
+    1.9, 1.5, 90, false, false, false,
+    k216.speeds_intra, k216.speeds_inter};
+
+// 2.18: per-node LL128 tables (Hopper tree LL128 29.0 on 4+ nodes), Hopper tree 36.0 on 4+
+// nodes, no busbw caps, NVLS algbw 5/6 of busbw, the plateau 1.4 from SM80 once 64 B per
+// channel and rank; new generic and SM90 speeds.
+constexpr TunerTables k218{
+    "v2.18.1-1..v2.18.6-1", TunerArchRule::kFloor,
+    {kVoltaLl, kAmpereLl, kAmpereLl, kAmpereLl},
+    {k20, k20, k36_7, k36_7}, {k20, k20, {36.7, 36.7, 29.0}, {36.7, 36.7, 29.0}},
+    {kVoltaTree, kAmpereTree, {38.7, 41.4, 36.0}, {38.7, 41.4, 36.0}},
+    {kZero, kZero, kZero, kZero}, {0, 0, 0, 0}, 5.0 / 6.0, false, 0.25, true, kNoCap,
+    1.9, 1.4, 80, true, false, false,
+    {Speeds(kIntra218), Speeds(kSm90Intra218), Speeds()},
+    {Speeds(kInter218), Speeds(kSm90Inter218), Speeds()}};
+
+// 2.19: SM90 speeds gain 50 (intra) and 22 (inter).
+constexpr TunerTables k219{
+    "v2.19.1-1..v2.20.5-1", TunerArchRule::kFloor,
+    k218.ll_max_GBps, k218.ring_ll128_per_ch_GBps, k218.tree_ll128_per_ch_GBps,
+    k218.tree_per_ch_GBps, k218.nvls_tree_per_ch_GBps, {0, 0, 0, 0}, 5.0 / 6.0, false, 0.25, true,
+    kNoCap, 1.9, 1.4, 80, true, false, false,
+    {Speeds(kIntra218), Speeds(kSm90Intra219), Speeds()},
+    {Speeds(kInter218), Speeds(kSm90Inter219), Speeds()}};
+
+// 2.21: Hopper llMaxBws 141/45/35, ring LL at 0.5 of busbw, SM90 intra speeds gain 11.
+constexpr TunerTables k221{
+    "v2.21.5-1..v2.22.3-1", TunerArchRule::kFloor,
+    {kVoltaLl, kAmpereLl, kHopperLl, kHopperLl},
+    k218.ring_ll128_per_ch_GBps, k218.tree_ll128_per_ch_GBps, k218.tree_per_ch_GBps,
+    k218.nvls_tree_per_ch_GBps, {0, 0, 0, 0}, 5.0 / 6.0, false, 0.5, true, kNoCap,
+    1.9, 1.4, 80, true, false, false,
+    {Speeds(kIntra218), Speeds(kSm90Intra221), Speeds()},
+    {Speeds(kInter218), Speeds(kSm90Inter219), Speeds()}};
+
+// 2.23: ring LL128 at 0.92 whatever the GPUs per node (no 0.7 at one).
+constexpr TunerTables k223{
+    "v2.23.4-1..v2.24.3-1", TunerArchRule::kFloor,
+    k221.ll_max_GBps, k221.ring_ll128_per_ch_GBps, k221.tree_ll128_per_ch_GBps,
+    k221.tree_per_ch_GBps, k221.nvls_tree_per_ch_GBps, {0, 0, 0, 0}, 5.0 / 6.0, false, 0.5, false,
+    kNoCap, 1.9, 1.4, 80, true, true, false, k221.speeds_intra, k221.speeds_inter};
+
+// 2.25: the Blackwell rows, twice Hopper's; SM100 speeds.
+constexpr TunerTables k225{
+    "v2.25.1-1..v2.26.6-1", TunerArchRule::kFloorSm100,
+    {kVoltaLl, kAmpereLl, kHopperLl, kBlackwellLl},
+    {k20, k20, k36_7, {2 * 36.7, 2 * 36.7, 2 * 36.7}},
+    {k20, k20, {36.7, 36.7, 29.0}, {2 * 36.7, 2 * 36.7, 2 * 29.0}},
+    {kVoltaTree, kAmpereTree, {38.7, 41.4, 36.0}, {2 * 38.7, 2 * 41.4, 2 * 36.0}},
+    {kZero, kZero, kZero, kZero}, {0, 0, 0, 0}, 5.0 / 6.0, false, 0.5, false, kNoCap,
+    1.9, 1.4, 80, true, true, false,
+    {Speeds(kIntra218), Speeds(kSm90Intra221), Speeds(kSm100Intra225)},
+    {Speeds(kInter218), Speeds(kSm90Inter219), Speeds(kSm90Inter219)}};
+
+// 2.27: SM100 speeds 96 (inter) and 18 (intra).
+constexpr TunerTables k227{
+    "v2.27.3-1..v2.27.7-1", TunerArchRule::kFloorSm100,
+    k225.ll_max_GBps, k225.ring_ll128_per_ch_GBps, k225.tree_ll128_per_ch_GBps,
+    k225.tree_per_ch_GBps, k225.nvls_tree_per_ch_GBps, {0, 0, 0, 0}, 5.0 / 6.0, false, 0.5, false,
+    kNoCap, 1.9, 1.4, 80, true, true, false,
+    {Speeds(kIntra218), Speeds(kSm90Intra221), Speeds(kSm100Intra227)},
+    {Speeds(kInter218), Speeds(kSm90Inter219), Speeds(kSm100Inter227)}};
+
+// 2.28: ncclTunerConstants: Blackwell tree 70/42.8/24, tree LL128 55.6/31.67/20, ring LL128
+// 34.6 on two nodes (v2.28.7-1); NVLS by nvlsEfficiency, NVLSTree capped per channel
+// (Blackwell 43.8 on 4+ nodes from v2.28.9-1, 43.1 before).
+constexpr TunerTables k228{
+    "v2.28.3-1..v2.28.9-1", TunerArchRule::kFloorSm100,
+    k225.ll_max_GBps,
+    {k20, k20, k36_7, {2 * 36.7, 34.6, 2 * 36.7}},
+    {k20, k20, {36.7, 36.7, 29.0}, {55.6, 31.67, 20.0}},
+    {kVoltaTree, kAmpereTree, {38.7, 41.4, 36.0}, {70.0, 42.8, 24.0}},
+    {kVoltaTree, kAmpereTree, {0.0, 57.7, 45.5}, {0.0, 96.0, 43.8}},
+    {0, 0, 0.85, 0.74}, 5.0 / 6.0, false, 0.5, false, kNoCap, 1.9, 1.4, 80, true, true, false,
+    k227.speeds_intra, k227.speeds_inter};
+
+// 2.29: Blackwell ring LL128 40 per channel (v2.29.7-1; 34.5/34.6/34.5 in v2.29.2-1),
+// NVLSTree x treeCorrectionFactor on SM100 x86 hosts; SM100 speeds 45 (intra), 80 (inter).
+constexpr TunerTables k229{
+    "v2.29.2-1..v2.29.7-1", TunerArchRule::kFloorSm100,
+    k228.ll_max_GBps, {k20, k20, k36_7, {40.0, 40.0, 40.0}}, k228.tree_ll128_per_ch_GBps,
+    k228.tree_per_ch_GBps, k228.nvls_tree_per_ch_GBps, {0, 0, 0.85, 0.74}, 5.0 / 6.0, false, 0.5,
+    false, kNoCap, 1.9, 1.4, 80, true, true, true,
+    {Speeds(kIntra218), Speeds(kSm90Intra221), Speeds(kSm100Intra229)},
+    {Speeds(kInter218), Speeds(kSm90Inter219), Speeds(kSm100Inter229)}};
+
+// 2.30: Blackwell NVLSTree 80 per channel on 4+ nodes; SM100 inter speeds gain 86.
+constexpr TunerTables k230{
+    "v2.30.3-1..v2.30.7-1", TunerArchRule::kFloorSm100,
+    k229.ll_max_GBps, k229.ring_ll128_per_ch_GBps, k229.tree_ll128_per_ch_GBps,
+    k229.tree_per_ch_GBps,
+    {kVoltaTree, kAmpereTree, {0.0, 57.7, 45.5}, {0.0, 96.0, 80.0}},
+    {0, 0, 0.85, 0.74}, 5.0 / 6.0, false, 0.5, false, kNoCap, 1.9, 1.4, 80, true, true, true,
+    {Speeds(kIntra218), Speeds(kSm90Intra221), Speeds(kSm100Intra229)},
+    {Speeds(kInter218), Speeds(kSm90Inter219), Speeds(kSm100Inter230)}};
+
+constexpr Row kRows[] = {{{2, 0}, k210},  {{2, 15}, k215}, {{2, 16}, k216}, {{2, 17}, k217},
+                         {{2, 18}, k218}, {{2, 19}, k219}, {{2, 21}, k221}, {{2, 23}, k223},
+                         {{2, 25}, k225}, {{2, 27}, k227}, {{2, 28}, k228}, {{2, 29}, k229},
+                         {{2, 30}, k230}};
+
+}  // namespace
+
+const TunerTables& tuner_tables(NcclVersion v) {
+  const TunerTables* found = &kRows[0].tables;
+  for (const Row& r : kRows) {
+    if (r.from <= v) found = &r.tables;
+  }
+  return *found;
+}
+
+int tuner_arch_index(const TunerTables& t, int sm) {
+  switch (t.arch_rule) {
+    case TunerArchRule::kSm80Only: return sm == 80 ? 1 : 0;
+    case TunerArchRule::kExactSm80Sm90: return sm == 80 ? 1 : sm == 90 ? 2 : 0;
+    case TunerArchRule::kFloor: return sm >= 90 ? 2 : sm >= 80 ? 1 : 0;
+    case TunerArchRule::kFloorSm100: break;
+  }
+  return sm >= 100 ? 3 : sm >= 90 ? 2 : sm >= 80 ? 1 : 0;
+}
+
+std::span<const double> tuner_search_speeds(const TunerTables& t, int sm, bool inter_node) {
+  const auto& lists = inter_node ? t.speeds_inter : t.speeds_intra;
+  if (sm >= 100 && !lists[2].empty()) return lists[2];
+  if (sm >= 90 && !lists[1].empty()) return lists[1];
+  return lists[0];
+}
+
+}  // namespace linksim::detail

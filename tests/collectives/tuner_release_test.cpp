@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: Apache-2.0
+// NCCL's tuner as each release has it (src/collectives/nccl_tuner_tables.hpp,
+// docs/model.md#tuner-releases): the rows read from tuning.cc and search.cc at the tags named,
+// and what they change in the choice and in NCCL's estimate. Expected values are derived by
+// hand from those files at those tags.
+#include <doctest/doctest.h>
+
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "collectives/comm_graph.hpp"
+#include "collectives/nccl_tuner_model.hpp"
+#include "collectives/nccl_tuner_tables.hpp"
+#include "collectives/tuner.hpp"
+#include "linksim/collectives.hpp"
+#include "support/test_topologies.hpp"
+
+namespace {
+
+using linksim::Algorithm;
+using linksim::CollectiveOp;
+using linksim::CollectiveQuery;
+using linksim::CommOptions;
+using linksim::NcclVersion;
+using linksim::Protocol;
+using linksim::Topology;
+namespace detail = linksim::detail;
+
+constexpr double kGiB = 1073741824.0;
+
+CollectiveQuery query(CollectiveOp op, double bytes, Algorithm a = Algorithm::kAuto,
+                      Protocol p = Protocol::kAuto) {
+  CollectiveQuery q;
+  q.op = op;
+  q.size_bytes = bytes;
+  q.algorithm = a;
+  q.protocol = p;
+  return q;
+}
+
+// Calibration 86's communicator: every GPU of 20 GB200 NVL72 racks, NVLS off, GDR over C2C.
+CommOptions calibration86(NcclVersion v) {
+  CommOptions o;
+  o.nccl_version = v;
+  o.nvls_enable = false;
+  o.net_gdr_level = linksim::PathClass::kSys;
+  return o;
+}
+
+}  // namespace
+
+TEST_SUITE("tuner releases") {
+  TEST_CASE("tuner tables: each release's row, as read at its tags") {
+    const detail::TunerTables& v226 = detail::tuner_tables(NcclVersion{2, 26});
+    const detail::TunerTables& v228 = detail::tuner_tables(NcclVersion{2, 28});
+    const detail::TunerTables& v229 = detail::tuner_tables(NcclVersion{2, 29});
+    const detail::TunerTables& v230 = detail::tuner_tables(NcclVersion{2, 32});
+    CHECK(std::string(v226.tags) == "v2.25.1-1..v2.26.6-1");
+    CHECK(std::string(v230.tags) == "v2.30.3-1..v2.30.7-1");
+    // perChMaxTreeBws, Blackwell, 4+ nodes: 2 x 36.0 up to 2.27, 24.0 from v2.28.3-1.
+    CHECK(v226.tree_per_ch_GBps[3][2] == doctest::Approx(72.0));
+    CHECK(v228.tree_per_ch_GBps[3][2] == doctest::Approx(24.0));
+    // perChMaxRingLL128Bws, Blackwell, two nodes: 73.4, 34.6 (v2.28.7-1), 40.0 (v2.29.7-1).
+    CHECK(v226.ring_ll128_per_ch_GBps[3][1] == doctest::Approx(73.4));
+    CHECK(v228.ring_ll128_per_ch_GBps[3][1] == doctest::Approx(34.6));
+    CHECK(v229.ring_ll128_per_ch_GBps[3][1] == doctest::Approx(40.0));
+    // perChMaxNVLSTreeBws, Blackwell, 4+ nodes: 43.8 (v2.28.9-1, 2.29), 80.0 (2.30).
+    CHECK(v229.nvls_tree_per_ch_GBps[3][2] == doctest::Approx(43.8));
+    CHECK(v230.nvls_tree_per_ch_GBps[3][2] == doctest::Approx(80.0));
+    // Hopper llMaxBws on one server: 87.7 up to 2.20, 141.0 from v2.21.5-1.
+    const detail::TunerTables& v220 = detail::tuner_tables(NcclVersion{2, 20});
+    const detail::TunerTables& v221 = detail::tuner_tables(NcclVersion{2, 21});
+    CHECK(v220.ll_max_GBps[2][0] == doctest::Approx(87.7));
+    CHECK(v221.ll_max_GBps[2][0] == doctest::Approx(141.0));
+    // Releases older than the oldest row take it.
+    CHECK(std::string(detail::tuner_tables(NcclVersion{2, 4}).tags) == "v2.10.3-1..v2.14.3-1");
+  }
+
+  TEST_CASE("tuner tables: the row a GPU takes, by each release's rule") {
+    const auto arch = [](int mj, int mn, int sm) {
+      return detail::tuner_arch_index(detail::tuner_tables(NcclVersion{mj, mn}), sm);
+    };
+    CHECK(arch(2, 14, 80) == 1);  // compCap80
+    CHECK(arch(2, 14, 90) == 0);  // not SM80: Volta's row
+    CHECK(arch(2, 16, 86) == 0);  // neither SM80 nor SM90 exactly
+    CHECK(arch(2, 16, 90) == 2);
+    CHECK(arch(2, 17, 86) == 1);  // by floor
+    CHECK(arch(2, 24, 100) == 2); // Blackwell on Hopper's row before 2.25
+    CHECK(arch(2, 25, 100) == 3);
+  }
+
+  TEST_CASE("ring search on a GB200 rack's budget: 2.26's speeds from 48, 2.29's from 96") {
+    // 18 NVLinks x 40.1 = 721.8 GB/s through the rack, 16 NICs x 48 = 768 across racks.
+    // 2.26 (sm100SpeedArrayInter = the SM90 list, from 48): 15 x 48 = 720; every slower speed
+    // down to 20 carries at most 720 (16 x 45, 17 x 42, 18 x 40, 24 x 30, 30 x 24, 32 x 22);
+    // 17.5 / 48 <= 0.49 stops; no duplication on SM100 below 50 GB/s with > 4 channels.
+    const detail::SearchedGraph v226 = detail::ring_search(100, 721.8, 768, 32,
+        std::numeric_limits<double>::infinity(), NcclVersion{2, 26});
+    CHECK(v226.channels == 15);
+    CHECK(v226.speed_GBps == 48);
+    // 2.29 (96, 80, 48, 45.1, ...): 7 x 96 = 672, 9 x 80 = 720, 16 x 45.1 = 721.6 the most.
+    const detail::SearchedGraph v229 = detail::ring_search(100, 721.8, 768, 32,
+        std::numeric_limits<double>::infinity(), NcclVersion{2, 29});
+    CHECK(v229.channels == 16);
+    CHECK(v229.speed_GBps == doctest::Approx(45.1));
+    // 2.16's SM90 intra list {66, 33, 24, ...} on 8 x H100 (370.8): 5 x 66 = 330, then 11 x
+    // 33 = 363; duplicated (33 >= 25 but on SM90 < 50 with 11 > 4 channels: not) = 11 x 33.
+    const detail::SearchedGraph h100 = detail::ring_search(90, 370.8, 0, 32,
+        std::numeric_limits<double>::infinity(), NcclVersion{2, 16});
+    CHECK(h100.channels == 11);
+    CHECK(h100.speed_GBps == 33);
+  }
+
+  TEST_CASE("NVLS estimate on 8 x H100 by release: the ring graph x 0.75, its own graph x 5/6, then nvlsEff") {
+    const Topology t = linksim::testing::library_topology("dgx-h100.yaml");
+    const auto nvls_algbw_GBps = [&](NcclVersion v) {
+      CommOptions o;
+      o.nccl_version = v;
+      const detail::CommGraph g(t, t.gpus(), o);
+      const detail::Choice c =
+          detail::choose(g, query(CollectiveOp::kAllReduce, kGiB, Algorithm::kNvls));
+      return c.estimate.algbw_Bps / 1e9;
+    };
+    // 2.17: NVLS on the ring graph (SM90 intra {66, 33, ...}: 5 x 66 = 330, 11 x 33 = 363),
+    // 363 GB/s busbw (under the 370 cap) x 0.75 = 272.25.
+    CHECK(nvls_algbw_GBps(NcclVersion{2, 17}) == doctest::Approx(272.25));
+    // 2.27: SM90 intra {60, 50, 40, ...}: 9 x 40 = 360 <= 370.8: 8 x 40 = 320 x 5/6.
+    CHECK(nvls_algbw_GBps(NcclVersion{2, 27}) == doctest::Approx(320.0 * 5 / 6));
+    // 2.28: 40 x 0.85 x 7/8 x 2 = 59.5 per channel, x 8 = 476, x 8 / 14 = 272.
+    CHECK(nvls_algbw_GBps(NcclVersion{2, 28}) == doctest::Approx(272.0));
+  }
+
+  TEST_CASE("ring plateau by release: x1.5 on SM90 in 2.17 from n x 4096 B, x1.4 from 2.18 at 64 B per channel and rank") {
+    const Topology t = linksim::testing::library_topology("dgx-h100-ib.yaml", {{"nodes", "2"}});
+    const auto ring_simple = [&](NcclVersion v) {
+      CommOptions o;
+      o.nccl_version = v;
+      const detail::CommGraph g(t, t.gpus(), o);
+      return detail::choose(g, query(CollectiveOp::kAllReduce, kGiB, Algorithm::kRing,
+                                     Protocol::kSimple))
+          .estimate;
+    };
+    const detail::NcclEstimate v217 = ring_simple(NcclVersion{2, 17});
+    CHECK(v217.plateau_factor == doctest::Approx(1.5));
+    CHECK(v217.plateau_from_bytes == doctest::Approx(16 * 4096.0));
+    const detail::NcclEstimate v218 = ring_simple(NcclVersion{2, 18});
+    CHECK(v218.plateau_factor == doctest::Approx(1.4));
+    CHECK(v218.plateau_from_bytes == doctest::Approx(64.0 * v218.channels * 16));
+  }
+
+  TEST_CASE("calibration 86: NCCL 2.26 runs the tree through 16 GiB; 2.28's caps hand large sizes to the ring") {
+    const Topology t = linksim::testing::library_topology("gb200-nvl72.yaml", {{"racks", "20"}});
+    const auto choice = [&](NcclVersion v, double bytes) {
+      const detail::CommGraph g(t, t.gpus(), calibration86(v));
+      return detail::choose(g, query(CollectiveOp::kAllReduce, bytes));
+    };
+    // 2.26: tree Simple = min(0.92 x graph, channels x 72) x 1/2 on NCCL's graph (15 x 48 on
+    // 15 NICs, the search above): min(662.4, 1080) / 2 = 331.2 GB/s algbw.
+    for (double s : {0.5 * kGiB, 4 * kGiB, 16 * kGiB}) {
+      const detail::Choice c = choice(NcclVersion{2, 26}, s);
+      CHECK(c.algo == Algorithm::kTree);
+      CHECK(c.proto == Protocol::kSimple);
+      CHECK(c.estimate.algbw_Bps / 1e9 == doctest::Approx(331.2));
+    }
+    // 2.28: the tree capped at channels x 24 (15 x 24 x 1/2 = 180 GB/s): the ring at 16 GiB.
+    const detail::Choice v228 = choice(NcclVersion{2, 28}, 16 * kGiB);
+    CHECK(v228.algo == Algorithm::kRing);
+  }
+}
