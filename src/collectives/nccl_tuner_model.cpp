@@ -247,15 +247,55 @@ double tree_correction(Protocol proto, double size_bytes) {
   return kTreeCorrection[protocol_index(proto)][index];
 }
 
-// What NCCL's ring latency adds over the closed form's (hwLat[NET][Ring][p] per step across
-// servers) from 2.23 on with one GPU per node: hwLat[NET][Tree][p] per such step instead
-// (tuning.cc ncclTopoTuneModel, interLat), seconds.
-double ring_ppn1_latency_s(const CommGraph& g, CollectiveOp op, Protocol p) {
+// NCCL's latency of (algo, proto) for `op` with the constants `lat`, microseconds (tuning.cc
+// ncclTopoTuneModel): Ring base + (nsteps - nInter) x max(intra, netOverhead) + nInter x NET
+// (NET of the tree with one GPU per node when `ppn1_tree_net`); Tree base + 2 ((ppn - 1) x
+// intra + log2(nodes) x NET); NVLS base + NVLink (+ NET across servers); NVLSTree base +
+// NVLink + 2 log2(nodes) x NET (2 (nodes - 1) in 2.18). The closed form's formulas
+// (algo_ring.cpp, algo_tree.cpp, algo_nvls.cpp), so that two constant sets differ only by
+// their constants.
+double nccl_latency_us(const TunerLatencies& lat, bool ppn1_tree_net, const CommGraph& g,
+                       CollectiveOp op, Algorithm algo, Protocol p) {
   const int n = static_cast<int>(g.ranks().size()), nodes = g.node_count();
-  if (nodes <= 1 || n != nodes || !tables_of(g).ring_ppn1_tree_net_latency) return 0;
-  const int inter = op == CollectiveOp::kAllReduce ? 2 * (nodes - 1) : nodes - 1;
   const int i = protocol_index(p);
-  return inter * (kLat.hw_net_tree[i] - kLat.hw_net_ring[i]) * 1e-6;
+  const bool nvlink = g.ring().intra_class == HopClass::kNvlink;
+  const double log2_nodes = std::log2(static_cast<double>(nodes));
+  switch (algo) {
+    case Algorithm::kRing: {
+      const int steps = nsteps(op, n);
+      const int inter = nodes <= 1 ? 0 : op == CollectiveOp::kAllReduce ? 2 * (nodes - 1) : nodes - 1;
+      double intra = nvlink ? lat.nvlink_ring[i] : lat.pci_ring[i];
+      if (nodes > 1) intra = std::max(intra, kLat.net_overhead_us * (p == Protocol::kSimple ? 3 : 1));
+      const double net = ppn1_tree_net && n == nodes ? lat.net_tree[i] : lat.net_ring[i];
+      return lat.base_ring[i] + (steps - inter) * intra + inter * net;
+    }
+    case Algorithm::kTree: {
+      const double ppn = double(n) / nodes;
+      const double intra = nvlink ? lat.nvlink_tree[i] : lat.pci_tree[i];
+      return lat.base_tree[i] + 2.0 * ((ppn - 1) * intra + log2_nodes * lat.net_tree[i]);
+    }
+    case Algorithm::kNvls:
+      return lat.nvls_base_us + lat.nvls_nvlink_us + (nodes > 1 ? lat.nvls_net_us : 0.0);
+    case Algorithm::kNvlsTree:
+      return lat.nvls_tree_base_us + lat.nvls_tree_nvlink_us +
+             (lat.nvls_tree_net_linear ? 2.0 * (nodes - 1) : 2.0 * log2_nodes) * lat.nvls_tree_net_us;
+    default: return 0;
+  }
+}
+
+// What the release's latency constants add to the closed form's NCCL-table latency (which
+// has the constants of kClosedFormLatencies), seconds.
+double release_latency_delta_s(const CommGraph& g, CollectiveOp op, Algorithm algo, Protocol p) {
+  // Ring Broadcast and Reduce take the realized model as their estimate.
+  if (algo == Algorithm::kRing && (op == CollectiveOp::kBroadcast || op == CollectiveOp::kReduce)) {
+    return 0;
+  }
+  const NcclVersion v = g.options().nccl_version;
+  const double release = nccl_latency_us(tuner_latencies(v), tuner_tables(v).ring_ppn1_tree_net_latency,
+                                         g, op, algo, p);
+  const double closed_form =
+      nccl_latency_us(tuner_latencies(kClosedFormLatencies), false, g, op, algo, p);
+  return (release - closed_form) * 1e-6;
 }
 
 NcclEstimate nccl_estimate(const CommGraph& g, CollectiveOp op, Algorithm algo, Protocol proto,
@@ -264,13 +304,14 @@ NcclEstimate nccl_estimate(const CommGraph& g, CollectiveOp op, Algorithm algo, 
   if (!realized.eligible) return e;
   // NCCL's own latency: the closed form's NCCL-table part, without linksim's launch overhead
   // and latency overrides (which NCCL does not know) — the same for every pair.
-  const double table_latency_s = realized.table_latency_s;
+  const double table_latency_s =
+      realized.table_latency_s + release_latency_delta_s(g, op, algo, proto);
   const bool one_rank = g.ranks().size() < 2;
   if (!one_rank) {
     switch (algo) {
       case Algorithm::kRing:
         if (op != CollectiveOp::kBroadcast && op != CollectiveOp::kReduce) {
-          return ring_estimate(g, op, proto, table_latency_s + ring_ppn1_latency_s(g, op, proto));
+          return ring_estimate(g, op, proto, table_latency_s);
         }
         break;
       case Algorithm::kTree: return tree_estimate(g, proto, table_latency_s);

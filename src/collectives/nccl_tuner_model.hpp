@@ -68,6 +68,10 @@ struct NcclEstimate {
   double time_s(double size_bytes) const;
 };
 
+/// The release whose latency constants the closed form uses (NcclLatencies, model_params.hpp):
+/// NCCL's estimate adds the difference the release asked for makes (docs/model.md#tuner-releases).
+inline constexpr NcclVersion kClosedFormLatencies{2, 28};
+
 /// NCCL's estimate for (algo, proto), `realized` being cost_model's model of the same pair
 /// (its eligibility and NCCL-formula latency, CostModel::table_latency_s, are shared). Pairs NCCL's tables do not cover
 /// (direct AllToAll and SendRecv) take the realized model as their estimate.

@@ -188,7 +188,73 @@ constexpr Row kRows[] = {{{2, 0}, k210},  {{2, 15}, k215}, {{2, 16}, k216}, {{2,
                          {{2, 25}, k225}, {{2, 27}, k227}, {{2, 28}, k228}, {{2, 29}, k229},
                          {{2, 30}, k230}};
 
+// tuning.cc baseLat / hwLat. Up to 2.13: Ring NET Simple 28 us, Tree Simple 28 us everywhere.
+constexpr TunerLatencies kLat210{
+    "v2.10.3-1..v2.13.4-1",
+    {4.4, 4.4, 0}, {3.6, 10.0, 8.4},
+    {.52, 1.25, 28}, {.47, 1.9, 3.4}, {1.0, 1.9, 28}, {1.0, 2.5, 5.7}, {5.0, 8.5, 28}, {2.7, 4.0, 28},
+    0, 0, 0, 0, 0, 0, false};
+// 2.14: Ring NET Simple 9.6 us.
+constexpr TunerLatencies kLat214{
+    "v2.14.3-1..v2.16.5-1",
+    {4.4, 4.4, 0}, {3.6, 10.0, 8.4},
+    {.52, 1.25, 28}, {.47, 1.9, 3.4}, {1.0, 1.9, 28}, {1.0, 2.5, 5.7}, {5.0, 8.5, 28}, {2.7, 4.0, 9.6},
+    0, 0, 0, 0, 0, 0, false};
+// 2.17: NVLS baseLat 40 us.
+constexpr TunerLatencies kLat217{
+    "v2.17.1-1",
+    {4.4, 4.4, 0}, {3.6, 10.0, 8.4},
+    {.52, 1.25, 28}, {.47, 1.9, 3.4}, {1.0, 1.9, 28}, {1.0, 2.5, 5.7}, {5.0, 8.5, 28}, {2.7, 4.0, 9.6},
+    40.0, 0, 0, 0, 0, 0, false};
+// 2.18 (v2.18.6-1): new bases; Tree Simple 4 / 6 / 14 us; Ring NET Simple 14; NVLS baseLat 23,
+// NET 18; NVLSTree baseLat 23, NET 19 x 2 (nodes - 1).
+constexpr TunerLatencies kLat218{
+    "v2.18.1-1..v2.18.6-1",
+    {6.8, 14.0, 0}, {6.6, 14.0, 8.4},
+    {.6, 1.25, 4}, {.6, 1.9, 3.4}, {1.0, 1.9, 6}, {1.0, 2.5, 5.7}, {5.0, 8.5, 14}, {2.7, 4.0, 14.0},
+    23.0, 0, 18.0, 23.0, 0, 19.0, true};
+// 2.19: Tree Simple back to 28 us; NVLS and NVLSTree hwLat NVLINK 23, NVLSTree NET 14.
+constexpr TunerLatencies kLat219{
+    "v2.19.1-1..v2.20.5-1",
+    {6.8, 14.0, 0}, {6.6, 14.0, 8.4},
+    {.6, 1.25, 28}, {.6, 1.9, 3.4}, {1.0, 1.9, 28}, {1.0, 2.5, 5.7}, {5.0, 8.5, 28}, {2.7, 4.0, 14.0},
+    0, 23.0, 18.0, 0, 23.0, 14.0, false};
+// 2.21: NVLS and NVLSTree hwLat NVLINK 25.
+constexpr TunerLatencies kLat221{
+    "v2.21.5-1..v2.22.3-1",
+    {6.8, 14.0, 0}, {6.6, 14.0, 8.4},
+    {.6, 1.25, 28}, {.6, 1.9, 3.4}, {1.0, 1.9, 28}, {1.0, 2.5, 5.7}, {5.0, 8.5, 28}, {2.7, 4.0, 14.0},
+    0, 25.0, 18.0, 0, 25.0, 14.0, false};
+// 2.23: Tree Simple baseLat 8.4, hwLat 4 / 4 / 14 us.
+constexpr TunerLatencies kLat223{
+    "v2.23.4-1..v2.27.7-1",
+    {6.8, 14.0, 8.4}, {6.6, 14.0, 8.4},
+    {.6, 1.25, 4.0}, {.6, 1.9, 3.4}, {1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {5.0, 8.5, 14}, {2.7, 4.0, 14.0},
+    0, 25.0, 18.0, 0, 25.0, 14.0, false};
+// 2.28 (v2.28.9-1; 14 in v2.28.3-1 and v2.28.7-1): NVLSTree NET 20.9 us.
+constexpr TunerLatencies kLat228{
+    "v2.28.9-1..v2.30.7-1",
+    {6.8, 14.0, 8.4}, {6.6, 14.0, 8.4},
+    {.6, 1.25, 4.0}, {.6, 1.9, 3.4}, {1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {5.0, 8.5, 14}, {2.7, 4.0, 14.0},
+    0, 25.0, 18.0, 0, 25.0, 20.9, false};
+
+struct LatencyRow {
+  NcclVersion from;
+  TunerLatencies latencies;
+};
+constexpr LatencyRow kLatencyRows[] = {{{2, 0}, kLat210},  {{2, 14}, kLat214}, {{2, 17}, kLat217},
+                                       {{2, 18}, kLat218}, {{2, 19}, kLat219}, {{2, 21}, kLat221},
+                                       {{2, 23}, kLat223}, {{2, 28}, kLat228}};
+
 }  // namespace
+
+const TunerLatencies& tuner_latencies(NcclVersion v) {
+  const TunerLatencies* found = &kLatencyRows[0].latencies;
+  for (const LatencyRow& r : kLatencyRows) {
+    if (r.from <= v) found = &r.latencies;
+  }
+  return *found;
+}
 
 const TunerTables& tuner_tables(NcclVersion v) {
   const TunerTables* found = &kRows[0].tables;

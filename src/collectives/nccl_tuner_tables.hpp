@@ -59,8 +59,21 @@ struct TunerTables {
   std::array<std::span<const double>, 3> speeds_intra, speeds_inter;
 };
 
+/// NCCL's latency constants as a release has them (tuning.cc baseLat and hwLat), microseconds,
+/// [LL, LL128, Simple]. NVLS and NVLSTree run Simple only.
+struct TunerLatencies {
+  const char* tags;
+  std::array<double, 3> base_tree, base_ring;
+  std::array<double, 3> nvlink_tree, nvlink_ring, pci_tree, pci_ring, net_tree, net_ring;
+  double nvls_base_us, nvls_nvlink_us, nvls_net_us;  ///< NVLS: base + NVLink (+ NET across servers)
+  double nvls_tree_base_us, nvls_tree_nvlink_us, nvls_tree_net_us;
+  /// 2.18: NVLSTree adds 2 (nodes - 1) x NET; from 2.19 on 2 log2(nodes) x NET.
+  bool nvls_tree_net_linear;
+};
+
 /// The row of `v`: the last row whose range starts at or before it.
 const TunerTables& tuner_tables(NcclVersion v);
+const TunerLatencies& tuner_latencies(NcclVersion v);
 
 /// The table row index (0 Volta .. 3 Blackwell) the release's rule gives GPUs of `sm`.
 int tuner_arch_index(const TunerTables& t, int sm);

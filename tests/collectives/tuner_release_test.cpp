@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "collectives/comm_graph.hpp"
+#include "collectives/model_params.hpp"
 #include "collectives/nccl_tuner_model.hpp"
 #include "collectives/nccl_tuner_tables.hpp"
 #include "collectives/tuner.hpp"
@@ -75,6 +76,31 @@ TEST_SUITE("tuner releases") {
     CHECK(v221.ll_max_GBps[2][0] == doctest::Approx(141.0));
     // Releases older than the oldest row take it.
     CHECK(std::string(detail::tuner_tables(NcclVersion{2, 4}).tags) == "v2.10.3-1..v2.14.3-1");
+  }
+
+  TEST_CASE("tuner latencies: the closed form's constants are the 2.28 row's") {
+    // NcclLatencies (model_params.hpp) is what the closed form charges; NCCL's estimate of
+    // another release adds the difference of the two rows (nccl_tuner_model.cpp).
+    const detail::TunerLatencies& row = detail::tuner_latencies(detail::kClosedFormLatencies);
+    const detail::NcclLatencies closed;
+    CHECK(row.base_ring == closed.base_ring);
+    CHECK(row.base_tree == closed.base_tree);
+    CHECK(row.nvlink_ring == closed.hw_nvlink_ring);
+    CHECK(row.nvlink_tree == closed.hw_nvlink_tree);
+    CHECK(row.pci_ring == closed.hw_pcie_ring);
+    CHECK(row.pci_tree == closed.hw_pcie_tree);
+    CHECK(row.net_ring == closed.hw_net_ring);
+    CHECK(row.net_tree == closed.hw_net_tree);
+    CHECK(row.nvls_base_us + row.nvls_nvlink_us == closed.nvls_simple_us);
+    CHECK(row.nvls_net_us == closed.nvls_net_simple_us);
+    CHECK(row.nvls_tree_net_us == closed.nvls_tree_net_us);
+    // Tree Simple: 28 us a hop in 2.19-2.22 (baseLat 0), 4 / 14 from 2.23 (baseLat 8.4).
+    CHECK(detail::tuner_latencies(NcclVersion{2, 22}).nvlink_tree[2] == 28);
+    CHECK(detail::tuner_latencies(NcclVersion{2, 23}).base_tree[2] == doctest::Approx(8.4));
+    // NVLSTree NET: 19 (2.18), 14 (2.19-2.27), 20.9 (v2.28.9-1 on).
+    CHECK(detail::tuner_latencies(NcclVersion{2, 18}).nvls_tree_net_us == 19);
+    CHECK(detail::tuner_latencies(NcclVersion{2, 26}).nvls_tree_net_us == 14);
+    CHECK(detail::tuner_latencies(NcclVersion{2, 29}).nvls_tree_net_us == doctest::Approx(20.9));
   }
 
   TEST_CASE("tuner tables: the row a GPU takes, by each release's rule") {
@@ -166,5 +192,23 @@ TEST_SUITE("tuner releases") {
     // 2.28: the tree capped at channels x 24 (15 x 24 x 1/2 = 180 GB/s): the ring at 16 GiB.
     const detail::Choice v228 = choice(NcclVersion{2, 28}, 16 * kGiB);
     CHECK(v228.algo == Algorithm::kRing);
+  }
+
+  TEST_CASE("calibration 108: NCCL 2.26's NVLSTree latency (NET 14 us) keeps 4 MiB on NVLSTree") {
+    // 2 x HGX B200, NCCL 2.26.2. NVLSTree: NCCL's graph across servers searches the inter
+    // speeds, 2.26's from 48: 8 heads x 48 GB/s (9 x 48 <= 18 x 40.1), each head's NIC 50 GB/s:
+    // bw = min(48, 50) = 48, busbw 8 x 48 = 384, algbw x 5/6 = 320 GB/s (the estimate before
+    // 2.28). Its latency is 2.26's 25 + 2 x log2(2) x 14 =
+    // 53 us, 13.8 us under the closed form's (hwLat[NET][NVLSTree] 20.9 from v2.28.9-1).
+    // Against it 2.26's tree LL128 (Blackwell 73.4 a channel on two nodes): NVLSTree wins.
+    const Topology t = linksim::testing::library_topology("lambda-b200-ib.yaml");
+    CommOptions o;
+    o.nccl_version = NcclVersion{2, 26};
+    const detail::CommGraph g(t, t.gpus(), o);
+    std::vector<detail::TriedPair> tried;
+    const detail::Choice c = detail::choose(g, query(CollectiveOp::kAllReduce, 4194304), &tried);
+    CHECK(c.algo == Algorithm::kNvlsTree);
+    CHECK(c.estimate.algbw_Bps / 1e9 == doctest::Approx(320.0));
+    CHECK(c.estimate.latency_s == doctest::Approx(c.model.table_latency_s - 13.8e-6));
   }
 }
