@@ -30,6 +30,12 @@ constexpr int kRingMaxChannels = 32;
 
 const TunerTables& tables_of(const CommGraph& g) { return tuner_tables(g.options().nccl_version); }
 
+// NCCL's per-NVLink constant (topo.h) on GPUs of `sm` as the communicator's release has it,
+// bytes/s.
+double tuner_nvlink_Bps(const CommGraph& g, int sm) {
+  return sm >= 100 ? tables_of(g).sm100_nvlink_GBps * 1e9 : nccl_nvlink_bw_Bps(sm);
+}
+
 // Up to 2.17 (tuning.cc "model refinements"): every busbw at most 235 GB/s on the Ampere row,
 // 370 on the Hopper row (2.17); 0 = no cap.
 double total_cap(const TunerTables& t, int arch, double bus) {
@@ -50,7 +56,7 @@ double ring_intra_budget_GBps(const CommGraph& g) {
   double bw = g.ring().intra_throughput_Bps;
   if (g.ring().intra_class == HopClass::kNvlink) {
     const double realized = g.nvlink_lane_Bps() * g.nvlink_efficiency();
-    if (realized > 0) bw *= nccl_nvlink_bw_Bps(g.min_sm()) / realized;
+    if (realized > 0) bw *= tuner_nvlink_Bps(g, g.min_sm()) / realized;
   }
   return bw / 1e9;
 }
@@ -128,7 +134,7 @@ NcclEstimate nvls_estimate(const CommGraph& g, CollectiveOp op, bool tree, doubl
   const TunerTables& t = tables_of(g);
   const int arch = tuner_arch_index(t, nv.sm);
   const double gpu_nvs_GBps =
-      nv.gpu_nvlink_Bps / nv.lane_Bps * nccl_nvlink_bw_Bps(nv.sm) / 1e9;
+      nv.gpu_nvlink_Bps / nv.lane_Bps * tuner_nvlink_Bps(g, nv.sm) / 1e9;
   const SearchedGraph graph =
       t.nvls_on_ring_graph ? g.nccl_ring_graph()
                            : nvls_search(nv.sm, gpu_nvs_GBps, ppn, nodes > 1, g.options().nccl_version);
@@ -211,7 +217,7 @@ double max_path_GBps(const CommGraph& g) {
   for (size_t b = 1; b < g.ranks().size(); ++b) {
     const Route& r = g.route(0, static_cast<int>(b));
     if (r.cls != PathClass::kNvlink || !(lane > 0)) return std::numeric_limits<double>::infinity();
-    best = std::max(best, r.bw_Bps / lane * nccl_nvlink_bw_Bps(g.min_sm()) / 1e9);
+    best = std::max(best, r.bw_Bps / lane * tuner_nvlink_Bps(g, g.min_sm()) / 1e9);
   }
   return best > 0 ? best : std::numeric_limits<double>::infinity();
 }

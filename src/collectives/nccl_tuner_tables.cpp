@@ -58,7 +58,7 @@ constexpr TunerTables k210{
     {kVoltaTree, kAmpereTree, kVoltaTree, kVoltaTree},
     {kZero, kZero, kZero, kZero}, {0, 0, 0, 0}, 0.75, true, 0.25, true, {0, 235.0, 0, 0},
     1.9, 1.9, 80, false, false, false,
-    {Speeds(kIntra210), Speeds(), Speeds()}, {Speeds(kInter210), Speeds(), Speeds()}};
+    40.0, {Speeds(kIntra210), Speeds(), Speeds()}, {Speeds(kInter210), Speeds(), Speeds()}};
 
 // 2.15: the Hopper row, equal to Ampere's; SM80-only / SM90-only rows; inter speeds gain 28.
 constexpr TunerTables k215{
@@ -68,7 +68,7 @@ constexpr TunerTables k215{
     {kVoltaTree, kAmpereTree, kAmpereTree, kVoltaTree},
     {kZero, kZero, kZero, kZero}, {0, 0, 0, 0}, 0.75, true, 0.25, true, {0, 235.0, 0, 0},
     1.9, 1.9, 80, false, false, false,
-    {Speeds(kIntra210), Speeds(), Speeds()}, {Speeds(kInter215), Speeds(), Speeds()}};
+    40.0, {Speeds(kIntra210), Speeds(), Speeds()}, {Speeds(kInter215), Speeds(), Speeds()}};
 
 // 2.16: SM90 search speeds.
 constexpr TunerTables k216{
@@ -76,7 +76,7 @@ constexpr TunerTables k216{
     k215.ll_max_GBps, k215.ring_ll128_per_ch_GBps, k215.tree_ll128_per_ch_GBps,
     k215.tree_per_ch_GBps, k215.nvls_tree_per_ch_GBps, {0, 0, 0, 0}, 0.75, true, 0.25, true,
     {0, 235.0, 0, 0}, 1.9, 1.9, 80, false, false, false,
-    {Speeds(kIntra210), Speeds(kSm90Intra216), Speeds()},
+    40.0, {Speeds(kIntra210), Speeds(kSm90Intra216), Speeds()},
     {Speeds(kInter215), Speeds(kSm90Inter216), Speeds()}};
 
 // 2.17: rows by compute capability floor; Hopper tree 38.7/41.4/33.0, LL128 36.7 per
@@ -88,7 +88,7 @@ constexpr TunerTables k217{
     {kVoltaTree, kAmpereTree, {38.7, 41.4, 33.0}, {38.7, 41.4, 33.0}},
     {kZero, kZero, kZero, kZero}, {0, 0, 0, 0}, 0.75, true, 0.25, true, {0, 235.0, 370.0, 370.0},
     1.9, 1.5, 90, false, false, false,
-    k216.speeds_intra, k216.speeds_inter};
+    40.0, k216.speeds_intra, k216.speeds_inter};
 
 // 2.18: per-node LL128 tables (Hopper tree LL128 29.0 on 4+ nodes), Hopper tree 36.0 on 4+
 // nodes, no busbw caps, NVLS algbw 5/6 of busbw, the plateau 1.4 from SM80 once 64 B per
@@ -100,7 +100,7 @@ constexpr TunerTables k218{
     {kVoltaTree, kAmpereTree, {38.7, 41.4, 36.0}, {38.7, 41.4, 36.0}},
     {kZero, kZero, kZero, kZero}, {0, 0, 0, 0}, 5.0 / 6.0, false, 0.25, true, kNoCap,
     1.9, 1.4, 80, true, false, false,
-    {Speeds(kIntra218), Speeds(kSm90Intra218), Speeds()},
+    40.0, {Speeds(kIntra218), Speeds(kSm90Intra218), Speeds()},
     {Speeds(kInter218), Speeds(kSm90Inter218), Speeds()}};
 
 // 2.19: SM90 speeds gain 50 (intra) and 22 (inter).
@@ -109,7 +109,7 @@ constexpr TunerTables k219{
     k218.ll_max_GBps, k218.ring_ll128_per_ch_GBps, k218.tree_ll128_per_ch_GBps,
     k218.tree_per_ch_GBps, k218.nvls_tree_per_ch_GBps, {0, 0, 0, 0}, 5.0 / 6.0, false, 0.25, true,
     kNoCap, 1.9, 1.4, 80, true, false, false,
-    {Speeds(kIntra218), Speeds(kSm90Intra219), Speeds()},
+    40.0, {Speeds(kIntra218), Speeds(kSm90Intra219), Speeds()},
     {Speeds(kInter218), Speeds(kSm90Inter219), Speeds()}};
 
 // 2.21: Hopper llMaxBws 141/45/35, ring LL at 0.5 of busbw, SM90 intra speeds gain 11.
@@ -119,7 +119,7 @@ constexpr TunerTables k221{
     k218.ring_ll128_per_ch_GBps, k218.tree_ll128_per_ch_GBps, k218.tree_per_ch_GBps,
     k218.nvls_tree_per_ch_GBps, {0, 0, 0, 0}, 5.0 / 6.0, false, 0.5, true, kNoCap,
     1.9, 1.4, 80, true, false, false,
-    {Speeds(kIntra218), Speeds(kSm90Intra221), Speeds()},
+    40.0, {Speeds(kIntra218), Speeds(kSm90Intra221), Speeds()},
     {Speeds(kInter218), Speeds(kSm90Inter219), Speeds()}};
 
 // 2.23: ring LL128 at 0.92 whatever the GPUs per node (no 0.7 at one).
@@ -127,7 +127,7 @@ constexpr TunerTables k223{
     "v2.23.4-1..v2.24.3-1", TunerArchRule::kFloor,
     k221.ll_max_GBps, k221.ring_ll128_per_ch_GBps, k221.tree_ll128_per_ch_GBps,
     k221.tree_per_ch_GBps, k221.nvls_tree_per_ch_GBps, {0, 0, 0, 0}, 5.0 / 6.0, false, 0.5, false,
-    kNoCap, 1.9, 1.4, 80, true, true, false, k221.speeds_intra, k221.speeds_inter};
+    kNoCap, 1.9, 1.4, 80, true, true, false, 40.0, k221.speeds_intra, k221.speeds_inter};
 
 // 2.25: the Blackwell rows, twice Hopper's; SM100 speeds.
 constexpr TunerTables k225{
@@ -138,7 +138,7 @@ constexpr TunerTables k225{
     {kVoltaTree, kAmpereTree, {38.7, 41.4, 36.0}, {2 * 38.7, 2 * 41.4, 2 * 36.0}},
     {kZero, kZero, kZero, kZero}, {0, 0, 0, 0}, 5.0 / 6.0, false, 0.5, false, kNoCap,
     1.9, 1.4, 80, true, true, false,
-    {Speeds(kIntra218), Speeds(kSm90Intra221), Speeds(kSm100Intra225)},
+    40.0, {Speeds(kIntra218), Speeds(kSm90Intra221), Speeds(kSm100Intra225)},
     {Speeds(kInter218), Speeds(kSm90Inter219), Speeds(kSm90Inter219)}};
 
 // 2.27: SM100 speeds 96 (inter) and 18 (intra).
@@ -147,7 +147,7 @@ constexpr TunerTables k227{
     k225.ll_max_GBps, k225.ring_ll128_per_ch_GBps, k225.tree_ll128_per_ch_GBps,
     k225.tree_per_ch_GBps, k225.nvls_tree_per_ch_GBps, {0, 0, 0, 0}, 5.0 / 6.0, false, 0.5, false,
     kNoCap, 1.9, 1.4, 80, true, true, false,
-    {Speeds(kIntra218), Speeds(kSm90Intra221), Speeds(kSm100Intra227)},
+    40.1, {Speeds(kIntra218), Speeds(kSm90Intra221), Speeds(kSm100Intra227)},
     {Speeds(kInter218), Speeds(kSm90Inter219), Speeds(kSm100Inter227)}};
 
 // 2.28: ncclTunerConstants: Blackwell tree 70/42.8/24, tree LL128 55.6/31.67/20, ring LL128
@@ -161,7 +161,7 @@ constexpr TunerTables k228{
     {kVoltaTree, kAmpereTree, {38.7, 41.4, 36.0}, {70.0, 42.8, 24.0}},
     {kVoltaTree, kAmpereTree, {0.0, 57.7, 45.5}, {0.0, 96.0, 43.8}},
     {0, 0, 0.85, 0.74}, 5.0 / 6.0, false, 0.5, false, kNoCap, 1.9, 1.4, 80, true, true, false,
-    k227.speeds_intra, k227.speeds_inter};
+    40.1, k227.speeds_intra, k227.speeds_inter};
 
 // 2.29: Blackwell ring LL128 40 per channel (v2.29.7-1; 34.5/34.6/34.5 in v2.29.2-1),
 // NVLSTree x treeCorrectionFactor on SM100 x86 hosts; SM100 speeds 45 (intra), 80 (inter).
@@ -170,7 +170,7 @@ constexpr TunerTables k229{
     k228.ll_max_GBps, {k20, k20, k36_7, {40.0, 40.0, 40.0}}, k228.tree_ll128_per_ch_GBps,
     k228.tree_per_ch_GBps, k228.nvls_tree_per_ch_GBps, {0, 0, 0.85, 0.74}, 5.0 / 6.0, false, 0.5,
     false, kNoCap, 1.9, 1.4, 80, true, true, true,
-    {Speeds(kIntra218), Speeds(kSm90Intra221), Speeds(kSm100Intra229)},
+    40.1, {Speeds(kIntra218), Speeds(kSm90Intra221), Speeds(kSm100Intra229)},
     {Speeds(kInter218), Speeds(kSm90Inter219), Speeds(kSm100Inter229)}};
 
 // 2.30: Blackwell NVLSTree 80 per channel on 4+ nodes; SM100 inter speeds gain 86.
@@ -180,7 +180,7 @@ constexpr TunerTables k230{
     k229.tree_per_ch_GBps,
     {kVoltaTree, kAmpereTree, {0.0, 57.7, 45.5}, {0.0, 96.0, 80.0}},
     {0, 0, 0.85, 0.74}, 5.0 / 6.0, false, 0.5, false, kNoCap, 1.9, 1.4, 80, true, true, true,
-    {Speeds(kIntra218), Speeds(kSm90Intra221), Speeds(kSm100Intra229)},
+    40.1, {Speeds(kIntra218), Speeds(kSm90Intra221), Speeds(kSm100Intra229)},
     {Speeds(kInter218), Speeds(kSm90Inter219), Speeds(kSm100Inter230)}};
 
 constexpr Row kRows[] = {{{2, 0}, k210},  {{2, 15}, k215}, {{2, 16}, k216}, {{2, 17}, k217},

@@ -54,6 +54,9 @@ struct TunerTables {
   bool ring_ppn1_tree_net_latency;
   /// 2.29 on: NVLSTree AllReduce x treeCorrectionFactor on SM100 hosts with x86 CPUs.
   bool nvls_tree_correction_sm100_x86;
+  /// topo.h SM100_NVLINK_BW, GB/s: 40.0 up to v2.27.3-1, 40.1 from v2.27.7-1 (the other
+  /// generations' constants did not change: model_params.hpp nccl_nvlink_bw_Bps).
+  double sm100_nvlink_GBps;
   /// search.cc speed arrays, GB/s, fastest first: [generic, SM90, SM100] x [intra, inter].
   /// An empty SM90/SM100 list: the release searches with the generic (or SM90) list.
   std::array<std::span<const double>, 3> speeds_intra, speeds_inter;

@@ -74,6 +74,9 @@ TEST_SUITE("tuner releases") {
     const detail::TunerTables& v221 = detail::tuner_tables(NcclVersion{2, 21});
     CHECK(v220.ll_max_GBps[2][0] == doctest::Approx(87.7));
     CHECK(v221.ll_max_GBps[2][0] == doctest::Approx(141.0));
+    // topo.h SM100_NVLINK_BW: 40.0 through 2.26, 40.1 from v2.27.7-1.
+    CHECK(v226.sm100_nvlink_GBps == 40.0);
+    CHECK(detail::tuner_tables(NcclVersion{2, 27}).sm100_nvlink_GBps == doctest::Approx(40.1));
     // Releases older than the oldest row take it.
     CHECK(std::string(detail::tuner_tables(NcclVersion{2, 4}).tags) == "v2.10.3-1..v2.14.3-1");
   }
