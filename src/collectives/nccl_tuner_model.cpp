@@ -313,6 +313,10 @@ NcclEstimate nccl_estimate(const CommGraph& g, CollectiveOp op, Algorithm algo, 
   const double table_latency_s =
       realized.table_latency_s + release_latency_delta_s(g, op, algo, proto);
   const bool one_rank = g.ranks().size() < 2;
+  if (proto == Protocol::kLL128 && (algo == Algorithm::kRing || algo == Algorithm::kTree) &&
+      !tuner_ll128_arch_enabled(g.options().nccl_version, g.min_sm())) {
+    return e;  // the release leaves LL128 off on these GPUs: no bandwidth in its table
+  }
   if (!one_rank) {
     switch (algo) {
       case Algorithm::kRing:

@@ -264,6 +264,14 @@ const TunerTables& tuner_tables(NcclVersion v) {
   return *found;
 }
 
+bool tuner_ll128_arch_enabled(NcclVersion v, int sm) {
+  if (v.at_least(2, 27)) return sm >= 70;
+  if (sm == 70 || sm == 80) return true;
+  if (sm == 90) return v.at_least(2, 15);
+  if (sm == 100 || sm == 120) return v.at_least(2, 25);
+  return false;
+}
+
 int tuner_arch_index(const TunerTables& t, int sm) {
   switch (t.arch_rule) {
     case TunerArchRule::kSm80Only: return sm == 80 ? 1 : 0;

@@ -7,6 +7,7 @@
 
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "collectives/comm_graph.hpp"
@@ -117,6 +118,28 @@ TEST_SUITE("tuner releases") {
     CHECK(arch(2, 17, 86) == 1);  // by floor
     CHECK(arch(2, 24, 100) == 2); // Blackwell on Hopper's row before 2.25
     CHECK(arch(2, 25, 100) == 3);
+  }
+
+  TEST_CASE("LL128 by default: SM70/SM80, then SM90 (2.15), SM100/SM120 (2.25), any from SM70 (2.27)") {
+    CHECK(detail::tuner_ll128_arch_enabled(NcclVersion{2, 14}, 80));
+    CHECK_FALSE(detail::tuner_ll128_arch_enabled(NcclVersion{2, 14}, 90));
+    CHECK(detail::tuner_ll128_arch_enabled(NcclVersion{2, 15}, 90));
+    CHECK_FALSE(detail::tuner_ll128_arch_enabled(NcclVersion{2, 24}, 100));
+    CHECK(detail::tuner_ll128_arch_enabled(NcclVersion{2, 25}, 100));
+    CHECK_FALSE(detail::tuner_ll128_arch_enabled(NcclVersion{2, 26}, 86));
+    CHECK(detail::tuner_ll128_arch_enabled(NcclVersion{2, 27}, 86));
+    CHECK_FALSE(detail::tuner_ll128_arch_enabled(NcclVersion{2, 29}, 60));
+    // 8 x H100, NVLS off, 16 MiB: 2.29's least estimate is ring LL128's (129 us); 2.14 leaves
+    // LL128 out of its table on SM90, so another pair runs.
+    const Topology t = linksim::testing::library_topology("dgx-h100.yaml");
+    for (const auto& [v, ll128] : {std::pair{NcclVersion{2, 14}, false}, std::pair{NcclVersion{2, 29}, true}}) {
+      CommOptions o;
+      o.nccl_version = v;
+      o.nvls_enable = false;
+      const detail::CommGraph g(t, t.gpus(), o);
+      const detail::Choice c = detail::choose(g, query(CollectiveOp::kAllReduce, 16 * 1048576.0));
+      CHECK((c.proto == Protocol::kLL128) == ll128);
+    }
   }
 
   TEST_CASE("ring search on a GB200 rack's budget: 2.26's speeds from 48, 2.29's from 96") {
