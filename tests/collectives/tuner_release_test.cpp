@@ -237,4 +237,26 @@ TEST_SUITE("tuner releases") {
     CHECK(c.estimate.algbw_Bps / 1e9 == doctest::Approx(320.0));
     CHECK(c.estimate.latency_s == doctest::Approx(c.model.table_latency_s - 13.8e-6));
   }
+
+  TEST_CASE("calibration 71: every release's tuner runs ring LL at 64-256 KiB, so the unstated release moves nothing") {
+    // 2 x DGX A100, 8 HDR NICs each, NCCL_ALGO=RING. At 128 KiB LL's estimate gives up some
+    // 10 us of bandwidth (llMaxBw 22.5 x 16/30 = 12 GB/s algbw under the 1/4 factor up to 2.20,
+    // the cap alone after) against LL128's latency, 30 steps of hwLat LL128 1.9 us against LL's
+    // 0.47-0.6 and a higher baseLat (10 or 14 us against 3.6 or 6.6): LL under every row. From
+    // 512 KiB LL128 (docs/validation.md, calibration 71).
+    const Topology t = linksim::testing::library_topology("dgx-a100-ib.yaml", {{"nodes", "2"}});
+    for (const NcclVersion v : {NcclVersion{2, 12}, NcclVersion{2, 18}, NcclVersion{2, 23},
+                                NcclVersion{2, 29}}) {
+      CAPTURE(linksim::to_string(v));
+      CommOptions o;
+      o.nccl_version = v;
+      const detail::CommGraph g(t, t.gpus(), o);
+      for (double s : {65536.0, 131072.0, 262144.0}) {
+        CHECK(detail::choose(g, query(CollectiveOp::kAllReduce, s, Algorithm::kRing)).proto ==
+              Protocol::kLL);
+      }
+      CHECK(detail::choose(g, query(CollectiveOp::kAllReduce, 524288, Algorithm::kRing)).proto ==
+            Protocol::kLL128);
+    }
+  }
 }
