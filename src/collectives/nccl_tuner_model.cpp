@@ -127,6 +127,20 @@ NcclEstimate tree_estimate(const CommGraph& g, Protocol p, double latency_s) {
   return e;
 }
 
+// Whether the first rank's server has an x86 CPU (its first CPU device's catalog platform;
+// NCCL's cpuArch, topo.cc ncclTopoCpuType).
+bool x86_host(const CommGraph& g) {
+  const Topology& t = g.topology();
+  const std::optional<int> host = t.device(g.ranks().front()).host;
+  const auto devices = t.devices();
+  for (uint32_t i = 0; i < devices.size(); ++i) {
+    if (devices[i].kind == DeviceKind::kCpu && devices[i].host == host) {
+      return t.host_platform(DeviceId{i}).arch == CpuArch::kX86;
+    }
+  }
+  return t.catalog().default_platform().arch == CpuArch::kX86;
+}
+
 NcclEstimate nvls_estimate(const CommGraph& g, CollectiveOp op, bool tree, double latency_s) {
   const NvlsInfo& nv = g.nvls();
   const int n = static_cast<int>(g.ranks().size()), nodes = g.node_count();
@@ -167,6 +181,8 @@ NcclEstimate nvls_estimate(const CommGraph& g, CollectiveOp op, bool tree, doubl
   e.channels = graph.channels;
   e.algbw_Bps = algbw_GBps * 1e9;
   e.latency_s = latency_s;
+  e.nvls_tree_corrected = tree && all_reduce && t.nvls_tree_correction_sm100_x86 &&
+                          g.min_sm() >= 100 && x86_host(g);
   return e;
 }
 
@@ -241,8 +257,17 @@ SearchedGraph nvls_search(int sm, double gpu_nvs_GBps, int heads, bool inter_nod
 double NcclEstimate::time_s(double size_bytes) const {
   const double lat = size_bytes >= plateau_from_bytes ? latency_s * plateau_factor : latency_s;
   if (!(size_bytes > 0)) return lat;
-  const double bw = tree ? algbw_Bps * tree_correction(proto, size_bytes) : algbw_Bps;
+  double bw = tree ? algbw_Bps * tree_correction(proto, size_bytes) : algbw_Bps;
+  if (nvls_tree_corrected) bw *= nvls_tree_correction(size_bytes);
   return lat + size_bytes / bw;
+}
+
+double nvls_tree_correction(double size_bytes) {
+  // The 24th column v2.29.2-1 added: Simple 0.9 at floor(log2(size / 64 B)) = 23.
+  const double units = std::floor(size_bytes / 64.0);
+  const int index = units < 1 ? 0 : std::ilogb(units);
+  if (index == 23) return 0.9;
+  return index < 23 ? tree_correction(Protocol::kSimple, size_bytes) : 1.0;
 }
 
 double tree_correction(Protocol proto, double size_bytes) {

@@ -50,6 +50,10 @@ SearchedGraph nvls_search(int sm, double gpu_nvs_GBps, int heads, bool inter_nod
 /// ncclTopoGetAlgoTime stops applying it to Tree (logSize < 23, every release).
 double tree_correction(Protocol proto, double size_bytes);
 
+/// The same factors for NVLSTree (tuning.cc ncclTopoGetAlgoTime from v2.29.2-1: SM100, x86
+/// hosts), Simple, through floor(log2(size / 64 B)) = 23 (512 MiB-1 GiB: 0.9); 1 beyond.
+double nvls_tree_correction(double size_bytes);
+
 /// NCCL's estimate of one (algorithm, protocol) pair for `op` on this communicator: its
 /// tuning-table cell, and the size-dependent corrections ncclTopoGetAlgoTime applies.
 struct NcclEstimate {
@@ -59,6 +63,9 @@ struct NcclEstimate {
   int channels = 0;      ///< the graph's channels
   Protocol proto = Protocol::kSimple;
   bool tree = false;     ///< tree bandwidth: x tree_correction(proto, size)
+  /// NVLSTree AllReduce on SM100 with x86 hosts from 2.29: x treeCorrectionFactor's Simple
+  /// row through its 24th column (nvls_tree_correction).
+  bool nvls_tree_corrected = false;
   /// Ring Simple AllReduce on several servers: latency x plateau_factor once the size per
   /// channel and rank reaches 64 bytes.
   double plateau_factor = 1;

@@ -259,4 +259,30 @@ TEST_SUITE("tuner releases") {
             Protocol::kLL128);
     }
   }
+
+  TEST_CASE("NVLSTree correction from 2.29 on SM100 with x86 hosts: 24 columns, Simple") {
+    // treeCorrectionFactor's Simple row: 0.5 at log2(S / 64 B) = 14 (1 MiB), the 24th column
+    // 0.9 at 23 (512 MiB); Tree itself stops at 22.
+    CHECK(detail::nvls_tree_correction(1048576) == doctest::Approx(0.5));
+    CHECK(detail::nvls_tree_correction(512 * 1048576.0) == doctest::Approx(0.9));
+    CHECK(detail::tree_correction(Protocol::kSimple, 512 * 1048576.0) == 1.0);
+    CHECK(detail::nvls_tree_correction(1024 * 1048576.0) == 1.0);
+    // 2 x HGX B200 (x86 hosts): 2.29 corrects NVLSTree, 2.28 does not; GB200 racks (Grace,
+    // Arm) never.
+    const auto nvls_tree = [](const Topology& t, NcclVersion v) {
+      CommOptions o;
+      o.nccl_version = v;
+      const detail::CommGraph g(t, t.gpus(), o);
+      return detail::choose(g, query(CollectiveOp::kAllReduce, 1048576, Algorithm::kNvlsTree))
+          .estimate;
+    };
+    const Topology b200 = linksim::testing::library_topology("lambda-b200-ib.yaml");
+    const Topology gb200 = linksim::testing::library_topology("gb200-nvl72.yaml", {{"racks", "2"}});
+    const detail::NcclEstimate v229 = nvls_tree(b200, NcclVersion{2, 29});
+    CHECK(v229.nvls_tree_corrected);
+    CHECK(v229.time_s(1048576) ==
+          doctest::Approx(v229.latency_s + 1048576 / (v229.algbw_Bps * 0.5)));
+    CHECK_FALSE(nvls_tree(b200, NcclVersion{2, 28}).nvls_tree_corrected);
+    CHECK_FALSE(nvls_tree(gb200, NcclVersion{2, 29}).nvls_tree_corrected);
+  }
 }
