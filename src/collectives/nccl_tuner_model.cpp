@@ -66,6 +66,31 @@ double nic_budget_GBps(const CommGraph& g) {
   return g.node_count() > 1 ? g.node_network_Bps() / kNetworkEfficiency / 1e9 : 0.0;
 }
 
+// The catalog platform of the first rank's server's first CPU (NCCL's cpuArch and cpuVendor,
+// topo.cc ncclTopoCpuType); the catalog's default where the server declares none.
+const HostPlatform& first_host_platform(const CommGraph& g) {
+  const Topology& t = g.topology();
+  const std::optional<int> host = t.device(g.ranks().front()).host;
+  const auto devices = t.devices();
+  for (uint32_t i = 0; i < devices.size(); ++i) {
+    if (devices[i].kind == DeviceKind::kCpu && devices[i].host == host) {
+      return t.host_platform(DeviceId{i});
+    }
+  }
+  return t.catalog().default_platform();
+}
+
+bool x86_host(const CommGraph& g) { return first_host_platform(g).arch == CpuArch::kX86; }
+
+// NCCL's llMaxBw (tuning.cc ncclTopoTuneModel): on one server the GPU's row, across servers
+// the CPU vendor's (AMD: 22.5 on two nodes, 19.0 beyond; others: 39.0, 20.4), GB/s.
+double ll_max_GBps(const CommGraph& g, const TunerTables& t, int arch) {
+  const int nodes = g.node_count();
+  if (nodes <= 1) return t.ll_max_GBps[arch][0];
+  const int vendor_row = first_host_platform(g).vendor == CpuVendor::kAmd ? 1 : 0;
+  return t.ll_max_GBps[vendor_row][tuner_nodes_index(nodes)];
+}
+
 NcclEstimate ring_estimate(const CommGraph& g, CollectiveOp op, Protocol p, double latency_s) {
   const int n = static_cast<int>(g.ranks().size()), nodes = g.node_count();
   const SearchedGraph& graph = g.nccl_ring_graph();
@@ -73,10 +98,7 @@ NcclEstimate ring_estimate(const CommGraph& g, CollectiveOp op, Protocol p, doub
   const int arch = tuner_arch_index(t, g.min_sm()), ni = tuner_nodes_index(nodes);
   double bus = total_cap(t, arch, graph.total_GBps());
   if (p == Protocol::kLL) {
-    // llMaxBws[arch][0] on one server; across servers linksim keeps arch_caps' row (NCCL
-    // indexes it by the CPU vendor there, docs/model.md#tuner-releases).
-    const double ll_max =
-        nodes > 1 ? arch_caps(g.min_sm()).ll_max_multi_node_GBps : t.ll_max_GBps[arch][0];
+    const double ll_max = ll_max_GBps(g, t, arch);
     // Up to 2.20: x 1/4 for AllReduce, Reduce or across servers, else x 1/3; then x 0.5.
     double factor = t.ring_ll_factor;
     if (factor < 0.5 && nodes == 1 && op != CollectiveOp::kAllReduce && op != CollectiveOp::kReduce) {
@@ -111,8 +133,7 @@ NcclEstimate tree_estimate(const CommGraph& g, Protocol p, double latency_s) {
   double bus = std::min(total_cap(t, arch, graph.total_GBps()) * 0.92,
                         graph.channels * t.tree_per_ch_GBps[arch][ni]);
   if (p == Protocol::kLL) {
-    bus = std::min(bus / 3.8, nodes > 1 ? arch_caps(g.min_sm()).ll_max_multi_node_GBps
-                                        : t.ll_max_GBps[arch][0]);
+    bus = std::min(bus / 3.8, ll_max_GBps(g, t, arch));
   } else if (p == Protocol::kLL128) {
     bus = std::min(bus * (nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0),
                    graph.channels * t.tree_ll128_per_ch_GBps[arch][ni]);
@@ -125,20 +146,6 @@ NcclEstimate tree_estimate(const CommGraph& g, Protocol p, double latency_s) {
   e.proto = p;
   e.tree = true;
   return e;
-}
-
-// Whether the first rank's server has an x86 CPU (its first CPU device's catalog platform;
-// NCCL's cpuArch, topo.cc ncclTopoCpuType).
-bool x86_host(const CommGraph& g) {
-  const Topology& t = g.topology();
-  const std::optional<int> host = t.device(g.ranks().front()).host;
-  const auto devices = t.devices();
-  for (uint32_t i = 0; i < devices.size(); ++i) {
-    if (devices[i].kind == DeviceKind::kCpu && devices[i].host == host) {
-      return t.host_platform(DeviceId{i}).arch == CpuArch::kX86;
-    }
-  }
-  return t.catalog().default_platform().arch == CpuArch::kX86;
 }
 
 NcclEstimate nvls_estimate(const CommGraph& g, CollectiveOp op, bool tree, double latency_s) {

@@ -285,4 +285,19 @@ TEST_SUITE("tuner releases") {
     CHECK_FALSE(nvls_tree(b200, NcclVersion{2, 28}).nvls_tree_corrected);
     CHECK_FALSE(nvls_tree(gb200, NcclVersion{2, 29}).nvls_tree_corrected);
   }
+
+  TEST_CASE("LL cap across servers by the host CPU's vendor: Intel 39.0 on two nodes, 20.4 beyond") {
+    // DGX H100 (Intel Sapphire Rapids): ring LL busbw = min(llMaxBws[0][N], 0.5 x 8 x 45);
+    // algbw x n / (2 (n - 1)). Two servers: 39.0 x 16/30 = 20.8 GB/s; four: 20.4 x 32/62.
+    const auto ring_ll_algbw_GBps = [](int nodes) {
+      const Topology t = linksim::testing::library_topology("dgx-h100-ib.yaml",
+                                                            {{"nodes", std::to_string(nodes)}});
+      const detail::CommGraph g(t, t.gpus(), CommOptions{});
+      return detail::choose(g, query(CollectiveOp::kAllReduce, 65536, Algorithm::kRing,
+                                     Protocol::kLL))
+                 .estimate.algbw_Bps / 1e9;
+    };
+    CHECK(ring_ll_algbw_GBps(2) == doctest::Approx(39.0 * 16 / 30));
+    CHECK(ring_ll_algbw_GBps(4) == doctest::Approx(20.4 * 32 / 62));
+  }
 }
