@@ -220,13 +220,20 @@ SearchedGraph ring_search(int sm, double intra_GBps, double nic_GBps, int max_ch
     if (best.channels > 0 && i + 1 < speeds.size() && speeds[i + 1] / best.speed_GBps <= 0.49) break;
   }
   if (best.channels == 0) return {1, speeds.back()};
-  // ncclTopoDupChannels: twice the channels at half the speed (not on Hopper+ below 50 GB/s
-  // with more than 4 channels).
-  if (best.speed_GBps >= 25 && !(sm > 80 && best.speed_GBps < 50 && best.channels > 4)) {
-    const int dup = std::min(best.channels * 2, max_channels);
-    const int divisor = (dup + best.channels - 1) / best.channels;
+  // Twice the channels at half the speed (search.cc): from 25 GB/s up to 2.15; 2.16-2.18 from
+  // 25 GB/s up to SM80 and from 50 up to SM90 (none beyond); from 2.19 (ncclTopoDupChannels)
+  // from 25 GB/s, but not on SM90+ below 50 GB/s with more than 4 channels.
+  bool dup = best.speed_GBps >= 25;
+  if (v.at_least(2, 19)) {
+    dup = dup && !(sm > 80 && best.speed_GBps < 50 && best.channels > 4);
+  } else if (v.at_least(2, 16)) {
+    dup = (sm <= 80 && best.speed_GBps >= 25) || (sm <= 90 && best.speed_GBps >= 50);
+  }
+  if (dup) {
+    const int doubled = std::min(best.channels * 2, max_channels);
+    const int divisor = (doubled + best.channels - 1) / best.channels;
     best.speed_GBps /= divisor;
-    best.channels = dup;
+    best.channels = doubled;
   }
   return best;
 }

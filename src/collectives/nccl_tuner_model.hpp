@@ -26,8 +26,9 @@ std::span<const double> search_speeds_GBps(int sm, bool inter_node,
 /// channel consuming its speed on both; no channel faster than `max_path_GBps` (NCCL's
 /// system maxBw: the best single GPU-GPU path, or GPU-NIC path across servers). Pass 1 from
 /// the fastest allowed speed down while the next is within 0.49 of the best found; then
-/// channels are doubled at half the speed when the speed is >= 25 (ncclTopoDupChannels). At
-/// most `max_channels`. Speeds as release `v` has them.
+/// channels are doubled at half the speed by the release's rule (ncclTopoDupChannels from
+/// 2.19: >= 25 GB/s, not on SM90+ below 50 with more than 4 channels; docs/model.md#tuner-releases).
+/// At most `max_channels`. Speeds as release `v` has them.
 SearchedGraph ring_search(int sm, double intra_GBps, double nic_GBps, int max_channels,
                           double max_path_GBps = std::numeric_limits<double>::infinity(),
                           NcclVersion v = kDefaultNcclVersion);

@@ -164,6 +164,21 @@ TEST_SUITE("tuner releases") {
     CHECK(h100.speed_GBps == 33);
   }
 
+  TEST_CASE("channel duplication by release: any >= 25 GB/s, then SM90 only from 50 (2.16-2.18), then not above 4 channels below 50") {
+    // A 90 GB/s SM90 budget: 3 x 30 fills it in every release's list (2.15's generic {44, 30,
+    // ...}: 2 x 44 = 88, then 3 x 30 = 90; 2.18's and 2.29's SM90 lists reach 3 x 30 too).
+    const double inf = std::numeric_limits<double>::infinity();
+    const detail::SearchedGraph v215 = detail::ring_search(90, 90, 0, 32, inf, NcclVersion{2, 15});
+    const detail::SearchedGraph v218 = detail::ring_search(90, 90, 0, 32, inf, NcclVersion{2, 18});
+    const detail::SearchedGraph v229 = detail::ring_search(90, 90, 0, 32, inf, NcclVersion{2, 29});
+    CHECK(v215.channels == 6);  // 30 >= 25: doubled
+    CHECK(v215.speed_GBps == 15);
+    CHECK(v218.channels == 3);  // SM90 below 50: kept
+    CHECK(v218.speed_GBps == 30);
+    CHECK(v229.channels == 6);  // 3 channels, not more than 4: doubled
+    CHECK(v229.speed_GBps == 15);
+  }
+
   TEST_CASE("NVLS estimate on 8 x H100 by release: the ring graph x 0.75, its own graph x 5/6, then nvlsEff") {
     const Topology t = linksim::testing::library_topology("dgx-h100.yaml");
     const auto nvls_algbw_GBps = [&](NcclVersion v) {
