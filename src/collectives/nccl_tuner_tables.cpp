@@ -48,147 +48,188 @@ constexpr std::array<double, 3> kVoltaLl{39.0, 39.0, 20.4}, kAmpereLl{87.7, 22.5
 constexpr std::array<double, 3> k20{20.0, 20.0, 20.0}, k36_7{36.7, 36.7, 36.7};
 constexpr std::array<double, 3> kVoltaTree{26.5, 18.5, 10.0}, kAmpereTree{24.0, 23.6, 17.8};
 constexpr std::array<double, 3> kZero{0, 0, 0};
-constexpr std::array<double, 4> kNoCap{0, 0, 0, 0};
 
-// Up to 2.14 (v2.10.3-1..v2.14.3-1; older releases take this row too).
+// Up to 2.14 (v2.10.3-1..v2.14.3-1; older releases take this row too): two rows (Volta,
+// Ampere) chosen by compCap80; ll128MaxBwPerCh 20 for ring and tree; every busbw at most 235
+// on the Ampere row; ring LL x 1/4; ring LL128 x 0.7 with one GPU per node; the plateau x1.9
+// from n x 4096 B; NVLS absent.
 constexpr TunerTables k210{
-    "v2.10.3-1..v2.14.3-1", TunerArchRule::kSm80Only,
-    {kVoltaLl, kAmpereLl, kVoltaLl, kVoltaLl},
-    {k20, k20, k20, k20}, {k20, k20, k20, k20},
-    {kVoltaTree, kAmpereTree, kVoltaTree, kVoltaTree},
-    {kZero, kZero, kZero, kZero}, {0, 0, 0, 0}, 0.75, true, 0.25, true, {0, 235.0, 0, 0},
-    1.9, 1.9, 80, false, false, false,
-    40.0, {Speeds(kIntra210), Speeds(), Speeds()}, {Speeds(kInter210), Speeds(), Speeds()}};
+    .tags = "v2.10.3-1..v2.14.3-1",
+    .arch_rule = TunerArchRule::kSm80Only,
+    .ll_max_GBps = {kVoltaLl, kAmpereLl, kVoltaLl, kVoltaLl},
+    .ring_ll128_per_ch_GBps = {k20, k20, k20, k20},
+    .tree_ll128_per_ch_GBps = {k20, k20, k20, k20},
+    .tree_per_ch_GBps = {kVoltaTree, kAmpereTree, kVoltaTree, kVoltaTree},
+    .nvls_tree_per_ch_GBps = {kZero, kZero, kZero, kZero},
+    .nvls_efficiency = {0, 0, 0, 0},
+    .nvls_alg_ratio = 0.75,
+    .nvls_on_ring_graph = true,
+    .ring_ll_factor = 0.25,
+    .ring_ll128_one_ppn_0_7 = true,
+    .total_bus_cap_GBps = {0, 235.0, 0, 0},
+    .plateau_low = 1.9,
+    .plateau_high = 1.9,
+    .plateau_split_sm = 80,
+    .plateau_per_channel = false,
+    .ring_ppn1_tree_net_latency = false,
+    .nvls_tree_correction_sm100_x86 = false,
+    .sm100_nvlink_GBps = 40.0,
+    .speeds_intra = {Speeds(kIntra210), Speeds(), Speeds()},
+    .speeds_inter = {Speeds(kInter210), Speeds(), Speeds()},
+};
 
-// 2.15: the Hopper row, equal to Ampere's; SM80-only / SM90-only rows; inter speeds gain 28.
-constexpr TunerTables k215{
-    "v2.15.1-1..v2.15.5-1", TunerArchRule::kExactSm80Sm90,
-    {kVoltaLl, kAmpereLl, kAmpereLl, kVoltaLl},
-    {k20, k20, k20, k20}, {k20, k20, k20, k20},
-    {kVoltaTree, kAmpereTree, kAmpereTree, kVoltaTree},
-    {kZero, kZero, kZero, kZero}, {0, 0, 0, 0}, 0.75, true, 0.25, true, {0, 235.0, 0, 0},
-    1.9, 1.9, 80, false, false, false,
-    40.0, {Speeds(kIntra210), Speeds(), Speeds()}, {Speeds(kInter215), Speeds(), Speeds()}};
+// 2.15: Ampere for SM80 only, Hopper for SM90 only (its row equal to Ampere's), else Volta;
+// inter speeds gain 28.
+constexpr TunerTables k215 = [] {
+  TunerTables t = k210;
+  t.tags = "v2.15.1-1..v2.15.5-1";
+  t.arch_rule = TunerArchRule::kExactSm80Sm90;
+  t.ll_max_GBps[2] = kAmpereLl;
+  t.tree_per_ch_GBps[2] = kAmpereTree;
+  t.speeds_inter[0] = Speeds(kInter215);
+  return t;
+}();
 
 // 2.16: SM90 search speeds.
-constexpr TunerTables k216{
-    "v2.16.2-1..v2.16.5-1", TunerArchRule::kExactSm80Sm90,
-    k215.ll_max_GBps, k215.ring_ll128_per_ch_GBps, k215.tree_ll128_per_ch_GBps,
-    k215.tree_per_ch_GBps, k215.nvls_tree_per_ch_GBps, {0, 0, 0, 0}, 0.75, true, 0.25, true,
-    {0, 235.0, 0, 0}, 1.9, 1.9, 80, false, false, false,
-    40.0, {Speeds(kIntra210), Speeds(kSm90Intra216), Speeds()},
-    {Speeds(kInter215), Speeds(kSm90Inter216), Speeds()}};
+constexpr TunerTables k216 = [] {
+  TunerTables t = k215;
+  t.tags = "v2.16.2-1..v2.16.5-1";
+  t.speeds_intra[1] = Speeds(kSm90Intra216);
+  t.speeds_inter[1] = Speeds(kSm90Inter216);
+  return t;
+}();
 
-// 2.17: rows by compute capability floor; Hopper tree 38.7/41.4/33.0, LL128 36.7 per
-// channel; busbw caps 235 (Ampere) and 370 (Hopper); plateau 1.5 from SM90.
-constexpr TunerTables k217{
-    "v2.17.1-1", TunerArchRule::kFloor,
-    {kVoltaLl, kAmpereLl, kAmpereLl, kAmpereLl},
-    {k20, k20, k36_7, k36_7}, {k20, k20, k36_7, k36_7},
-    {kVoltaTree, kAmpereTree, {38.7, 41.4, 33.0}, {38.7, 41.4, 33.0}},
-    {kZero, kZero, kZero, kZero}, {0, 0, 0, 0}, 0.75, true, 0.25, true, {0, 235.0, 370.0, 370.0},
-    1.9, 1.5, 90, false, false, false,
-    40.0, k216.speeds_intra, k216.speeds_inter};
+// 2.17: rows by compute capability floor; Hopper tree 38.7/41.4/33.0, LL128 36.7 a channel;
+// busbw capped at 370 on Hopper too; the plateau x1.5 from SM90; NVLS on the ring graph.
+constexpr TunerTables k217 = [] {
+  TunerTables t = k216;
+  t.tags = "v2.17.1-1";
+  t.arch_rule = TunerArchRule::kFloor;
+  t.ll_max_GBps[2] = t.ll_max_GBps[3] = kAmpereLl;
+  t.ring_ll128_per_ch_GBps[2] = t.ring_ll128_per_ch_GBps[3] = k36_7;
+  t.tree_ll128_per_ch_GBps[2] = t.tree_ll128_per_ch_GBps[3] = k36_7;
+  t.tree_per_ch_GBps[2] = t.tree_per_ch_GBps[3] = {38.7, 41.4, 33.0};
+  t.total_bus_cap_GBps = {0, 235.0, 370.0, 370.0};
+  t.plateau_high = 1.5;
+  t.plateau_split_sm = 90;
+  return t;
+}();
 
 // 2.18: per-node LL128 tables (Hopper tree LL128 29.0 on 4+ nodes), Hopper tree 36.0 on 4+
-// nodes, no busbw caps, NVLS algbw 5/6 of busbw, the plateau 1.4 from SM80 once 64 B per
-// channel and rank; new generic and SM90 speeds.
-constexpr TunerTables k218{
-    "v2.18.1-1..v2.18.6-1", TunerArchRule::kFloor,
-    {kVoltaLl, kAmpereLl, kAmpereLl, kAmpereLl},
-    {k20, k20, k36_7, k36_7}, {k20, k20, {36.7, 36.7, 29.0}, {36.7, 36.7, 29.0}},
-    {kVoltaTree, kAmpereTree, {38.7, 41.4, 36.0}, {38.7, 41.4, 36.0}},
-    {kZero, kZero, kZero, kZero}, {0, 0, 0, 0}, 5.0 / 6.0, false, 0.25, true, kNoCap,
-    1.9, 1.4, 80, true, false, false,
-    40.0, {Speeds(kIntra218), Speeds(kSm90Intra218), Speeds()},
-    {Speeds(kInter218), Speeds(kSm90Inter218), Speeds()}};
+// nodes, no busbw caps, NVLS on its own graph with algbw 5/6 of busbw, the plateau x1.4 from
+// SM80 once 64 B a channel and rank; new generic and SM90 speeds.
+constexpr TunerTables k218 = [] {
+  TunerTables t = k217;
+  t.tags = "v2.18.1-1..v2.18.6-1";
+  t.tree_ll128_per_ch_GBps[2] = t.tree_ll128_per_ch_GBps[3] = {36.7, 36.7, 29.0};
+  t.tree_per_ch_GBps[2] = t.tree_per_ch_GBps[3] = {38.7, 41.4, 36.0};
+  t.total_bus_cap_GBps = {0, 0, 0, 0};
+  t.nvls_alg_ratio = 5.0 / 6.0;
+  t.nvls_on_ring_graph = false;
+  t.plateau_high = 1.4;
+  t.plateau_split_sm = 80;
+  t.plateau_per_channel = true;
+  t.speeds_intra = {Speeds(kIntra218), Speeds(kSm90Intra218), Speeds()};
+  t.speeds_inter = {Speeds(kInter218), Speeds(kSm90Inter218), Speeds()};
+  return t;
+}();
 
 // 2.19: SM90 speeds gain 50 (intra) and 22 (inter).
-constexpr TunerTables k219{
-    "v2.19.1-1..v2.20.5-1", TunerArchRule::kFloor,
-    k218.ll_max_GBps, k218.ring_ll128_per_ch_GBps, k218.tree_ll128_per_ch_GBps,
-    k218.tree_per_ch_GBps, k218.nvls_tree_per_ch_GBps, {0, 0, 0, 0}, 5.0 / 6.0, false, 0.25, true,
-    kNoCap, 1.9, 1.4, 80, true, false, false,
-    40.0, {Speeds(kIntra218), Speeds(kSm90Intra219), Speeds()},
-    {Speeds(kInter218), Speeds(kSm90Inter219), Speeds()}};
+constexpr TunerTables k219 = [] {
+  TunerTables t = k218;
+  t.tags = "v2.19.1-1..v2.20.5-1";
+  t.speeds_intra[1] = Speeds(kSm90Intra219);
+  t.speeds_inter[1] = Speeds(kSm90Inter219);
+  return t;
+}();
 
 // 2.21: Hopper llMaxBws 141/45/35, ring LL at 0.5 of busbw, SM90 intra speeds gain 11.
-constexpr TunerTables k221{
-    "v2.21.5-1..v2.22.3-1", TunerArchRule::kFloor,
-    {kVoltaLl, kAmpereLl, kHopperLl, kHopperLl},
-    k218.ring_ll128_per_ch_GBps, k218.tree_ll128_per_ch_GBps, k218.tree_per_ch_GBps,
-    k218.nvls_tree_per_ch_GBps, {0, 0, 0, 0}, 5.0 / 6.0, false, 0.5, true, kNoCap,
-    1.9, 1.4, 80, true, false, false,
-    40.0, {Speeds(kIntra218), Speeds(kSm90Intra221), Speeds()},
-    {Speeds(kInter218), Speeds(kSm90Inter219), Speeds()}};
+constexpr TunerTables k221 = [] {
+  TunerTables t = k219;
+  t.tags = "v2.21.5-1..v2.22.3-1";
+  t.ll_max_GBps[2] = t.ll_max_GBps[3] = kHopperLl;
+  t.ring_ll_factor = 0.5;
+  t.speeds_intra[1] = Speeds(kSm90Intra221);
+  return t;
+}();
 
-// 2.23: ring LL128 at 0.92 whatever the GPUs per node (no 0.7 at one).
-constexpr TunerTables k223{
-    "v2.23.4-1..v2.24.3-1", TunerArchRule::kFloor,
-    k221.ll_max_GBps, k221.ring_ll128_per_ch_GBps, k221.tree_ll128_per_ch_GBps,
-    k221.tree_per_ch_GBps, k221.nvls_tree_per_ch_GBps, {0, 0, 0, 0}, 5.0 / 6.0, false, 0.5, false,
-    kNoCap, 1.9, 1.4, 80, true, true, false, 40.0, k221.speeds_intra, k221.speeds_inter};
+// 2.23: ring LL128 at 0.92 whatever the GPUs per node; one GPU per node: NET of the tree.
+constexpr TunerTables k223 = [] {
+  TunerTables t = k221;
+  t.tags = "v2.23.4-1..v2.24.3-1";
+  t.ring_ll128_one_ppn_0_7 = false;
+  t.ring_ppn1_tree_net_latency = true;
+  return t;
+}();
 
-// 2.25: the Blackwell rows, twice Hopper's; SM100 speeds.
-constexpr TunerTables k225{
-    "v2.25.1-1..v2.26.6-1", TunerArchRule::kFloorSm100,
-    {kVoltaLl, kAmpereLl, kHopperLl, kBlackwellLl},
-    {k20, k20, k36_7, {2 * 36.7, 2 * 36.7, 2 * 36.7}},
-    {k20, k20, {36.7, 36.7, 29.0}, {2 * 36.7, 2 * 36.7, 2 * 29.0}},
-    {kVoltaTree, kAmpereTree, {38.7, 41.4, 36.0}, {2 * 38.7, 2 * 41.4, 2 * 36.0}},
-    {kZero, kZero, kZero, kZero}, {0, 0, 0, 0}, 5.0 / 6.0, false, 0.5, false, kNoCap,
-    1.9, 1.4, 80, true, true, false,
-    40.0, {Speeds(kIntra218), Speeds(kSm90Intra221), Speeds(kSm100Intra225)},
-    {Speeds(kInter218), Speeds(kSm90Inter219), Speeds(kSm90Inter219)}};
+// 2.25: the Blackwell rows, twice Hopper's; SM100 speeds (inter: the SM90 list).
+constexpr TunerTables k225 = [] {
+  TunerTables t = k223;
+  t.tags = "v2.25.1-1..v2.26.6-1";
+  t.arch_rule = TunerArchRule::kFloorSm100;
+  t.ll_max_GBps[3] = kBlackwellLl;
+  t.ring_ll128_per_ch_GBps[3] = {2 * 36.7, 2 * 36.7, 2 * 36.7};
+  t.tree_ll128_per_ch_GBps[3] = {2 * 36.7, 2 * 36.7, 2 * 29.0};
+  t.tree_per_ch_GBps[3] = {2 * 38.7, 2 * 41.4, 2 * 36.0};
+  t.speeds_intra[2] = Speeds(kSm100Intra225);
+  t.speeds_inter[2] = Speeds(kSm90Inter219);
+  return t;
+}();
 
-// 2.27: SM100 speeds 96 (inter) and 18 (intra).
-constexpr TunerTables k227{
-    "v2.27.3-1..v2.27.7-1", TunerArchRule::kFloorSm100,
-    k225.ll_max_GBps, k225.ring_ll128_per_ch_GBps, k225.tree_ll128_per_ch_GBps,
-    k225.tree_per_ch_GBps, k225.nvls_tree_per_ch_GBps, {0, 0, 0, 0}, 5.0 / 6.0, false, 0.5, false,
-    kNoCap, 1.9, 1.4, 80, true, true, false,
-    40.1, {Speeds(kIntra218), Speeds(kSm90Intra221), Speeds(kSm100Intra227)},
-    {Speeds(kInter218), Speeds(kSm90Inter219), Speeds(kSm100Inter227)}};
+// 2.27: SM100 speeds 96 (inter) and 18 (intra); SM100_NVLINK_BW 40.1 (v2.27.7-1).
+constexpr TunerTables k227 = [] {
+  TunerTables t = k225;
+  t.tags = "v2.27.3-1..v2.27.7-1";
+  t.sm100_nvlink_GBps = 40.1;
+  t.speeds_intra[2] = Speeds(kSm100Intra227);
+  t.speeds_inter[2] = Speeds(kSm100Inter227);
+  return t;
+}();
 
 // 2.28: ncclTunerConstants: Blackwell tree 70/42.8/24, tree LL128 55.6/31.67/20, ring LL128
-// 34.6 on two nodes (v2.28.7-1); NVLS by nvlsEfficiency, NVLSTree capped per channel
+// 34.6 on two nodes (v2.28.7-1); NVLS by nvlsEfficiency, NVLSTree capped a channel
 // (Blackwell 43.8 on 4+ nodes from v2.28.9-1, 43.1 before).
-constexpr TunerTables k228{
-    "v2.28.3-1..v2.28.9-1", TunerArchRule::kFloorSm100,
-    k225.ll_max_GBps,
-    {k20, k20, k36_7, {2 * 36.7, 34.6, 2 * 36.7}},
-    {k20, k20, {36.7, 36.7, 29.0}, {55.6, 31.67, 20.0}},
-    {kVoltaTree, kAmpereTree, {38.7, 41.4, 36.0}, {70.0, 42.8, 24.0}},
-    {kVoltaTree, kAmpereTree, {0.0, 57.7, 45.5}, {0.0, 96.0, 43.8}},
-    {0, 0, 0.85, 0.74}, 5.0 / 6.0, false, 0.5, false, kNoCap, 1.9, 1.4, 80, true, true, false,
-    40.1, k227.speeds_intra, k227.speeds_inter};
+constexpr TunerTables k228 = [] {
+  TunerTables t = k227;
+  t.tags = "v2.28.3-1..v2.28.9-1";
+  t.ring_ll128_per_ch_GBps[3] = {2 * 36.7, 34.6, 2 * 36.7};
+  t.tree_ll128_per_ch_GBps[3] = {55.6, 31.67, 20.0};
+  t.tree_per_ch_GBps[3] = {70.0, 42.8, 24.0};
+  t.nvls_tree_per_ch_GBps = {kVoltaTree, kAmpereTree, {0.0, 57.7, 45.5}, {0.0, 96.0, 43.8}};
+  t.nvls_efficiency = {0, 0, 0.85, 0.74};
+  return t;
+}();
 
-// 2.29: Blackwell ring LL128 40 per channel (v2.29.7-1; 34.5/34.6/34.5 in v2.29.2-1),
-// NVLSTree x treeCorrectionFactor on SM100 x86 hosts; SM100 speeds 45 (intra), 80 (inter).
-constexpr TunerTables k229{
-    "v2.29.2-1..v2.29.7-1", TunerArchRule::kFloorSm100,
-    k228.ll_max_GBps, {k20, k20, k36_7, {40.0, 40.0, 40.0}}, k228.tree_ll128_per_ch_GBps,
-    k228.tree_per_ch_GBps, k228.nvls_tree_per_ch_GBps, {0, 0, 0.85, 0.74}, 5.0 / 6.0, false, 0.5,
-    false, kNoCap, 1.9, 1.4, 80, true, true, true,
-    40.1, {Speeds(kIntra218), Speeds(kSm90Intra221), Speeds(kSm100Intra229)},
-    {Speeds(kInter218), Speeds(kSm90Inter219), Speeds(kSm100Inter229)}};
+// 2.29: Blackwell ring LL128 40 a channel (v2.29.7-1; 34.5/34.6/34.5 in v2.29.2-1), NVLSTree
+// x treeCorrectionFactor on SM100 x86 hosts; SM100 speeds 45 (intra), 80 (inter).
+constexpr TunerTables k229 = [] {
+  TunerTables t = k228;
+  t.tags = "v2.29.2-1..v2.29.7-1";
+  t.ring_ll128_per_ch_GBps[3] = {40.0, 40.0, 40.0};
+  t.nvls_tree_correction_sm100_x86 = true;
+  t.speeds_intra[2] = Speeds(kSm100Intra229);
+  t.speeds_inter[2] = Speeds(kSm100Inter229);
+  return t;
+}();
 
-// 2.30: Blackwell NVLSTree 80 per channel on 4+ nodes; SM100 inter speeds gain 86.
-constexpr TunerTables k230{
-    "v2.30.3-1..v2.30.7-1", TunerArchRule::kFloorSm100,
-    k229.ll_max_GBps, k229.ring_ll128_per_ch_GBps, k229.tree_ll128_per_ch_GBps,
-    k229.tree_per_ch_GBps,
-    {kVoltaTree, kAmpereTree, {0.0, 57.7, 45.5}, {0.0, 96.0, 80.0}},
-    {0, 0, 0.85, 0.74}, 5.0 / 6.0, false, 0.5, false, kNoCap, 1.9, 1.4, 80, true, true, true,
-    40.1, {Speeds(kIntra218), Speeds(kSm90Intra221), Speeds(kSm100Intra229)},
-    {Speeds(kInter218), Speeds(kSm90Inter219), Speeds(kSm100Inter230)}};
+// 2.30: Blackwell NVLSTree 80 a channel on 4+ nodes; SM100 inter speeds gain 86.
+constexpr TunerTables k230 = [] {
+  TunerTables t = k229;
+  t.tags = "v2.30.3-1..v2.30.7-1";
+  t.nvls_tree_per_ch_GBps[3] = {0.0, 96.0, 80.0};
+  t.speeds_inter[2] = Speeds(kSm100Inter230);
+  return t;
+}();
 
 constexpr Row kRows[] = {{{2, 0}, k210},  {{2, 15}, k215}, {{2, 16}, k216}, {{2, 17}, k217},
                          {{2, 18}, k218}, {{2, 19}, k219}, {{2, 21}, k221}, {{2, 23}, k223},
                          {{2, 25}, k225}, {{2, 27}, k227}, {{2, 28}, k228}, {{2, 29}, k229},
                          {{2, 30}, k230}};
 
-// tuning.cc baseLat / hwLat. Up to 2.13: Ring NET Simple 28 us, Tree Simple 28 us everywhere.
+// tuning.cc baseLat / hwLat, microseconds, each row in TunerLatencies' order: tags; baseLat
+// Tree, Ring; hwLat NVLink Tree, Ring; PCI Tree, Ring; NET Tree, Ring ([LL, LL128, Simple]);
+// NVLS base, NVLink, NET; NVLSTree base, NVLink, NET; NVLSTree NET x 2 (nodes - 1).
+// Up to 2.13: Ring NET Simple 28 us, Tree Simple 28 us everywhere.
 constexpr TunerLatencies kLat210{
     "v2.10.3-1..v2.13.4-1",
     {4.4, 4.4, 0}, {3.6, 10.0, 8.4},
