@@ -57,7 +57,6 @@ MaxMinSolver::MaxMinSolver(std::span<const double> capacities_Bps,
 
 void MaxMinSolver::reserve(std::size_t slots, std::size_t elements) {
   routes_.reserve(slots);
-  index_capacity_.reserve(slots);
   bound_Bps_.reserve(slots);
   rate_Bps_.reserve(slots);
   fixed_.reserve(slots);
@@ -78,7 +77,7 @@ void MaxMinSolver::release() {
   drop(starting_);
   drop(starting_slots_);
   drop(routes_);
-  drop(index_capacity_);
+  drop(free_ranges_);
   drop(user_index_);
   drop(bound_Bps_);
   drop(rate_Bps_);
@@ -93,11 +92,24 @@ void MaxMinSolver::release() {
 uint32_t MaxMinSolver::new_slot() {
   const uint32_t slot = slot_count();
   routes_.emplace_back();
-  index_capacity_.push_back(0);
   bound_Bps_.push_back(0);
   rate_Bps_.push_back(0);
   fixed_.push_back(0);
   return slot;
+}
+
+uint32_t MaxMinSolver::take_range(uint32_t length) {
+  if (length == 0) return 0;
+  if (free_ranges_.size() <= length) free_ranges_.resize(length + 1);
+  std::vector<uint32_t>& free = free_ranges_[length];
+  if (!free.empty()) {
+    const uint32_t begin = free.back();
+    free.pop_back();
+    return begin;
+  }
+  const auto begin = static_cast<uint32_t>(user_index_.size());
+  user_index_.resize(user_index_.size() + length);
+  return begin;
 }
 
 // add() takes free slots from the back (then new ones); remove() in the same order pushes
@@ -118,13 +130,12 @@ uint32_t MaxMinSolver::add(std::span<const uint32_t> path, double bound_Bps) {
   }
   const auto length = static_cast<uint32_t>(path.size());
   SlotRoute& route = routes_[slot];
-  if (index_capacity_[slot] < length) {
-    route.index_begin = static_cast<uint32_t>(user_index_.size());
-    index_capacity_[slot] = length;
-    user_index_.resize(user_index_.size() + length);
+  if (route.length != length) {
+    if (route.length > 0) free_ranges_[route.length].push_back(route.index_begin);
+    route.index_begin = take_range(length);
+    route.length = length;
   }
   route.path = path.data();
-  route.length = length;
   bound_Bps_[slot] = bound_Bps;
   rate_Bps_[slot] = 0;
   uint32_t* index = user_index_.data() + route.index_begin;

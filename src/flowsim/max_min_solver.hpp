@@ -127,6 +127,8 @@ class MaxMinSolver {
   static constexpr uint8_t kCollected = 4;    ///< fixed_: in the component being collected
 
   uint32_t new_slot();
+  /// A range of `length` entries of user_index_ for a slot: a free one, or new entries.
+  uint32_t take_range(uint32_t length);
   /// Sets the slot's rate for this solve, noting whether it changed. Once per solve a slot.
   void set_rate(uint32_t slot, double rate_Bps) {
     if (rate_Bps != rate_Bps_[slot]) fixed_[slot] |= kRateChanged;
@@ -163,17 +165,21 @@ class MaxMinSolver {
   std::vector<bool> starting_slots_;
 
   // Per slot: its path (the caller's memory) and, in user_index_[index_begin + hop], where
-  // each hop's entry sits in users_[resource]. A reused slot keeps its range of user_index_
-  // when the new path fits, so the pool grows only with the longest path each slot has had.
+  // each hop's entry sits in users_[resource]. A slot's range of user_index_ has its path's
+  // length (a removed slot keeps its last one): a slot reused with a path of another length
+  // leaves its range to free_ranges_ and takes one of the new length there, or new entries.
+  // The pool then holds, for each path length, at most the most slots that had that length
+  // at once.
   /// What detach() reads of a slot, in one 16-byte record (one cache line, not three).
   struct SlotRoute {
     const uint32_t* path = nullptr;
-    uint32_t length = 0;
+    uint32_t length = 0;  ///< of the path, and of the slot's range of user_index_
     uint32_t index_begin = 0;
   };
   std::vector<SlotRoute> routes_;
-  std::vector<uint32_t> index_capacity_;
   std::vector<uint32_t> user_index_;
+  /// free_ranges_[length]: begins of ranges of user_index_ of that length no slot holds.
+  std::vector<std::vector<uint32_t>> free_ranges_;
   std::vector<double> bound_Bps_, rate_Bps_;
   /// kFixed | kRateChanged | kCollected, reset for the component per solve
   std::vector<uint8_t> fixed_;
