@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "flowsim/busiest_first.hpp"
 #include "flowsim/event_queue.hpp"
 #include "flowsim/max_min_solver.hpp"
 #include "linksim/flowsim.hpp"
@@ -456,20 +457,7 @@ class Simulation {
     for (uint32_t r = 0; r < resources; ++r) outcome_.resources[r].busy_s = meters_[r].busy_s;
     std::vector<Meter>().swap(meters_);
     source_.add_bytes(outcome_.resources);
-    // Busiest first, ties by id: a stable sort of (busy time, id) keys made in id order, on
-    // the keys themselves instead of through the resources (a merge sort: its sequential
-    // passes beat a quicksort's on the many equal times of a symmetric machine).
-    std::vector<std::pair<double, uint32_t>> busy;
-    std::size_t count = 0;
-    for (uint32_t r = 0; r < resources; ++r) count += outcome_.resources[r].busy_s > 0 ? 1 : 0;
-    busy.reserve(count);
-    for (uint32_t r = 0; r < resources; ++r) {
-      if (outcome_.resources[r].busy_s > 0) busy.emplace_back(outcome_.resources[r].busy_s, r);
-    }
-    std::stable_sort(busy.begin(), busy.end(),
-                     [](const auto& a, const auto& b) { return a.first > b.first; });
-    outcome_.bottlenecks.reserve(busy.size());
-    for (const auto& [busy_s, r] : busy) outcome_.bottlenecks.push_back(ResourceId{r});
+    outcome_.bottlenecks = busiest_first(outcome_.resources);
   }
 
   /// push_finishes() groups the finishes of a re-solve that changed at least
