@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 namespace linksim::flowsim_internal {
@@ -19,70 +20,91 @@ namespace linksim::flowsim_internal {
 /// shared pages (no per-list allocation, no copying as the storage grows); a list beyond that
 /// gets a vector of its own. Storage stays within a small factor of the elements held.
 /// Indices within a list are stable; spans from list() are valid until the next push_back().
+/// A list holds at most kMaxListSize elements (push_back() throws std::length_error beyond).
 template <typename T>
 class ArenaLists {
  public:
-  explicit ArenaLists(std::size_t count)
-      : begin_(count, 0), size_(count, 0), capacity_log2_(count, kNoBlock) {}
+  /// 2^26 = 67,108,864 elements a list: its size fits the header's 27-bit field.
+  static constexpr uint32_t kMaxCapacityLog2 = 26;
+  static constexpr uint32_t kMaxListSize = uint32_t{1} << kMaxCapacityLog2;
 
-  std::span<const T> list(uint32_t id) const { return {data(id), size_[id]}; }
-  std::span<T> list(uint32_t id) { return {data(id), size_[id]}; }
-  uint32_t size(uint32_t id) const { return size_[id]; }
+  explicit ArenaLists(std::size_t count) : headers_(count) {}
+
+  std::span<const T> list(uint32_t id) const { return {data(headers_[id]), headers_[id].size}; }
+  std::span<T> list(uint32_t id) { return {data(headers_[id]), headers_[id].size}; }
+  uint32_t size(uint32_t id) const { return headers_[id].size; }
 
   /// Appends `value` to list `id`; returns its index in the list.
   uint32_t push_back(uint32_t id, const T& value) {
-    if (size_[id] == capacity(id)) grow(id);
-    data(id)[size_[id]] = value;
-    return size_[id]++;
+    Header& header = headers_[id];
+    if (header.size == capacity(header)) grow(header);
+    const uint32_t index = header.size;
+    data(header)[index] = value;
+    header.size = index + 1;
+    return index;
   }
   /// Removes the last element of list `id`. REQUIRES: it is not empty.
-  void pop_back(uint32_t id) { --size_[id]; }
+  void pop_back(uint32_t id) { headers_[id].size = headers_[id].size - 1; }
 
  private:
   static constexpr uint32_t kPageShift = 14;
   static constexpr uint32_t kPageElements = uint32_t{1} << kPageShift;  ///< 16384
   static constexpr int kClasses = kPageShift + 1;  ///< block capacities 1, 2, 4 ... kPageElements
-  static constexpr uint8_t kNoBlock = 0xff;        ///< capacity_log2_ of a list with no block
+  static constexpr uint32_t kNoBlock = 31;         ///< capacity_log2 of a list with no block
 
-  /// Capacity of list `id`'s block (0: none).
-  uint32_t capacity(uint32_t id) const {
-    return capacity_log2_[id] == kNoBlock ? 0 : uint32_t{1} << capacity_log2_[id];
+  /// A list's block and length in one 8-byte record, so that reading a list costs one cache
+  /// miss for its header: `begin` is, for a paged block, its first element's index over all
+  /// pages, for a large one its index into large_; `capacity_log2` is log2 of the block's
+  /// capacity (a power of two, at most 2^kMaxCapacityLog2) or kNoBlock.
+  struct Header {
+    uint32_t begin = 0;
+    uint32_t size : kMaxCapacityLog2 + 1 = 0;
+    uint32_t capacity_log2 : 5 = kNoBlock;
+  };
+  static_assert(sizeof(Header) == 8);
+
+  /// Capacity of the header's block (0: none).
+  static uint32_t capacity(const Header& header) {
+    return header.capacity_log2 == kNoBlock ? 0 : uint32_t{1} << header.capacity_log2;
   }
   static bool is_large(uint32_t capacity) { return capacity > kPageElements; }
-  T* data(uint32_t id) const {
-    const uint32_t cap = capacity(id);
+  T* data(const Header& header) const {
+    const uint32_t cap = capacity(header);
     if (cap == 0) return nullptr;
-    const uint32_t begin = begin_[id];
-    return is_large(cap) ? large_[begin].get() : paged(begin);
+    return is_large(cap) ? large_[header.begin].get() : paged(header.begin);
   }
   /// The element at index `begin` over all pages.
   T* paged(uint32_t begin) const {
     return pages_[begin >> kPageShift].get() + (begin & (kPageElements - 1));
   }
 
-  void grow(uint32_t id) {
-    const uint32_t old_capacity = capacity(id);
+  void grow(Header& header) {
+    const uint32_t old_capacity = capacity(header);
+    if (old_capacity == kMaxListSize) {
+      throw std::length_error("flowsim: more than 67,108,864 crossings of one resource at once");
+    }
     const uint32_t new_capacity = old_capacity == 0 ? 1 : 2 * old_capacity;
-    const T* old = data(id);
-    const uint32_t old_begin = begin_[id];
+    const T* old = data(header);
+    const uint32_t old_begin = header.begin;
+    const uint32_t size = header.size;
     uint32_t new_begin;
     if (is_large(new_capacity)) {
       if (is_large(old_capacity)) {
         new_begin = old_begin;
-        large_[old_begin] = copy_into(std::make_unique<T[]>(new_capacity), old, size_[id]);
+        large_[old_begin] = copy_into(std::make_unique<T[]>(new_capacity), old, size);
       } else {
         new_begin = static_cast<uint32_t>(large_.size());
-        large_.push_back(copy_into(std::make_unique<T[]>(new_capacity), old, size_[id]));
+        large_.push_back(copy_into(std::make_unique<T[]>(new_capacity), old, size));
       }
     } else {
       new_begin = take(new_capacity);
-      std::copy_n(old, size_[id], paged(new_begin));
+      std::copy_n(old, size, paged(new_begin));
     }
     if (old_capacity > 0 && !is_large(old_capacity)) {
       free_[std::countr_zero(old_capacity)].push_back(old_begin);
     }
-    begin_[id] = new_begin;
-    capacity_log2_[id] = static_cast<uint8_t>(std::countr_zero(new_capacity));
+    header.begin = new_begin;
+    header.capacity_log2 = static_cast<uint32_t>(std::countr_zero(new_capacity));
   }
 
   static std::unique_ptr<T[]> copy_into(std::unique_ptr<T[]> to, const T* from, uint32_t n) {
@@ -116,11 +138,7 @@ class ArenaLists {
     return static_cast<uint32_t>(pages_.size() - 1) << kPageShift;
   }
 
-  // Per list, 9 bytes: its block (paged: element index over all pages; large: index into
-  // large_), its length, and log2 of its block's capacity (a power of two) or kNoBlock.
-  std::vector<uint32_t> begin_;
-  std::vector<uint32_t> size_;
-  std::vector<uint8_t> capacity_log2_;
+  std::vector<Header> headers_;  ///< per list
   std::vector<std::unique_ptr<T[]>> pages_;
   uint32_t page_used_ = kPageElements;  ///< elements handed out of the newest page
   std::vector<std::unique_ptr<T[]>> large_;

@@ -43,6 +43,7 @@ class ProgramSource {
   template <typename Ready>
   void finished(uint32_t transfer, double now, Ready&& ready) {
     if (record_) times_[transfer].finish_s = now;
+    if (dependent_begin_.empty()) return;  // no transfer depends on another
     for (uint32_t i = dependent_begin_[transfer]; i < dependent_begin_[transfer + 1]; ++i) {
       const uint32_t dependent = dependents_[i];
       if (--pending_[dependent] != 0) continue;
@@ -66,10 +67,11 @@ class ProgramSource {
   void build_dependents() {
     const uint32_t transfers = program_.transfer_count();
     pending_.assign(transfers, 0);
-    dependent_begin_.assign(transfers + 1, 0);
     for (uint32_t t = 0; t < transfers; ++t) {
       pending_[t] = program_.dependency_begin[t + 1] - program_.dependency_begin[t];
     }
+    if (program_.dependencies.empty()) return;  // no reverse index: 4 bytes a transfer
+    dependent_begin_.assign(transfers + 1, 0);
     for (uint32_t dependency : program_.dependencies) ++dependent_begin_[dependency + 1];
     std::partial_sum(dependent_begin_.begin(), dependent_begin_.end(), dependent_begin_.begin());
     dependents_.resize(program_.dependencies.size());
@@ -88,7 +90,8 @@ class ProgramSource {
   // not yet finished. One array serves both phases since they never overlap.
   std::vector<uint32_t> pending_;
   // CSR of reverse dependencies: transfers waiting for t are
-  // dependents_[dependent_begin_[t] .. dependent_begin_[t+1]).
+  // dependents_[dependent_begin_[t] .. dependent_begin_[t+1]); both empty when the program
+  // has no dependency.
   std::vector<uint32_t> dependent_begin_;
   std::vector<uint32_t> dependents_;
 };

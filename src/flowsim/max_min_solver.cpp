@@ -56,10 +56,7 @@ MaxMinSolver::MaxMinSolver(std::span<const double> capacities_Bps,
       heap_() {}
 
 void MaxMinSolver::reserve(std::size_t slots, std::size_t elements) {
-  path_.reserve(slots);
-  length_.reserve(slots);
-  index_begin_.reserve(slots);
-  index_capacity_.reserve(slots);
+  routes_.reserve(slots);
   bound_Bps_.reserve(slots);
   rate_Bps_.reserve(slots);
   fixed_.reserve(slots);
@@ -72,17 +69,15 @@ void MaxMinSolver::reserve(std::size_t slots, std::size_t elements) {
 
 void MaxMinSolver::release() {
   const auto drop = [](auto& array) { std::remove_reference_t<decltype(array)>().swap(array); };
-  users_ = flowsim_internal::ArenaLists<Element>(0);
+  users_ = flowsim_internal::ArenaLists<uint32_t>(0);
   heap_ = flowsim_internal::LevelHeap();
   drop(remaining_Bps_);
   drop(unfixed_);
   drop(listed_);
   drop(starting_);
   drop(starting_slots_);
-  drop(path_);
-  drop(length_);
-  drop(index_begin_);
-  drop(index_capacity_);
+  drop(routes_);
+  drop(free_ranges_);
   drop(user_index_);
   drop(bound_Bps_);
   drop(rate_Bps_);
@@ -96,14 +91,25 @@ void MaxMinSolver::release() {
 
 uint32_t MaxMinSolver::new_slot() {
   const uint32_t slot = slot_count();
-  path_.push_back(nullptr);
-  length_.push_back(0);
-  index_begin_.push_back(0);
-  index_capacity_.push_back(0);
+  routes_.emplace_back();
   bound_Bps_.push_back(0);
   rate_Bps_.push_back(0);
   fixed_.push_back(0);
   return slot;
+}
+
+uint32_t MaxMinSolver::take_range(uint32_t length) {
+  if (length == 0) return 0;
+  if (free_ranges_.size() <= length) free_ranges_.resize(length + 1);
+  std::vector<uint32_t>& free = free_ranges_[length];
+  if (!free.empty()) {
+    const uint32_t begin = free.back();
+    free.pop_back();
+    return begin;
+  }
+  const auto begin = static_cast<uint32_t>(user_index_.size());
+  user_index_.resize(user_index_.size() + length);
+  return begin;
 }
 
 // add() takes free slots from the back (then new ones); remove() in the same order pushes
@@ -123,19 +129,19 @@ uint32_t MaxMinSolver::add(std::span<const uint32_t> path, double bound_Bps) {
     slot = new_slot();
   }
   const auto length = static_cast<uint32_t>(path.size());
-  if (index_capacity_[slot] < length) {
-    index_begin_[slot] = static_cast<uint32_t>(user_index_.size());
-    index_capacity_[slot] = length;
-    user_index_.resize(user_index_.size() + length);
+  SlotRoute& route = routes_[slot];
+  if (route.length != length) {
+    if (route.length > 0) free_ranges_[route.length].push_back(route.index_begin);
+    route.index_begin = take_range(length);
+    route.length = length;
   }
-  path_[slot] = path.data();
-  length_[slot] = length;
+  route.path = path.data();
   bound_Bps_[slot] = bound_Bps;
   rate_Bps_[slot] = 0;
-  uint32_t* index = user_index_.data() + index_begin_[slot];
+  uint32_t* index = user_index_.data() + route.index_begin;
   for (uint32_t hop = 0; hop < length; ++hop) {
     const uint32_t resource = path[hop];
-    index[hop] = users_.push_back(resource, Element{slot, hop});
+    index[hop] = users_.push_back(resource, slot);
     touch(resource);
   }
   // A slot crossing no resource belongs to no component; collect_component reports it alone.
@@ -144,25 +150,34 @@ uint32_t MaxMinSolver::add(std::span<const uint32_t> path, double bound_Bps) {
   return slot;
 }
 
-// Swap-removes the element of the slot's hop from its resource's user list in O(1). The
-// slot's own user_index_ entries are not read again until add() rewrites them.
+// Swap-removes the entry of the slot's hop from its resource's user list. The last entry
+// moves into its place; the moved slot's hop is the one over `resource` whose user_index_
+// entry names the last position (unique: a hop's entry is its own). O(the moved slot's path
+// length). The slot's own user_index_ entries are not read again until add() rewrites them.
 void MaxMinSolver::detach(uint32_t slot, uint32_t hop) {
-  const uint32_t resource = path_[slot][hop];
-  const std::span<Element> users = users_.list(resource);
-  if (users.size() == 1) {  // the slot's element alone: nothing moves
-    users_.pop_back(resource);
-    touch(resource);
-    return;
+  const SlotRoute& route = routes_[slot];
+  const uint32_t resource = route.path[hop];
+  const std::span<uint32_t> users = users_.list(resource);
+  const auto last = static_cast<uint32_t>(users.size() - 1);
+  const uint32_t index = user_index_[route.index_begin + hop];
+  if (index != last) {
+    const uint32_t moved = users[last];
+    users[index] = moved;
+    const SlotRoute& moved_route = routes_[moved];
+    uint32_t* moved_index = user_index_.data() + moved_route.index_begin;
+    for (uint32_t moved_hop = 0; moved_hop < moved_route.length; ++moved_hop) {
+      if (moved_route.path[moved_hop] == resource && moved_index[moved_hop] == last) {
+        moved_index[moved_hop] = index;
+        break;
+      }
+    }
   }
-  const uint32_t index = user_index_[index_begin_[slot] + hop];
-  users[index] = users.back();
-  user_index_[index_begin_[users[index].slot] + users[index].hop] = index;
   users_.pop_back(resource);
   touch(resource);
 }
 
 void MaxMinSolver::remove(uint32_t slot) {
-  for (uint32_t hop = 0; hop < length_[slot]; ++hop) detach(slot, hop);
+  for (uint32_t hop = 0; hop < routes_[slot].length; ++hop) detach(slot, hop);
   removed_since_collect_ = true;
   rate_Bps_[slot] = 0;
   free_slots_.push_back(slot);
@@ -183,8 +198,7 @@ void MaxMinSolver::collect_component() {
   removed_since_collect_ = false;
   // Breadth-first: component_resources_ doubles as the queue.
   for (std::size_t next = 0; next < component_resources_.size(); ++next) {
-    for (const Element& element : users_.list(component_resources_[next])) {
-      const uint32_t slot = element.slot;
+    for (const uint32_t slot : users_.list(component_resources_[next])) {
       if (fixed_[slot] & kCollected) continue;  // cleared for the component by its solve
       fixed_[slot] |= kCollected;
       component_slots_.push_back(slot);
@@ -257,10 +271,10 @@ void MaxMinSolver::solve_component() {
     }
   });
   const auto start_level = [this](uint32_t resource) {
-    const std::span<const Element> users = users_.list(resource);
+    const std::span<const uint32_t> users = users_.list(resource);
     remaining_Bps_[resource] = capacities_Bps_[resource];
     // A lone slot's resources are already filled: no level to push.
-    if (users.empty() || (users.size() == 1 && (fixed_[users.front().slot] & kFixed))) {
+    if (users.empty() || (users.size() == 1 && (fixed_[users.front()] & kFixed))) {
       unfixed_[resource] = 0;
       return;
     }
@@ -299,8 +313,8 @@ void MaxMinSolver::solve_component() {
     }
     // fix() changes counters only, never users_, so iterating the list is safe.
     filling_ = top.id;
-    for (const Element& element : users_.list(top.id)) {
-      if (!(fixed_[element.slot] & kFixed)) fix(element.slot, top.level_Bps);
+    for (const uint32_t slot : users_.list(top.id)) {
+      if (!(fixed_[slot] & kFixed)) fix(slot, top.level_Bps);
     }
     filling_.reset();
   }

@@ -115,23 +115,20 @@ class MaxMinSolver {
   /// of held for every resource.
   double load_Bps(uint32_t resource) const {
     double load = 0;
-    for (const Element& element : users_.list(resource)) load += rate_Bps_[element.slot];
+    for (const uint32_t slot : users_.list(resource)) load += rate_Bps_[slot];
     return load;
   }
   /// One more than the largest slot id ever returned: size for arrays indexed by slot.
   uint32_t slot_count() const { return static_cast<uint32_t>(rate_Bps_.size()); }
 
  private:
-  struct Element {
-    uint32_t slot;
-    uint32_t hop;  ///< index into the slot's path
-  };
-
   static constexpr uint8_t kFixed = 1;        ///< fixed_: the slot's rate is set this solve
   static constexpr uint8_t kRateChanged = 2;  ///< fixed_: ... to another value than before
   static constexpr uint8_t kCollected = 4;    ///< fixed_: in the component being collected
 
   uint32_t new_slot();
+  /// A range of `length` entries of user_index_ for a slot: a free one, or new entries.
+  uint32_t take_range(uint32_t length);
   /// Sets the slot's rate for this solve, noting whether it changed. Once per solve a slot.
   void set_rate(uint32_t slot, double rate_Bps) {
     if (rate_Bps != rate_Bps_[slot]) fixed_[slot] |= kRateChanged;
@@ -141,7 +138,9 @@ class MaxMinSolver {
   /// Fixes `slot` at min(bound, capacities) when it is alone on every resource it crosses;
   /// returns whether it did.
   bool fix_if_alone(uint32_t slot);
-  std::span<const uint32_t> path(uint32_t slot) const { return {path_[slot], length_[slot]}; }
+  std::span<const uint32_t> path(uint32_t slot) const {
+    return {routes_[slot].path, routes_[slot].length};
+  }
   double resource_level(uint32_t resource) const;
   void detach(uint32_t slot, uint32_t hop);
 
@@ -149,7 +148,10 @@ class MaxMinSolver {
   std::span<const uint32_t> path_resources_;
 
   // Per resource.
-  flowsim_internal::ArenaLists<Element> users_;  ///< elements of active slots crossing it
+  /// Its users: the slot of each crossing by an active slot (a slot crossing it twice is
+  /// listed twice), 4 bytes a crossing. Which hop of the slot an entry is follows from the
+  /// slot's user_index_ entries (detach()).
+  flowsim_internal::ArenaLists<uint32_t> users_;
   std::vector<double> remaining_Bps_;        ///< scratch of solve_component
   std::vector<uint32_t> unfixed_;            ///< scratch: elements not yet fixed
   /// Whether the resource is in dirty_ or, during collect_component(), in the component: one
@@ -162,13 +164,22 @@ class MaxMinSolver {
   /// The same for the slots of a large component, one bit a slot.
   std::vector<bool> starting_slots_;
 
-  // Per slot: its path (the caller's memory) and, in user_index_[index_begin_ + hop], where
-  // each hop's element sits in users_[resource]. A reused slot keeps its range of user_index_
-  // when the new path fits, so the pool grows only with the longest path each slot has had.
-  std::vector<const uint32_t*> path_;
-  std::vector<uint32_t> length_;
-  std::vector<uint32_t> index_begin_, index_capacity_;
+  // Per slot: its path (the caller's memory) and, in user_index_[index_begin + hop], where
+  // each hop's entry sits in users_[resource]. A slot's range of user_index_ has its path's
+  // length (a removed slot keeps its last one): a slot reused with a path of another length
+  // leaves its range to free_ranges_ and takes one of the new length there, or new entries.
+  // The pool then holds, for each path length, at most the most slots that had that length
+  // at once.
+  /// What detach() reads of a slot, in one 16-byte record (one cache line, not three).
+  struct SlotRoute {
+    const uint32_t* path = nullptr;
+    uint32_t length = 0;  ///< of the path, and of the slot's range of user_index_
+    uint32_t index_begin = 0;
+  };
+  std::vector<SlotRoute> routes_;
   std::vector<uint32_t> user_index_;
+  /// free_ranges_[length]: begins of ranges of user_index_ of that length no slot holds.
+  std::vector<std::vector<uint32_t>> free_ranges_;
   std::vector<double> bound_Bps_, rate_Bps_;
   /// kFixed | kRateChanged | kCollected, reset for the component per solve
   std::vector<uint8_t> fixed_;

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "flowsim/busiest_first.hpp"
 #include "flowsim/event_queue.hpp"
 #include "flowsim/max_min_solver.hpp"
 #include "linksim/flowsim.hpp"
@@ -52,9 +53,7 @@ class Simulation {
         capacities_Bps_(capacities_Bps),
         precision_(precision),
         solver_(capacities_Bps),
-        metered_s_(capacities_Bps.size(), 0.0),
-        busy_s_(capacities_Bps.size(), 0.0),
-        saturated_(capacities_Bps.size(), 0) {}
+        meters_(capacities_Bps.size()) {}
 
   /// Runs the source to its end. Call once: the solver's storage is released before the
   /// outcome's per-resource array is made, so the two are never held at once.
@@ -85,6 +84,16 @@ class Simulation {
   }
 
  private:
+  /// saturated_since_s of a resource below its saturation threshold.
+  static constexpr double kUnsaturated = -1;
+  /// A resource's saturation, in one 16-byte record (one cache line a meter_at()).
+  struct Meter {
+    /// The time of the last meter_at() if it found the resource saturated (>= 0: event
+    /// times are), kUnsaturated otherwise: the interval since then counts as busy.
+    double saturated_since_s = kUnsaturated;
+    double busy_s = 0;  ///< saturated time before saturated_since_s; Outcome's busy_s
+  };
+
   void handle(const Event& event, double now) {
     if (event.kind() == EventKind::kStart) {
       start_transfer(event.id, now);
@@ -428,35 +437,27 @@ class Simulation {
 
   // Closes the resource's metered interval at `now`; `load_Bps` holds from now on.
   void meter_at(uint32_t resource, double now, double load_Bps) {
-    if (saturated_[resource]) busy_s_[resource] += now - metered_s_[resource];
-    metered_s_[resource] = now;
+    Meter& meter = meters_[resource];
+    close_interval(meter, now);
     const double threshold_Bps = (1 - precision_) * capacities_Bps_[resource];
-    saturated_[resource] = load_Bps >= threshold_Bps;
+    meter.saturated_since_s = load_Bps >= threshold_Bps ? now : kUnsaturated;
+  }
+  /// Adds the time since the resource was last metered to its busy time if it was saturated.
+  static void close_interval(Meter& meter, double now) {
+    if (meter.saturated_since_s != kUnsaturated) meter.busy_s += now - meter.saturated_since_s;
   }
 
   void summarize() {
     const auto resources = static_cast<uint32_t>(capacities_Bps_.size());
-    for (uint32_t r = 0; r < resources; ++r) meter(r, outcome_.makespan_s);
+    // The last interval of each resource ends at the makespan (no later state is read).
+    for (Meter& meter : meters_) close_interval(meter, outcome_.makespan_s);
     solver_.release();
     queue_ = EventQueue();
     outcome_.resources.resize(resources);
-    for (uint32_t r = 0; r < resources; ++r) outcome_.resources[r].busy_s = busy_s_[r];
-    std::vector<double>().swap(busy_s_);
+    for (uint32_t r = 0; r < resources; ++r) outcome_.resources[r].busy_s = meters_[r].busy_s;
+    std::vector<Meter>().swap(meters_);
     source_.add_bytes(outcome_.resources);
-    // Busiest first, ties by id: a stable sort of (busy time, id) keys made in id order, on
-    // the keys themselves instead of through the resources (a merge sort: its sequential
-    // passes beat a quicksort's on the many equal times of a symmetric machine).
-    std::vector<std::pair<double, uint32_t>> busy;
-    std::size_t count = 0;
-    for (uint32_t r = 0; r < resources; ++r) count += outcome_.resources[r].busy_s > 0 ? 1 : 0;
-    busy.reserve(count);
-    for (uint32_t r = 0; r < resources; ++r) {
-      if (outcome_.resources[r].busy_s > 0) busy.emplace_back(outcome_.resources[r].busy_s, r);
-    }
-    std::stable_sort(busy.begin(), busy.end(),
-                     [](const auto& a, const auto& b) { return a.first > b.first; });
-    outcome_.bottlenecks.reserve(busy.size());
-    for (const auto& [busy_s, r] : busy) outcome_.bottlenecks.push_back(ResourceId{r});
+    outcome_.bottlenecks = busiest_first(outcome_.resources);
   }
 
   /// push_finishes() groups the finishes of a re-solve that changed at least
@@ -491,10 +492,7 @@ class Simulation {
   std::vector<std::vector<SlotVersion>> finish_groups_;
   std::vector<uint32_t> free_finish_groups_;
 
-  // Per resource: saturation state since metered_s_.
-  std::vector<double> metered_s_;
-  std::vector<double> busy_s_;  ///< Outcome's busy_s until summarize()
-  std::vector<uint8_t> saturated_;
+  std::vector<Meter> meters_;  ///< per resource
   /// meter_component(): the component's resources, all false between calls.
   std::vector<bool> in_component_;
 

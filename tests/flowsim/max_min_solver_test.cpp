@@ -292,3 +292,77 @@ TEST_CASE("max-min solver: rate_changed tells the component's slots whose rate m
 
 }  // namespace
 }  // namespace linksim
+
+namespace linksim {
+namespace {
+
+// The user lists as the solver's contract orders them: each crossing (slot, hop) appended at
+// add(); remove() takes the slot's hops in path order, each swapped with its list's last entry.
+struct UserListModel {
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> users;  // per resource: (slot, hop)
+
+  void add(uint32_t slot, const std::vector<uint32_t>& path) {
+    for (uint32_t hop = 0; hop < path.size(); ++hop) users[path[hop]].emplace_back(slot, hop);
+  }
+  void remove(uint32_t slot, const std::vector<uint32_t>& path) {
+    for (uint32_t hop = 0; hop < path.size(); ++hop) {
+      auto& list = users[path[hop]];
+      const auto at = std::find(list.begin(), list.end(), std::make_pair(slot, hop));
+      *at = list.back();
+      list.pop_back();
+    }
+  }
+};
+
+TEST_CASE("max-min solver: user lists keep swap-remove order, paths crossing a resource twice") {
+  // Paths of 1-4 hops over 4 resources (repeats are frequent); random adds and removes. After
+  // each, the slots collected from one changed resource are its users in list order (first
+  // crossing of each slot), and its load sums its users' rates in that order, bit for bit.
+  std::mt19937 rng(11);
+  const std::vector<double> capacities_Bps = {3, 5, 7, 11};
+  std::vector<std::vector<uint32_t>> paths(48);
+  for (auto& path : paths) {
+    path.resize(1 + rng() % 4);
+    for (uint32_t& resource : path) resource = static_cast<uint32_t>(rng() % 4);
+  }
+  MaxMinSolver solver(capacities_Bps);
+  UserListModel model{.users = std::vector<std::vector<std::pair<uint32_t, uint32_t>>>(4)};
+  std::vector<std::pair<uint32_t, uint32_t>> active;  // (path, slot)
+  for (int step = 0; step < 400; ++step) {
+    if (active.empty() || (active.size() < 24 && rng() % 2 == 0)) {
+      const uint32_t p = static_cast<uint32_t>(rng() % paths.size());
+      const uint32_t slot = solver.add(paths[p], kInf);
+      model.add(slot, paths[p]);
+      active.emplace_back(p, slot);
+    } else {
+      const std::size_t victim = rng() % active.size();
+      solver.remove(active[victim].second);
+      model.remove(active[victim].second, paths[active[victim].first]);
+      active.erase(active.begin() + static_cast<std::ptrdiff_t>(victim));
+    }
+    solver.solve();
+    for (uint32_t resource = 0; resource < 4; ++resource) {
+      CAPTURE(step);
+      CAPTURE(resource);
+      std::vector<uint32_t> expected;
+      double load_Bps = 0;
+      for (const auto& user : model.users[resource]) {
+        load_Bps += solver.rate_Bps(user.first);
+        if (std::find(expected.begin(), expected.end(), user.first) == expected.end()) {
+          expected.push_back(user.first);
+        }
+      }
+      CHECK(solver.load_Bps(resource) == load_Bps);
+      solver.touch(resource);
+      solver.collect_component();
+      const auto slots = solver.component_slots();
+      REQUIRE(slots.size() >= expected.size());
+      CHECK(std::vector<uint32_t>(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(
+                                                                     expected.size())) == expected);
+      solver.solve_component();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace linksim
