@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <climits>
+#include <cstdint>
 #include <span>
 #include <stdexcept>
 #include <tuple>
@@ -301,9 +302,21 @@ void Topology::set_host_layout(int hosts, uint32_t devices_per_host, uint32_t li
                     link_where_.begin() + links_per_host / 2);
   kept_where.insert(kept_where.end(), link_where_.begin() + std::ptrdiff_t(block_links / 2),
                     link_where_.end());
+  // Keep only the declarations the kept pairs name: a machine rebuilt link by link (a
+  // faulted copy) names host 0's declarations again in every server, one run each.
+  std::vector<SourceLocation> kept_wheres;
+  std::vector<uint32_t> renumbered(wheres_.size(), UINT32_MAX);
+  for (uint32_t& where : kept_where) {
+    if (renumbered[where] == UINT32_MAX) {
+      renumbered[where] = uint32_t(kept_wheres.size());
+      kept_wheres.push_back(wheres_[where]);
+    }
+    where = renumbered[where];
+  }
   devices_ = std::move(kept_devices);
   links_ = std::move(kept_links);
   link_where_ = std::move(kept_where);
+  wheres_ = std::move(kept_wheres);
   host_block_.clear();
   if (!differing.empty()) {
     host_block_.assign(size_t(hosts), 0);

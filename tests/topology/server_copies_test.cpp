@@ -227,10 +227,12 @@ TEST_CASE("server copies: a fault on a loaded cluster changes every server's cop
     }
     CHECK(seen == 1);
   }
-  // Every other link reads as before.
+  // Every other link reads as before, and every link keeps its declaration.
   int changed = 0;
   for (uint32_t i = 0; i < t.links().size(); ++i) {
     changed += t.link(LinkId{i}) == d.link(LinkId{i}) ? 0 : 1;
+    CHECK(d.link_where(LinkId{i}).line == t.link_where(LinkId{i}).line);
+    CHECK(d.link_where(LinkId{i}).column == t.link_where(LinkId{i}).column);
   }
   CHECK(changed == 2 * 3);
   check_adjacency(d);
