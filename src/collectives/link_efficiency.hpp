@@ -18,7 +18,7 @@ namespace linksim::detail {
 /// when `id` is in a server block (the layout contract of linksim/topology.hpp; faults keep
 /// it), else `id`'s own. Its kind, index, model and reduction are `id`'s; its host and clock
 /// are host 0's. Host 0's devices stay in cache where a cluster's far devices miss it.
-inline const Device& block_twin(const Topology& topology, DeviceId id) {
+inline Device block_twin(const Topology& topology, DeviceId id) {
   const uint64_t per_host = topology.devices_per_host();
   if (id.value < per_host * uint64_t(topology.host_count())) {
     return topology.device(DeviceId{uint32_t(id.value % per_host)});

@@ -117,7 +117,7 @@ void check_switch(const Server& s, DeviceId sw, std::vector<LintWarning>& out) {
   const Topology& t = s.topology;
   const detail::UpChain& up = s.tree.chains[sw.value];
   if (up.links.empty() || t.link(up.links.front()).family != LinkFamily::kPcie) return;
-  const Link* uplink = &t.link(up.links.front());
+  const Link uplink = t.link(up.links.front());
   std::vector<std::pair<DeviceId, double>> below;
   collect_below(s, sw, below);
   const bool serves_local_gpu = std::any_of(below.begin(), below.end(), [&](const auto& e) {
@@ -136,16 +136,16 @@ void check_switch(const Server& s, DeviceId sw, std::vector<LintWarning>& out) {
     crossing.push_back(id);
     demand_Bps += bw;
   }
-  if (crossing.size() < 2 || demand_Bps <= uplink->bw_Bps * 1.0001) return;
+  if (crossing.size() < 2 || demand_Bps <= uplink.bw_Bps * 1.0001) return;
   std::vector<std::string> devices{s.name(sw)};
   for (const std::string& n : name_list(s, crossing)) devices.push_back(n);
   out.push_back({std::string(kRulePcieOversubscribed), devices,
                  fmt::format("{}: {} share one {} x{} uplink: {} of device links behind {} "
                              "({:.1f}:1); traffic leaving the switch (other switches, the other "
                              "socket, host-staged copies) is throttled",
-                             s.name(sw), names(s, crossing), t.link_type(*uplink), uplink->lanes,
-                             gbps(demand_Bps), gbps(uplink->bw_Bps),
-                             demand_Bps / uplink->bw_Bps)});
+                             s.name(sw), names(s, crossing), t.link_type(uplink), uplink.lanes,
+                             gbps(demand_Bps), gbps(uplink.bw_Bps),
+                             demand_Bps / uplink.bw_Bps)});
 }
 
 void check_pcie_oversubscription(const Server& s, int host, std::vector<LintWarning>& out) {

@@ -166,7 +166,8 @@ bool is_removable(const Topology& topology, DeviceId id) {
 // Which changes fit which targets.
 void check_fit(std::string_view item, const Topology& topology, const Fault& fault) {
   const bool device = fault.target == FaultTargetKind::kDevice;
-  const Device* d = device ? &topology.device(fault.device) : nullptr;
+  const std::optional<Device> d =
+      device ? std::optional<Device>(topology.device(fault.device)) : std::nullopt;
   switch (fault.change) {
     case FaultChange::kMissing:
       if (!device) fail(item, "expected a device to be missing, got a link or link class (give it a lower width or speed)");

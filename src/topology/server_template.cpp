@@ -28,38 +28,28 @@ ServerTemplate parse_server(const YamlValue& node, const std::optional<YamlValue
 }
 
 void instantiate_servers(Topology& topology, const ServerTemplate& server, int hosts) {
-  // Room for the hosts and the fabric, so that large clusters are never copied to regrow:
-  // per NIC a leaf link and at most one cable up from each of the (at most four) tiers,
-  // two directed links each, with room for oversubscribed uplinks. Reserved room that is
-  // never written costs address space, not memory.
+  // Host 0's block is stored; the other servers repeat it without being stored
+  // (Topology::add_server_copies). Room for the fabric after it, so that large clusters are
+  // never copied to regrow: per NIC at most one switch, a leaf link and at most one cable up
+  // from each of the (at most four) tiers, two directed links each, with room for
+  // oversubscribed uplinks. Reserved room that is never written costs address space, not
+  // memory.
   size_t nics = 0;
   for (const Device& device : server.devices) nics += device.kind == DeviceKind::kNic;
-  topology.reserve(size_t(hosts) * (server.devices.size() + nics) + 16,
-                   size_t(hosts) * (2 * server.links.size() + 12 * nics) + 64);
+  topology.reserve(server.devices.size() + size_t(hosts) * nics + 16,
+                   2 * server.links.size() + size_t(hosts) * 12 * nics + 64);
   // One details entry per template device, shared by all its copies.
-  std::vector<Device> host_block = server.devices;
-  for (size_t i = 0; i < host_block.size(); ++i) {
-    host_block[i].details = topology.add_details(server.details[i]);
+  for (size_t i = 0; i < server.devices.size(); ++i) {
+    Device device = server.devices[i];
+    device.host = 0;
+    device.details = topology.add_details(server.details[i]);
+    topology.add_device(std::move(device));
   }
-  for (int h = 0; h < hosts; ++h) {
-    for (const Device& device : host_block) {
-      Device copy = device;
-      copy.host = h;
-      topology.add_device(copy);
-    }
+  for (const LinkSpec& link : server.links) {
+    topology.add_link(DeviceId{link.from}, DeviceId{link.to}, *link.type, link.lanes,
+                      link.bw_Bps, link.latency_s, link.where, link.host_bridge);
   }
-  uint32_t devices_per_host = uint32_t(server.devices.size());
-  for (int h = 0; h < hosts; ++h) {
-    uint32_t offset = uint32_t(h) * devices_per_host;
-    for (const LinkSpec& link : server.links) {
-      // Hosts after the first report host 0's declaration (Topology::link_where).
-      topology.add_link(DeviceId{offset + link.from}, DeviceId{offset + link.to}, *link.type,
-                        link.lanes, link.bw_Bps, link.latency_s,
-                        h == 0 ? link.where : SourceLocation{}, link.host_bridge);
-    }
-  }
-  // Each template link is two directed links (topology.hpp: ids 2k and 2k+1).
-  topology.set_host_layout(hosts, devices_per_host, uint32_t(2 * server.links.size()));
+  topology.add_server_copies(hosts);
 }
 
 }  // namespace linksim::detail

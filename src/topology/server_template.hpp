@@ -58,9 +58,8 @@ void parse_links(const YamlValue& links, const Catalog& catalog, ServerTemplate&
 ServerTemplate parse_server(const YamlValue& node, const std::optional<YamlValue>& extend,
                             const Catalog& catalog);
 
-/// Adds `hosts` copies of the server to `topology`, host-major: all devices of host 0, host 1,
-/// ..., then all links host by host, so each host is one contiguous block (topology.hpp
-/// layout contract), and declares the layout. O(hosts x template size).
+/// Adds the server to `topology` as host 0's block and declares `hosts` servers repeating it
+/// (Topology::add_server_copies; the topology.hpp layout contract). O(template size).
 void instantiate_servers(Topology& topology, const ServerTemplate& server, int hosts);
 
 }  // namespace linksim::detail

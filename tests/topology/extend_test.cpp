@@ -3,6 +3,7 @@
 // in place of an included one (docs/topology-format.md#extending-an-included-server).
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <string>
 
 #include "linksim/error.hpp"
@@ -16,13 +17,13 @@ std::string extend_data(const std::string& file) {
   return std::string(LINKSIM_SOURCE_DIR) + "/tests/data/extend/" + file;
 }
 
-const Link* link_between(const Topology& t, const std::string& a, const std::string& b) {
+std::optional<Link> link_between(const Topology& t, const std::string& a, const std::string& b) {
   const DeviceId from = *t.find(a);
   const DeviceId to = *t.find(b);
   for (const Link& l : t.links()) {
-    if (l.from == from && l.to == to) return &l;
+    if (l.from == from && l.to == to) return l;
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 TEST_CASE("extend: devices and links are added, a link of the same pair replaces the included one") {
@@ -36,16 +37,16 @@ TEST_CASE("extend: devices and links are added, a link of the same pair replaces
   CHECK(t.links().size() == base.links().size() + 2 * 5);
   // An A40 NVLink bridge: 4 links of 14.0625 GB/s per direction = 56.25 GB/s (the A40's
   // 112.5 GB/s bidirectional).
-  const Link* bridge = link_between(t, "gpu2", "gpu3");
-  REQUIRE(bridge != nullptr);
+  const std::optional<Link> bridge = link_between(t, "gpu2", "gpu3");
+  REQUIRE(bridge.has_value());
   CHECK(bridge->family == LinkFamily::kNvlink);
   CHECK(bridge->lanes == 4);
   CHECK(bridge->bw_Bps == doctest::Approx(56.25e9));
-  CHECK(link_between(t, "gpu1", "gpu2") == nullptr);
+  CHECK_FALSE(link_between(t, "gpu1", "gpu2").has_value());
   // PCIe Gen4 x8 = 8 x 1.96875 GB/s = 15.75 GB/s, in place of the included x16 (31.5 GB/s),
   // and positioned in the extending file.
-  const Link* slot = link_between(t, "gpu7", "pciesw3");
-  REQUIRE(slot != nullptr);
+  const std::optional<Link> slot = link_between(t, "gpu7", "pciesw3");
+  REQUIRE(slot.has_value());
   CHECK(slot->lanes == 8);
   CHECK(slot->bw_Bps == doctest::Approx(15.75e9));
   CHECK(link_between(t, "gpu6", "pciesw3")->bw_Bps == doctest::Approx(31.5e9));

@@ -15,16 +15,20 @@ std::string loader_data(const std::string& file) {
 }
 
 // The directed link from `a` to `b` (display names); fails the test when there is none.
-const Link& link_between(const Topology& topology, const std::string& a, const std::string& b) {
+LinkId link_id_between(const Topology& topology, const std::string& a, const std::string& b) {
   std::optional<DeviceId> from = topology.find(a);
   std::optional<DeviceId> to = topology.find(b);
   REQUIRE(from.has_value());
   REQUIRE(to.has_value());
   for (LinkId id : topology.out_links(*from)) {
-    if (topology.link(id).to == *to) return topology.link(id);
+    if (topology.link(id).to == *to) return id;
   }
   FAIL("no link " << a << " -> " << b);
-  return topology.link(LinkId{0});
+  return LinkId{0};
+}
+
+Link link_between(const Topology& topology, const std::string& a, const std::string& b) {
+  return topology.link(link_id_between(topology, a, b));
 }
 
 bool linked(const Topology& topology, const std::string& a, const std::string& b) {
@@ -87,14 +91,14 @@ TEST_CASE("loader: bandwidths come from the catalog per lane") {
   CHECK(link_between(topology, "gpu1", "sw0").lanes == 16);
   CHECK(link_between(topology, "gpu1", "sw0").latency_s == doctest::Approx(105e-9));
   // nvlink3 is 25 GB/s per lane but an A40 port runs 14.0625 GB/s: 4 x 14.0625 = 56.25 GB/s.
-  const Link& nvlink = link_between(topology, "host1:gpu0", "host1:gpu1");
+  const Link nvlink = link_between(topology, "host1:gpu0", "host1:gpu1");
   CHECK(nvlink.bw_Bps == doctest::Approx(56.25e9));
   CHECK(nvlink.lanes == 4);
   CHECK(nvlink.family == LinkFamily::kNvlink);
   CHECK(topology.link_type(nvlink) == "nvlink3");
   CHECK(nvlink.latency_s == doctest::Approx(100e-9));
   // host 1's link reports its template entry, as host 0's does.
-  const auto nvlink_id = LinkId{uint32_t(&nvlink - topology.links().data())};
+  const LinkId nvlink_id = link_id_between(topology, "host1:gpu0", "host1:gpu1");
   CHECK(topology.link_where(nvlink_id).line == 14);
   CHECK(topology.link_where(LinkId{nvlink_id.value - topology.links_per_host()}).line == 14);
   CHECK(sizeof(Link) == 32);
