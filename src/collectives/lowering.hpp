@@ -13,6 +13,7 @@
 #include "collectives/joint_flows.hpp"
 #include "collectives/link_efficiency.hpp"
 #include "collectives/route_caps.hpp"
+#include "collectives/route_shapes.hpp"
 #include "linksim/flowsim.hpp"
 
 namespace linksim::detail {
@@ -35,7 +36,8 @@ class Lowering {
         scale_(cap_scale),
         latency_s_(start_latency_s),
         joint_(joint),
-        caps_(g.topology(), g.options().calibration, &g.gdr_nics(), g.network_legs_by_link_id()) {
+        caps_(g.topology(), g.options().calibration, &g.gdr_nics(), g.network_legs_by_link_id()),
+        shapes_(g) {
     if (joint_ != nullptr) {
       capacities_ = std::move(capacities);
     } else {
@@ -58,28 +60,16 @@ class Lowering {
 
   /// Adds `bytes` from rank a to rank b along their route (all its parallel paths). The
   /// route is neither kept in the communicator's cache nor summarized, and is written into
-  /// one route this lowering reuses (CommGraph::route_paths).
-  void send(int a, int b, double bytes) { send_route(g_.route_paths(a, b, &route_), bytes); }
-
-  void send_route(const Route& route, double bytes) {
-    paths_.clear();
-    resources_.clear();
-    size_t total = 0;
-    for (const Path& p : route.paths) total += p.links.size();
-    resources_.reserve(total);
-    for (const Path& p : route.paths) {
-      size_t begin = resources_.size();
-      for (LinkId id : p.links) resources_.push_back(ResourceId{id.value});
-      paths_.push_back({std::span<const ResourceId>(resources_.data() + begin, p.links.size()),
-                        p.share});
+  /// one route this lowering reuses: from the route shapes' table between servers
+  /// (RouteShapes), else by CommGraph::route_paths.
+  void send(int a, int b, double bytes) {
+    double cap_Bps = 0;
+    if (shapes_.route(a, b, caps_, &route_, &cap_Bps)) {
+      add_route(route_, bytes, cap_Bps);
+    } else {
+      const Route& route = g_.route_paths(a, b, &route_);
+      add_route(route, bytes, caps_.cap(route));
     }
-    TransferSpec spec;
-    spec.bytes = bytes;
-    spec.paths = paths_;
-    spec.latency_s = latency_s_;
-    const double cap = caps_.cap(route);
-    if (cap < std::numeric_limits<double>::infinity()) spec.rate_cap_Bps = cap * scale_;
-    add(spec);
   }
 
   /// The simulation of the transfers sent; an empty outcome when they went to a JointFlows.
@@ -112,6 +102,28 @@ class Lowering {
   }
 
  private:
+  /// Adds `bytes` along every path of `route`, at most `cap_Bps` (RouteCaps::cap's value for
+  /// the route, before the scale) in all.
+  void add_route(const Route& route, double bytes, double cap_Bps) {
+    paths_.clear();
+    resources_.clear();
+    size_t total = 0;
+    for (const Path& p : route.paths) total += p.links.size();
+    resources_.reserve(total);
+    for (const Path& p : route.paths) {
+      size_t begin = resources_.size();
+      for (LinkId id : p.links) resources_.push_back(ResourceId{id.value});
+      paths_.push_back({std::span<const ResourceId>(resources_.data() + begin, p.links.size()),
+                        p.share});
+    }
+    TransferSpec spec;
+    spec.bytes = bytes;
+    spec.paths = paths_;
+    spec.latency_s = latency_s_;
+    if (cap_Bps < std::numeric_limits<double>::infinity()) spec.rate_cap_Bps = cap_Bps * scale_;
+    add(spec);
+  }
+
   void add(const TransferSpec& spec) {
     if (joint_ != nullptr) {
       joint_->add(spec, capacities_);
@@ -130,6 +142,7 @@ class Lowering {
   std::vector<ResourceId> resources_;
   Route route_;  ///< send's route between ranks, its room reused from send to send
   RouteCaps caps_;  ///< send_route's rate caps, decided once per route shape
+  RouteShapes shapes_;  ///< send's routes between servers, from a table per route shape
 };
 
 /// Throws ConfigError when a lowering would need more than kMaxTransfers transfers.
