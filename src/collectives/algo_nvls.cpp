@@ -171,7 +171,7 @@ FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, 
                        JointFlows* joint) {
   const Topology& t = g.topology();
   const size_t n = g.ranks().size();
-  std::vector<double> caps = g.capacities();
+  std::vector<double> caps = g.capacities().to_vector();
   // Each rank's NVLinks into the reduction-capable switches: its links up (and, as their
   // reverses, down) from first_link[r] to first_link[r + 1].
   std::vector<ResourceId> up, down;

@@ -76,8 +76,8 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
       ranks_(std::move(ranks)),
       options_(options),
       router_(topology, router_options(options, topology, ranks_)),
-      capacity_(std::make_shared<const std::vector<double>>(
-          effective_capacities(topology, options.calibration))),
+      capacity_(std::make_shared<const LinkCapacities>(
+          effective_link_capacities(topology, options.calibration))),
       route_index_(ranks_.size()),
       caches_from_(std::make_unique<std::atomic<bool>[]>(ranks_.size())) {
   build();
@@ -92,8 +92,8 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
       // The effective capacities depend on the calibration too: shared only when it is the same.
       capacity_(tables_from.options_.calibration == options.calibration
                     ? tables_from.capacity_
-                    : std::make_shared<const std::vector<double>>(
-                          effective_capacities(topology, options.calibration))),
+                    : std::make_shared<const LinkCapacities>(
+                          effective_link_capacities(topology, options.calibration))),
       latency_overrides_(tables_from.latency_overrides_),
       network_legs_by_link_id_(tables_from.network_legs_by_link_id_),
       route_index_(ranks_.size()),

@@ -18,16 +18,13 @@
 
 namespace linksim::detail {
 
-/// `caps` each times `scale`.
-std::vector<double> scaled(std::vector<double> caps, double scale);
-
 // One simulation's worth of transfers: capacities scaled by the protocol's efficiency. With a
 // JointFlows (`joint` not null) the transfers are recorded there, as one group among several
 // simulated together, and run() answers nothing (flow_lowering.hpp: simulate_flows).
 class Lowering {
  public:
   Lowering(const CommGraph& g, double scale, double start_latency_s, JointFlows* joint)
-      : Lowering(g, scaled(g.capacities(), scale), scale, start_latency_s, joint) {}
+      : Lowering(g, g.capacities().to_vector(scale), scale, start_latency_s, joint) {}
 
   /// With capacities of the caller's choosing; route caps are scaled by `cap_scale`.
   Lowering(const CommGraph& g, std::vector<double> capacities, double cap_scale,

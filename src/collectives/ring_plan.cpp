@@ -25,8 +25,10 @@ constexpr int kMaxChannelSplit = 4;
 constexpr long kMeshSearchSteps = 1L << 16;
 constexpr double kBetterBy = 1e-6;
 
+// `residual`: per-link capacities by link id (a std::vector<double> or LinkCapacities).
+template <class Capacities>
 double hop_rate_on(const Topology& t, const ModelCalibration& calibration, const Route& route,
-                   const std::vector<double>& residual, const GdrNics& gdr_nics) {
+                   const Capacities& residual, const GdrNics& gdr_nics) {
   double rate = std::numeric_limits<double>::infinity();
   for (const Path& p : route.paths) {
     double path_rate = std::numeric_limits<double>::infinity();
@@ -68,7 +70,7 @@ CommGraph::ServerRings CommGraph::pack_rings_greedily(const std::vector<int>& fi
   // Rings one after another while links have capacity left, each the best cycle on what the
   // previous ones left (NCCL builds several channels on meshes such as DGX-1's cube mesh).
   ServerRings out;
-  std::vector<double> residual = capacities();
+  std::vector<double> residual = capacities().to_vector();
   const auto& node = nodes_[0];
   for (int k = 0; k < kMaxPackedRings; ++k) {
     std::vector<int> ring = first_ring;
