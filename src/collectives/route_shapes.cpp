@@ -26,13 +26,18 @@ bool RouteShapes::route(int from, int to, RouteCaps& caps, Route* out, double* c
   const uint32_t src_host = src.value / devices_per_host_;
   const uint32_t dst_host = dst.value / devices_per_host_;
   if (src_host == dst_host) return false;
-  const uint64_t key = uint64_t(src.value - src_host * devices_per_host_) << 32 |
-                       (dst.value - dst_host * devices_per_host_);
-  auto found = shapes_.find(key);
-  if (found == shapes_.end()) {
-    found = shapes_.emplace(key, build(from, to, src_host, dst_host)).first;
+  const uint32_t src_local = src.value - src_host * devices_per_host_;
+  const uint32_t dst_local = dst.value - dst_host * devices_per_host_;
+  if (shape_of_.empty()) shape_of_.resize(devices_per_host_);
+  std::vector<std::pair<uint32_t, uint32_t>>& built = shape_of_[src_local];
+  auto found = std::find_if(built.begin(), built.end(),
+                            [&](const auto& entry) { return entry.first == dst_local; });
+  if (found == built.end()) {
+    shapes_.push_back(build(from, to, src_host, dst_host));
+    built.emplace_back(dst_local, uint32_t(shapes_.size() - 1));
+    found = built.end() - 1;
   }
-  Shape& shape = found->second;
+  Shape& shape = shapes_[found->second];
   if (shape.state == Shape::State::kUnusable) return false;
   if (!generate(shape, src, dst, src_host, dst_host, out)) return false;
   if (shape.state == Shape::State::kUnchecked) {

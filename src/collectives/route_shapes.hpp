@@ -8,7 +8,7 @@
 
 #include <array>
 #include <cstdint>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "collectives/route_caps.hpp"
@@ -94,7 +94,11 @@ class RouteShapes {
   uint32_t links_per_host_ = 0;
   uint32_t block_devices_ = 0;  ///< devices of all server blocks
   uint32_t block_links_ = 0;    ///< links of all server blocks: the fabric's come after
-  std::unordered_map<uint64_t, Shape> shapes_;  ///< by (source << 32 | destination) host-0 ids
+  std::vector<Shape> shapes_;
+  /// By source GPU's host-0 id: (destination GPU's host-0 id, index into shapes_) of the
+  /// shapes built from it, scanned (a rank sends to few local GPUs: a tree's or ring's
+  /// neighbours on one rail, at most its server's GPUs); sized at the first shape.
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> shape_of_;
   std::vector<ShapePath> paths_;
   std::vector<NicPair> pairs_;
   std::vector<LinkId> links_;
