@@ -336,8 +336,12 @@ void StreamSet::add(const Route& route, double weight, double rate_cap_Bps,
       // loads host 0's block alone), then every link: one large array, as before, so the
       // allocator's heap is not left with the holes of regrown ones.
       if (id >= load_.size()) {
-        load_.resize(id < kFirstLoads ? std::min(links_, kFirstLoads) : links_,
-                     0.0);
+        const bool every_link = id >= kFirstLoads;
+        load_.resize(every_link ? links_ : std::min(links_, kFirstLoads), 0.0);
+        // The touched list's room for every link too (4 bytes a link, its pages used only
+        // as links are touched): no regrowth by doubling, whose freed arrays would leave
+        // the same holes.
+        if (every_link) touched_.reserve(links_);
       }
       if (load_[id] == 0.0) touched_.push_back(id);
       load_[id] += weight * path.share;
