@@ -87,10 +87,13 @@ class Lowering {
     const auto links = g_.topology().links();
     const size_t per_host = g_.topology().links_per_host();
     const size_t blocks = per_host * static_cast<size_t>(g_.topology().host_count());
+    size_t next_local = 0;  // r's id within its server block, counted along (no division)
     for (size_t r = 0; r < result.resources.size(); ++r) {
+      const size_t local = next_local;
+      next_local = local + 1 == per_host ? 0 : local + 1;
       const ResourceUsage& used = result.resources[r];
       if (!(used.bytes > 0)) continue;
-      const double raw_Bps = links[r < blocks ? r % per_host : r].bw_Bps;
+      const double raw_Bps = links[r < blocks ? local : r].bw_Bps;
       const double utilization = out.time_s > 0 ? used.bytes / (raw_Bps * out.time_s) : 0.0;
       out.link_usage.push_back({LinkId{static_cast<uint32_t>(r)}, used.bytes, used.busy_s,
                                 utilization});
