@@ -86,9 +86,10 @@ TEST_CASE("route shapes: the router's routes on every shipped multi-server topol
       {"oci-a100-roce.yaml", {{"nodes", "2"}}},
       {"gb200-nvl72.yaml", {{"racks", "2"}}},
   };
-  for (const auto& [file, sets] : cases) {
+  for (const auto& entry : cases) {
+    const std::string& file = entry.first;
     CAPTURE(file);
-    const Topology t = library_topology(file, sets);
+    const Topology t = library_topology(file, entry.second);
     for (const CommOptions& options : {CommOptions{}, gdr_off()}) {
       const Tally tally = compare_all(t, options);
       CHECK(tally.between_servers > 0);
