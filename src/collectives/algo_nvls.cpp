@@ -171,15 +171,11 @@ FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, 
                        JointFlows* joint) {
   const Topology& t = g.topology();
   const size_t n = g.ranks().size();
-  std::vector<double> caps = g.capacities();
-  // Each rank's NVLinks into the reduction-capable switches: its links up (and, as their
-  // reverses, down) from first_link[r] to first_link[r + 1].
-  std::vector<ResourceId> up, down;
-  std::vector<double> bw;
-  std::vector<size_t> first_link(n + 1, 0);
-  // A GPU's NVLinks into the reduction-capable switches, in link order. A rank in a server
-  // block has host 0's links of its local GPU, shifted to its server (the layout contract of
-  // linksim/topology.hpp): those are read once per local GPU, not once per rank.
+  std::vector<double> caps = g.capacities().to_vector();
+  // A GPU's NVLinks into the reduction-capable switches, in link order: its links up and, as
+  // their reverses, down. A rank in a server block has host 0's links of its local GPU,
+  // shifted to its server (the layout contract of linksim/topology.hpp): those are read once
+  // per local GPU, not once per rank.
   struct SwitchLink {
     uint32_t up = 0;
     uint32_t down = 0;
@@ -198,54 +194,61 @@ FlowOutcome nvls_flows(const CommGraph& g, CollectiveOp op, const CostModel& m, 
   std::vector<std::vector<SwitchLink>> of_local(per_host);
   std::vector<char> local_read(per_host, 0);
   std::vector<SwitchLink> own;  // a rank outside the server blocks
-  for (size_t r = 0; r < n; ++r) {
-    first_link[r] = up.size();
+  // Calls visit(links, offset) with rank r's switch links (host-0 ids plus `offset`).
+  const auto for_rank = [&](size_t r, auto visit) {
     const DeviceId gpu = g.ranks()[r];
-    const std::vector<SwitchLink>* links = &own;
-    uint32_t offset = 0;
     if (gpu.value < per_host * uint64_t(t.host_count())) {
       const size_t local = gpu.value % per_host;
       if (local_read[local] == 0) {
         switch_links(DeviceId{uint32_t(local)}, &of_local[local]);
         local_read[local] = 1;
       }
-      links = &of_local[local];
-      offset = t.host_link_offset(int(gpu.value / per_host));
+      visit(of_local[local], t.host_link_offset(int(gpu.value / per_host)));
     } else {
       own.clear();
       switch_links(gpu, &own);
+      visit(own, uint32_t{0});
     }
-    for (const SwitchLink& link : *links) {
-      caps[link.up + offset] = link.bw_Bps * m.link_scale;
-      caps[link.down + offset] = link.bw_Bps * m.link_scale;
-      up.push_back(ResourceId{link.up + offset});
-      down.push_back(ResourceId{link.down + offset});
-      bw.push_back(link.bw_Bps);
-    }
+  };
+  // Two passes over the ranks: the switch links' capacities at NVLS's rate first (the
+  // simulator takes the capacities when the lowering starts), then each rank's transfers.
+  size_t switch_link_count = 0;
+  for (size_t r = 0; r < n; ++r) {
+    for_rank(r, [&](const std::vector<SwitchLink>& links, uint32_t offset) {
+      for (const SwitchLink& link : links) {
+        caps[link.up + offset] = link.bw_Bps * m.link_scale;
+        caps[link.down + offset] = link.bw_Bps * m.link_scale;
+      }
+      switch_link_count += links.size();
+    });
   }
-  first_link[n] = up.size();
   Lowering low(g, std::move(caps), 1.0, m.latency_s + m.fill_s, joint);
-  low.reserve_with_trees(2 * n, 2 * up.size(), g.nodes().size() > 1 ? nvls_heads(g) : 0);
+  low.reserve_with_trees(2 * n, 2 * switch_link_count, g.nodes().size() > 1 ? nvls_heads(g) : 0);
   const double each = op == CollectiveOp::kAllReduce ? bytes : m.wire_factor * bytes;
+  // One rank's links up and down, and their paths of one link each (the simulator copies
+  // them: TransferSpec's contract).
+  std::vector<ResourceId> up, down;
   std::vector<PathSpec> up_paths, down_paths;
   for (size_t r = 0; r < n; ++r) {
-    double total = 0;
-    for (size_t i = first_link[r]; i < first_link[r + 1]; ++i) total += bw[i];
-    up_paths.clear();
-    down_paths.clear();
-    for (size_t i = first_link[r]; i < first_link[r + 1]; ++i) {
-      up_paths.push_back({std::span<const ResourceId>(&up[i], 1), bw[i] / total});
-      down_paths.push_back({std::span<const ResourceId>(&down[i], 1), bw[i] / total});
-    }
+    for_rank(r, [&](const std::vector<SwitchLink>& links, uint32_t offset) {
+      double total = 0;
+      for (const SwitchLink& link : links) total += link.bw_Bps;
+      up.clear();
+      down.clear();
+      for (const SwitchLink& link : links) {
+        up.push_back(ResourceId{link.up + offset});
+        down.push_back(ResourceId{link.down + offset});
+      }
+      up_paths.clear();
+      down_paths.clear();
+      for (size_t i = 0; i < links.size(); ++i) {
+        up_paths.push_back({std::span<const ResourceId>(&up[i], 1), links[i].bw_Bps / total});
+        down_paths.push_back({std::span<const ResourceId>(&down[i], 1), links[i].bw_Bps / total});
+      }
+    });
     low.send_paths(up_paths, each);
     low.send_paths(down_paths, each);
   }
-  // The simulator copied the paths (TransferSpec's contract): the lists are freed before the
-  // simulation's peak, 16 bytes a GPU/switch link (8 MiB at 16,384 servers).
-  up = {};
-  down = {};
-  bw = {};
-  first_link = {};
   // Across servers only the NVLS heads talk (connect.cc connectNvls): head h of a server
   // exchanges its 1/heads of the data with head h of its tree neighbours, so the heads' NICs,
   // one rail per head, carry the trees (docs/model.md#multi-rack).

@@ -76,8 +76,8 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
       ranks_(std::move(ranks)),
       options_(options),
       router_(topology, router_options(options, topology, ranks_)),
-      capacity_(std::make_shared<const std::vector<double>>(
-          effective_capacities(topology, options.calibration))),
+      capacity_(std::make_shared<const LinkCapacities>(
+          effective_link_capacities(topology, options.calibration))),
       route_index_(ranks_.size()),
       caches_from_(std::make_unique<std::atomic<bool>[]>(ranks_.size())) {
   build();
@@ -92,8 +92,8 @@ CommGraph::CommGraph(const Topology& topology, std::vector<DeviceId> ranks,
       // The effective capacities depend on the calibration too: shared only when it is the same.
       capacity_(tables_from.options_.calibration == options.calibration
                     ? tables_from.capacity_
-                    : std::make_shared<const std::vector<double>>(
-                          effective_capacities(topology, options.calibration))),
+                    : std::make_shared<const LinkCapacities>(
+                          effective_link_capacities(topology, options.calibration))),
       latency_overrides_(tables_from.latency_overrides_),
       network_legs_by_link_id_(tables_from.network_legs_by_link_id_),
       route_index_(ranks_.size()),
@@ -423,9 +423,32 @@ void CommGraph::find_nvls() {
 void CommGraph::find_gdr_nics() {
   if (nodes_.size() < 2) return;  // no network route
   gdr_nics_.assign(topology_.devices().size(), false);
-  for (DeviceId gpu : ranks_) {
+  // A GPU's NICs are in its server, and the leg to each is its server's copy of host 0's
+  // (Router::host_route): a rank in a server block marks the NICs its local GPU reaches with
+  // GPUDirect RDMA, found once per local GPU, offset to its server.
+  const auto direct_nics = [&](DeviceId gpu, std::vector<DeviceId>* out) {
     for (DeviceId nic : router_.nics(gpu)) {
-      if (router_.route(gpu, nic).transport == Transport::kP2p) gdr_nics_[nic.value] = true;
+      if (router_.host_route(gpu, nic)->local->transport == Transport::kP2p) out->push_back(nic);
+    }
+  };
+  const uint64_t per_host = topology_.devices_per_host();
+  const uint64_t blocks = per_host * uint64_t(topology_.host_count());
+  std::vector<std::vector<DeviceId>> of_local(per_host);  // host-0 ids
+  std::vector<char> local_found(per_host, 0);
+  std::vector<DeviceId> own;  // a rank outside the server blocks
+  for (DeviceId gpu : ranks_) {
+    if (gpu.value < blocks) {
+      const uint64_t local = gpu.value % per_host;
+      if (local_found[local] == 0) {
+        direct_nics(DeviceId{uint32_t(local)}, &of_local[local]);
+        local_found[local] = 1;
+      }
+      const uint32_t offset = uint32_t(gpu.value - local);
+      for (DeviceId nic : of_local[local]) gdr_nics_[nic.value + offset] = true;
+    } else {
+      own.clear();
+      direct_nics(gpu, &own);
+      for (DeviceId nic : own) gdr_nics_[nic.value] = true;
     }
   }
 }

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "collectives/link_capacities.hpp"
 #include "collectives/model_params.hpp"
 #include "collectives/route_index.hpp"
 #include "collectives/searched_graph.hpp"
@@ -68,7 +69,9 @@ class CommGraph {
   /// The ranks of the emptiest server (kept: estimates ask for it per call).
   int min_ranks_per_node() const { return min_ranks_per_node_; }
   int min_sm() const { return min_sm_; }
-  const std::vector<double>& capacities() const { return *capacity_; }
+  /// Effective link capacities by link id, bytes/s (effective_link_capacities), held once
+  /// per server block; LinkCapacities::to_vector gives one array.
+  const LinkCapacities& capacities() const { return *capacity_; }
   /// network_legs_by_link_id(topology()) (route_caps.hpp): whether route caps between
   /// servers may be decided per route shape. Found once, shared by sibling graphs.
   bool network_legs_by_link_id() const { return *network_legs_by_link_id_; }
@@ -178,7 +181,7 @@ class CommGraph {
   std::vector<DeviceId> ranks_;
   CommOptions options_;
   Router router_;
-  std::shared_ptr<const std::vector<double>> capacity_;  ///< shared by sibling graphs
+  std::shared_ptr<const LinkCapacities> capacity_;  ///< shared by sibling graphs
   /// Whether some link's latency differs from its catalog type's (a `latency:` override): the
   /// topology's alone, found once and shared by sibling graphs (measure_hop_latency).
   std::shared_ptr<const bool> latency_overrides_;

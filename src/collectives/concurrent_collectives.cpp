@@ -17,7 +17,7 @@ std::vector<ConcurrentCall> run_concurrent(std::span<const Communicator* const> 
   std::vector<ConcurrentCall> out(comms.size());
   if (comms.empty()) return out;
   const detail::CommGraph& first = comms.front()->impl_->graph;
-  detail::JointFlows joint(first.capacities(), query.op);
+  detail::JointFlows joint(first.capacities().to_vector(), query.op);
   // By communicator: its group in `joint`, or -1 when it has no transfers there.
   std::vector<int> group_of(comms.size(), -1);
   for (size_t i = 0; i < comms.size(); ++i) {

@@ -68,7 +68,7 @@ double link_efficiency(const Topology& t, const Link& link, const ModelCalibrati
                        t.catalog().find_link_type(t.link_type(link)), calibration);
 }
 
-std::vector<double> effective_capacities(const Topology& topology,
+LinkCapacities effective_link_capacities(const Topology& topology,
                                          const ModelCalibration& calibration) {
   // A cluster has hundreds of thousands of links and a few GPU models and link types: look each
   // name up in the catalog once (the lookups ignore case, which makes them slow).
@@ -90,23 +90,31 @@ std::vector<double> effective_capacities(const Topology& topology,
     return type_of_name.back().second;
   };
   const auto links = topology.links();
-  std::vector<double> capacity(links.size());
-  // Servers are identical blocks, faults applied to each (linksim/topology.hpp, faults.hpp):
-  // a server's link after host 0's has the capacity of host 0's link of the same local id.
-  const uint64_t per_host = topology.links_per_host();
-  const uint64_t blocks = std::min<uint64_t>(per_host * uint64_t(topology.host_count()), links.size());
-  for (size_t id = 0; id < links.size(); ++id) {
-    if (id >= per_host && id < blocks) {
-      capacity[id] = capacity[id % per_host];
-      continue;
-    }
+  const auto capacity_of = [&](size_t id) {
     const Link& link = links[id];
     const bool nvlink = link.family == LinkFamily::kNvlink;
-    capacity[id] = link.bw_Bps *
-                   efficiency_of(link, nvlink ? gpu_of(topology, link, gpu_model_of) : nullptr,
-                                 nvlink ? link_type_of(link) : nullptr, calibration);
+    return link.bw_Bps * efficiency_of(link, nvlink ? gpu_of(topology, link, gpu_model_of) : nullptr,
+                                       nvlink ? link_type_of(link) : nullptr, calibration);
+  };
+  // Servers are identical blocks, faults applied to each (linksim/topology.hpp, faults.hpp):
+  // a server's link after host 0's has the capacity of host 0's link of the same local id, so
+  // only host 0's block and the links after the blocks are computed and kept.
+  uint64_t per_host = topology.links_per_host();
+  uint64_t hosts = uint64_t(topology.host_count());
+  if (per_host == 0 || per_host * hosts > links.size()) {
+    per_host = 0;
+    hosts = 0;
   }
-  return capacity;
+  std::vector<double> host0(per_host);
+  for (size_t id = 0; id < per_host; ++id) host0[id] = capacity_of(id);
+  std::vector<double> rest(links.size() - per_host * hosts);
+  for (size_t i = 0; i < rest.size(); ++i) rest[i] = capacity_of(per_host * hosts + i);
+  return LinkCapacities(std::move(host0), hosts, std::move(rest));
+}
+
+std::vector<double> effective_capacities(const Topology& topology,
+                                         const ModelCalibration& calibration) {
+  return effective_link_capacities(topology, calibration).to_vector();
 }
 
 namespace {
@@ -310,14 +318,14 @@ thread_local std::vector<std::vector<double>> spare_loads;
 }  // namespace
 
 StreamSet::~StreamSet() {
-  if (load_.empty() || capacity_.size() > kMaxSpareLinks) return;
+  if (load_.empty() || links_ > kMaxSpareLinks) return;
   for (uint32_t id : touched_) load_[id] = 0.0;
   spare_loads.push_back(std::move(load_));
 }
 
 void StreamSet::add(const Route& route, double weight, double rate_cap_Bps,
                     const Bottleneck& cap_why, uint32_t link_offset) {
-  if (load_.empty() && !spare_loads.empty() && capacity_.size() <= kMaxSpareLinks) {
+  if (load_.empty() && !spare_loads.empty() && links_ <= kMaxSpareLinks) {
     load_ = std::move(spare_loads.back());
     spare_loads.pop_back();
   }
@@ -328,8 +336,12 @@ void StreamSet::add(const Route& route, double weight, double rate_cap_Bps,
       // loads host 0's block alone), then every link: one large array, as before, so the
       // allocator's heap is not left with the holes of regrown ones.
       if (id >= load_.size()) {
-        load_.resize(id < kFirstLoads ? std::min(capacity_.size(), kFirstLoads) : capacity_.size(),
-                     0.0);
+        const bool every_link = id >= kFirstLoads;
+        load_.resize(every_link ? links_ : std::min(links_, kFirstLoads), 0.0);
+        // The touched list's room for every link too (4 bytes a link, its pages used only
+        // as links are touched): no regrowth by doubling, whose freed arrays would leave
+        // the same holes.
+        if (every_link) touched_.reserve(links_);
       }
       if (load_[id] == 0.0) touched_.push_back(id);
       load_[id] += weight * path.share;
@@ -358,7 +370,7 @@ StreamSet::Limit StreamSet::limit() const {
   // No stream (a single rank): nothing limits, and best.why stays kNone.
   best.by_link = false;
   for (uint32_t id : touched_) {
-    double t = capacity_[id] / load_[id];
+    double t = capacity_Bps(id) / load_[id];
     if (t < best.throughput_Bps) {
       best.throughput_Bps = t;
       best.link = LinkId{id};

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "collectives/link_capacities.hpp"
 #include "linksim/collectives.hpp"
 #include "linksim/routing.hpp"
 #include "linksim/topology.hpp"
@@ -41,7 +42,12 @@ double link_efficiency(const Topology& topology, const Link& link,
                        const ModelCalibration& calibration);
 
 /// Effective per-direction capacity of every link for collective traffic, bytes/s:
-/// raw rate x the family's efficiency (docs/model.md#link-efficiency). Indexed by LinkId.
+/// raw rate x the family's efficiency (docs/model.md#link-efficiency). Indexed by LinkId;
+/// held once per server block (LinkCapacities).
+LinkCapacities effective_link_capacities(const Topology& topology,
+                                         const ModelCalibration& calibration);
+
+/// effective_link_capacities as one array by LinkId.
 std::vector<double> effective_capacities(const Topology& topology,
                                          const ModelCalibration& calibration);
 
@@ -104,7 +110,11 @@ Bottleneck link_bottleneck(const Topology& topology, LinkId id, bool name_family
 /// stream carries weight x T bytes/s). Throughput() finds the largest T the links allow.
 class StreamSet {
  public:
-  explicit StreamSet(const std::vector<double>& capacity_Bps) : capacity_(capacity_Bps) {}
+  /// Over per-link capacities by link id, bytes/s, which outlive the set.
+  explicit StreamSet(const std::vector<double>& capacity_Bps)
+      : dense_(&capacity_Bps), links_(capacity_Bps.size()) {}
+  explicit StreamSet(const LinkCapacities& capacity_Bps)
+      : by_block_(&capacity_Bps), links_(capacity_Bps.size()) {}
   StreamSet(const StreamSet&) = delete;
   StreamSet& operator=(const StreamSet&) = delete;
   StreamSet(StreamSet&&) = default;
@@ -133,7 +143,11 @@ class StreamSet {
   std::vector<std::pair<LinkId, double>> loads() const;
 
  private:
-  const std::vector<double>& capacity_;
+  double capacity_Bps(uint32_t id) const { return dense_ != nullptr ? (*dense_)[id] : (*by_block_)[id]; }
+
+  const std::vector<double>* dense_ = nullptr;    ///< the capacities: one of these two
+  const LinkCapacities* by_block_ = nullptr;
+  size_t links_ = 0;                              ///< the links they cover
   /// per link: sum of weight x share; an array over the first links while only those are
   /// loaded, else over every link, from the thread's spares
   std::vector<double> load_;

@@ -12,11 +12,6 @@ constexpr double kMaxTransfers = 16e6;
 
 }  // namespace
 
-std::vector<double> scaled(std::vector<double> caps, double scale) {
-  for (double& c : caps) c *= scale;
-  return caps;
-}
-
 // NCCL's binary tree over n servers (graph/trees.cc, ncclGetBtree): the parent of r clears
 // r's lowest set bit and sets the next one up, so most edges join neighbouring servers.
 // Returns -1 for the root (server 0).

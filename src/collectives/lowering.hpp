@@ -13,12 +13,10 @@
 #include "collectives/joint_flows.hpp"
 #include "collectives/link_efficiency.hpp"
 #include "collectives/route_caps.hpp"
+#include "collectives/route_shapes.hpp"
 #include "linksim/flowsim.hpp"
 
 namespace linksim::detail {
-
-/// `caps` each times `scale`.
-std::vector<double> scaled(std::vector<double> caps, double scale);
 
 // One simulation's worth of transfers: capacities scaled by the protocol's efficiency. With a
 // JointFlows (`joint` not null) the transfers are recorded there, as one group among several
@@ -26,7 +24,7 @@ std::vector<double> scaled(std::vector<double> caps, double scale);
 class Lowering {
  public:
   Lowering(const CommGraph& g, double scale, double start_latency_s, JointFlows* joint)
-      : Lowering(g, scaled(g.capacities(), scale), scale, start_latency_s, joint) {}
+      : Lowering(g, g.capacities().to_vector(scale), scale, start_latency_s, joint) {}
 
   /// With capacities of the caller's choosing; route caps are scaled by `cap_scale`.
   Lowering(const CommGraph& g, std::vector<double> capacities, double cap_scale,
@@ -35,7 +33,8 @@ class Lowering {
         scale_(cap_scale),
         latency_s_(start_latency_s),
         joint_(joint),
-        caps_(g.topology(), g.options().calibration, &g.gdr_nics(), g.network_legs_by_link_id()) {
+        caps_(g.topology(), g.options().calibration, &g.gdr_nics(), g.network_legs_by_link_id()),
+        shapes_(g) {
     if (joint_ != nullptr) {
       capacities_ = std::move(capacities);
     } else {
@@ -58,28 +57,16 @@ class Lowering {
 
   /// Adds `bytes` from rank a to rank b along their route (all its parallel paths). The
   /// route is neither kept in the communicator's cache nor summarized, and is written into
-  /// one route this lowering reuses (CommGraph::route_paths).
-  void send(int a, int b, double bytes) { send_route(g_.route_paths(a, b, &route_), bytes); }
-
-  void send_route(const Route& route, double bytes) {
-    paths_.clear();
-    resources_.clear();
-    size_t total = 0;
-    for (const Path& p : route.paths) total += p.links.size();
-    resources_.reserve(total);
-    for (const Path& p : route.paths) {
-      size_t begin = resources_.size();
-      for (LinkId id : p.links) resources_.push_back(ResourceId{id.value});
-      paths_.push_back({std::span<const ResourceId>(resources_.data() + begin, p.links.size()),
-                        p.share});
+  /// one route this lowering reuses: from the route shapes' table between servers
+  /// (RouteShapes), else by CommGraph::route_paths.
+  void send(int a, int b, double bytes) {
+    double cap_Bps = 0;
+    if (shapes_.route(a, b, caps_, &route_, &cap_Bps)) {
+      add_route(route_, bytes, cap_Bps);
+    } else {
+      const Route& route = g_.route_paths(a, b, &route_);
+      add_route(route, bytes, caps_.cap(route));
     }
-    TransferSpec spec;
-    spec.bytes = bytes;
-    spec.paths = paths_;
-    spec.latency_s = latency_s_;
-    const double cap = caps_.cap(route);
-    if (cap < std::numeric_limits<double>::infinity()) spec.rate_cap_Bps = cap * scale_;
-    add(spec);
   }
 
   /// The simulation of the transfers sent; an empty outcome when they went to a JointFlows.
@@ -100,10 +87,13 @@ class Lowering {
     const auto links = g_.topology().links();
     const size_t per_host = g_.topology().links_per_host();
     const size_t blocks = per_host * static_cast<size_t>(g_.topology().host_count());
+    size_t next_local = 0;  // r's id within its server block, counted along (no division)
     for (size_t r = 0; r < result.resources.size(); ++r) {
+      const size_t local = next_local;
+      next_local = local + 1 == per_host ? 0 : local + 1;
       const ResourceUsage& used = result.resources[r];
       if (!(used.bytes > 0)) continue;
-      const double raw_Bps = links[r < blocks ? r % per_host : r].bw_Bps;
+      const double raw_Bps = links[r < blocks ? local : r].bw_Bps;
       const double utilization = out.time_s > 0 ? used.bytes / (raw_Bps * out.time_s) : 0.0;
       out.link_usage.push_back({LinkId{static_cast<uint32_t>(r)}, used.bytes, used.busy_s,
                                 utilization});
@@ -112,6 +102,28 @@ class Lowering {
   }
 
  private:
+  /// Adds `bytes` along every path of `route`, at most `cap_Bps` (RouteCaps::cap's value for
+  /// the route, before the scale) in all.
+  void add_route(const Route& route, double bytes, double cap_Bps) {
+    paths_.clear();
+    resources_.clear();
+    size_t total = 0;
+    for (const Path& p : route.paths) total += p.links.size();
+    resources_.reserve(total);
+    for (const Path& p : route.paths) {
+      size_t begin = resources_.size();
+      for (LinkId id : p.links) resources_.push_back(ResourceId{id.value});
+      paths_.push_back({std::span<const ResourceId>(resources_.data() + begin, p.links.size()),
+                        p.share});
+    }
+    TransferSpec spec;
+    spec.bytes = bytes;
+    spec.paths = paths_;
+    spec.latency_s = latency_s_;
+    if (cap_Bps < std::numeric_limits<double>::infinity()) spec.rate_cap_Bps = cap_Bps * scale_;
+    add(spec);
+  }
+
   void add(const TransferSpec& spec) {
     if (joint_ != nullptr) {
       joint_->add(spec, capacities_);
@@ -130,6 +142,7 @@ class Lowering {
   std::vector<ResourceId> resources_;
   Route route_;  ///< send's route between ranks, its room reused from send to send
   RouteCaps caps_;  ///< send_route's rate caps, decided once per route shape
+  RouteShapes shapes_;  ///< send's routes between servers, from a table per route shape
 };
 
 /// Throws ConfigError when a lowering would need more than kMaxTransfers transfers.

@@ -10,6 +10,7 @@
 #include "collectives/comm_graph.hpp"
 #include "collectives/link_efficiency.hpp"
 #include "collectives/route_caps.hpp"
+#include "collectives/route_shapes.hpp"
 #include "collectives/ring_search.hpp"
 
 namespace linksim::detail {
@@ -25,8 +26,10 @@ constexpr int kMaxChannelSplit = 4;
 constexpr long kMeshSearchSteps = 1L << 16;
 constexpr double kBetterBy = 1e-6;
 
+// `residual`: per-link capacities by link id (a std::vector<double> or LinkCapacities).
+template <class Capacities>
 double hop_rate_on(const Topology& t, const ModelCalibration& calibration, const Route& route,
-                   const std::vector<double>& residual, const GdrNics& gdr_nics) {
+                   const Capacities& residual, const GdrNics& gdr_nics) {
   double rate = std::numeric_limits<double>::infinity();
   for (const Path& p : route.paths) {
     double path_rate = std::numeric_limits<double>::infinity();
@@ -39,8 +42,10 @@ double hop_rate_on(const Topology& t, const ModelCalibration& calibration, const
 }  // namespace
 
 void CommGraph::add_ring_streams(StreamSet& set, const std::vector<int>& ring, double weight) const {
-  // A ring over servers crosses the network once per server: its hops' caps repeat per shape.
+  // A ring over servers crosses the network once per server: its hops' routes and caps repeat
+  // per shape (RouteShapes, RouteCaps).
   RouteCaps caps(topology_, options_.calibration, &gdr_nics_, network_legs_by_link_id());
+  RouteShapes shapes(*this);
   Route scratch;
   for (size_t i = 0; ring.size() > 1 && i < ring.size(); ++i) {
     const int a = ring[i];
@@ -56,10 +61,18 @@ void CommGraph::add_ring_streams(StreamSet& set, const std::vector<int>& ring, d
       }
     }
     // A hop between servers, unsummarized (the set reads its paths and cap alone), into
-    // one scratch route reused hop after hop.
-    const Route& r = route_paths(a, b, &scratch);
+    // one scratch route reused hop after hop: from the shapes' table when it answers, the
+    // cap's mechanism then asked of RouteCaps only for a finite cap (StreamSet::add reads
+    // it for those alone).
     Bottleneck why;
-    const double cap = caps.cap(r, &why);
+    double cap = 0;
+    if (shapes.route(a, b, caps, &scratch, &cap)) {
+      if (cap < std::numeric_limits<double>::infinity()) caps.cap(scratch, &why);
+      set.add(scratch, weight, cap, why);
+      continue;
+    }
+    const Route& r = route_paths(a, b, &scratch);
+    cap = caps.cap(r, &why);
     set.add(r, weight, cap, why);
   }
 }
@@ -68,7 +81,7 @@ CommGraph::ServerRings CommGraph::pack_rings_greedily(const std::vector<int>& fi
   // Rings one after another while links have capacity left, each the best cycle on what the
   // previous ones left (NCCL builds several channels on meshes such as DGX-1's cube mesh).
   ServerRings out;
-  std::vector<double> residual = capacities();
+  std::vector<double> residual = capacities().to_vector();
   const auto& node = nodes_[0];
   for (int k = 0; k < kMaxPackedRings; ++k) {
     std::vector<int> ring = first_ring;
@@ -223,9 +236,13 @@ void CommGraph::plan_rings() {
   }
 
   auto classify_hops = [&](const std::vector<int>& ring) {
-    Route scratch;  // class and transport alone: no summary needed
+    // Class and transport alone: a hop between servers is a network route (Router::route),
+    // which counts for neither; a hop inside one is its server's copy of host 0's route.
     for (size_t i = 0; i < ring.size(); ++i) {
-      const Route& r = route_paths(ring[i], ring[(i + 1) % ring.size()], &scratch);
+      const auto host = router_.host_route(ranks_[size_t(ring[i])],
+                                           ranks_[size_t(ring[(i + 1) % ring.size()])]);
+      if (!host) continue;
+      const Route& r = *host->local;
       if (r.transport == Transport::kNet) continue;
       if (r.cls != PathClass::kNvlink) ring_.intra_class = HopClass::kPcie;
       if (r.transport == Transport::kShm || r.cls != PathClass::kNvlink) ring_.uses_p2p_only = false;

@@ -36,15 +36,10 @@ FabricRoutes::FabricRoutes(const Topology& topology)
       switches.push_back(DeviceId{i});
     } else if (kind == DeviceKind::kNic) {
       slot_[i] = uint32_t(nics_.size()) | kNicSlot;
-      NicState& state = nics_.emplace_back();
-      if (const auto up = find_uplink(DeviceId{i})) {
-        const Link& link = topology.link(*up);
-        state.uplink = up->value;
-        state.leaf = link.to.value;
-        state.downlink = Topology::reverse(*up).value;
-      }
+      nics_.emplace_back();
     }
   }
+  find_uplinks();
   for (DeviceId id : switches) list_neighbours(id);
   rank_leaves(switches);
   number_nics(switches);
@@ -64,6 +59,46 @@ void FabricRoutes::list_neighbours(DeviceId id) {
     }
   }
   state.down_end = uint32_t(hops_.size());
+}
+
+void FabricRoutes::find_uplinks() {
+  const auto set_uplink = [&](NicState& state, LinkId up) {
+    state.uplink = up.value;
+    state.leaf = topology_.link(up).to.value;
+    state.downlink = Topology::reverse(up).value;
+  };
+  const auto links = topology_.links();
+  const auto is_uplink = [&](const Link& link) {
+    return link.family == LinkFamily::kNetwork &&
+           kind_of(topology_, link.from.value) == DeviceKind::kNic && is_switch(topology_, link.to);
+  };
+  // Links touching a fabric device come after the server blocks, and a server block repeats
+  // host 0's (the layout contract of linksim/topology.hpp): unless one of host 0's links is a
+  // NIC's uplink (a switch inside the server), every uplink is after the blocks, and reading
+  // those links in id order finds each NIC's first, as find_uplink reads its out_links (in
+  // id order: the CSR adjacency is built in link order).
+  const uint64_t per_host = topology_.devices_per_host() > 0 ? topology_.links_per_host() : 0;
+  const uint64_t blocks = per_host * uint64_t(topology_.host_count());
+  bool uplinks_in_blocks = blocks > links.size();
+  for (uint64_t id = 0; !uplinks_in_blocks && id < per_host; ++id) {
+    uplinks_in_blocks = is_uplink(links[id]);
+  }
+  if (uplinks_in_blocks) {
+    for (uint32_t i = 0; i < slot_.size(); ++i) {
+      if (slot_[i] == kNone || (slot_[i] & kNicSlot) == 0) continue;
+      if (const auto up = find_uplink(DeviceId{i})) set_uplink(nic(DeviceId{i}), *up);
+    }
+    return;
+  }
+  for (uint64_t id = blocks; id < links.size(); ++id) {
+    const Link& link = links[id];
+    if (link.family != LinkFamily::kNetwork) continue;
+    const uint32_t slot = slot_[link.from.value];
+    if (slot == kNone || (slot & kNicSlot) == 0) continue;
+    NicState& state = nics_[slot & ~kNicSlot];
+    if (state.uplink != kNone || !is_switch(topology_, link.to)) continue;
+    set_uplink(state, LinkId{uint32_t(id)});
+  }
 }
 
 std::optional<LinkId> FabricRoutes::find_uplink(DeviceId nic) const {

@@ -42,7 +42,11 @@ class FabricRoutes {
     DeviceId to;
   };
 
+  /// A NIC's first link (in link id order) of the network family to a network switch.
   std::optional<LinkId> find_uplink(DeviceId nic) const;
+  /// Sets every NIC's uplink, leaf and downlink (NicState): find_uplink's answers, read in one
+  /// pass over the links after the server blocks when no server link is an uplink.
+  void find_uplinks();
   /// A NIC's link to its leaf; nullopt for a NIC without one or another device.
   std::optional<LinkId> uplink_of(DeviceId nic) const {
     const NicState* state = attached(nic);

@@ -434,7 +434,10 @@ bool network_path(const Topology& topology, const HostTables& impl, const Locate
   };
   const uint32_t nic_s_endpoint = endpoint_of(nic_s, ls);
   const uint32_t nic_d_endpoint = endpoint_of(nic_d, ld);
+  // A leg from an endpoint to itself (a NIC's own end) has no links (local_route), and is
+  // skipped without reading its route.
   const auto leg_links = [&](uint32_t a, uint32_t b) {
+    if (a == b) return size_t{0};
     size_t count = 0;
     for (const Path& p : local_leg(topology, impl, a, b).paths) count += p.links.size();
     return count;
@@ -444,6 +447,7 @@ bool network_path(const Topology& topology, const HostTables& impl, const Locate
   path->links.reserve(leg_links(ls.endpoint, nic_s_endpoint) + fabric.size() +
                       leg_links(nic_d_endpoint, ld.endpoint));
   const auto append_leg = [&](const Located& where, uint32_t a, uint32_t b) {
+    if (a == b) return;
     const uint32_t offset = uint32_t(where.host) * impl.host_links;
     for (const Path& p : local_leg(topology, impl, a, b).paths) {
       for (LinkId id : p.links) path->links.push_back(LinkId{id.value + offset});
