@@ -52,8 +52,7 @@ class Simulation {
       : source_(source),
         capacities_Bps_(capacities_Bps),
         precision_(precision),
-        solver_(capacities_Bps),
-        meters_(capacities_Bps.size()) {}
+        solver_(capacities_Bps) {}
 
   /// Runs the source to its end. Call once: the solver's storage is released before the
   /// outcome's per-resource array is made, so the two are never held at once.
@@ -437,6 +436,7 @@ class Simulation {
 
   // Closes the resource's metered interval at `now`; `load_Bps` holds from now on.
   void meter_at(uint32_t resource, double now, double load_Bps) {
+    if (meters_.empty()) meters_.resize(capacities_Bps_.size());
     Meter& meter = meters_[resource];
     close_interval(meter, now);
     const double threshold_Bps = (1 - precision_) * capacities_Bps_[resource];
@@ -454,7 +454,8 @@ class Simulation {
     solver_.release();
     queue_ = EventQueue();
     outcome_.resources.resize(resources);
-    for (uint32_t r = 0; r < resources; ++r) outcome_.resources[r].busy_s = meters_[r].busy_s;
+    // No meter yet: nothing was ever metered, so nothing was busy.
+    for (uint32_t r = 0; r < meters_.size(); ++r) outcome_.resources[r].busy_s = meters_[r].busy_s;
     std::vector<Meter>().swap(meters_);
     source_.add_bytes(outcome_.resources);
     outcome_.bottlenecks = busiest_first(outcome_.resources);
@@ -492,7 +493,9 @@ class Simulation {
   std::vector<std::vector<SlotVersion>> finish_groups_;
   std::vector<uint32_t> free_finish_groups_;
 
-  std::vector<Meter> meters_;  ///< per resource
+  /// Per resource; empty until the first metering (a resource not yet metered is unsaturated
+  /// and idle), so that it is not held beside the first solve's storage.
+  std::vector<Meter> meters_;
   /// meter_component(): the component's resources, all false between calls.
   std::vector<bool> in_component_;
 
