@@ -181,6 +181,15 @@ void MaxMinSolver::remove(uint32_t slot) {
   free_slots_.push_back(slot);
 }
 
+void MaxMinSolver::release_large_component() {
+  if (component_slots_.capacity() <= kKeptLevels &&
+      component_resources_.capacity() <= kKeptLevels) {
+    return;
+  }
+  std::vector<uint32_t>().swap(component_slots_);
+  std::vector<uint32_t>().swap(component_resources_);
+}
+
 void MaxMinSolver::collect_component() {
   // The changed resources are already marked as listed, each listed once (touch()).
   // A large component's slot list is not kept for the next (a batch that started at once is

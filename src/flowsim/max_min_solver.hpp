@@ -99,6 +99,12 @@ class MaxMinSolver {
   std::span<const uint32_t> component_resources() const { return component_resources_; }
   /// Recomputes the max-min rates of the collected component (its resources' loads follow).
   void solve_component();
+  /// Frees the component's lists (component_slots(), component_resources(), both empty
+  /// afterwards) when either has room for more than kKeptLevels (65,536) entries: called once the caller
+  /// is done with a solved component, so that a large one (a collective's flows started at
+  /// once) is not held through the rest of the run. A smaller one keeps its storage for the
+  /// next collect_component(). Changes no answer.
+  void release_large_component();
   /// collect_component() then solve_component().
   void solve() {
     collect_component();
