@@ -50,8 +50,6 @@ MaxMinSolver::MaxMinSolver(std::span<const double> capacities_Bps,
     : capacities_Bps_(capacities_Bps),
       path_resources_(path_resources),
       users_(capacities_Bps.size()),
-      remaining_Bps_(capacities_Bps.size(), 0.0),
-      unfixed_(capacities_Bps.size(), 0),
       listed_(capacities_Bps.size(), false),
       heap_() {}
 
@@ -71,8 +69,8 @@ void MaxMinSolver::release() {
   const auto drop = [](auto& array) { std::remove_reference_t<decltype(array)>().swap(array); };
   users_ = flowsim_internal::ArenaLists<uint32_t>(0);
   heap_ = flowsim_internal::LevelHeap();
-  drop(remaining_Bps_);
-  drop(unfixed_);
+  remaining_Bps_.reset();
+  unfixed_.reset();
   drop(listed_);
   drop(starting_);
   drop(starting_slots_);
@@ -183,6 +181,15 @@ void MaxMinSolver::remove(uint32_t slot) {
   free_slots_.push_back(slot);
 }
 
+void MaxMinSolver::release_large_component() {
+  if (component_slots_.capacity() <= kKeptLevels &&
+      component_resources_.capacity() <= kKeptLevels) {
+    return;
+  }
+  std::vector<uint32_t>().swap(component_slots_);
+  std::vector<uint32_t>().swap(component_resources_);
+}
+
 void MaxMinSolver::collect_component() {
   // The changed resources are already marked as listed, each listed once (touch()).
   // A large component's slot list is not kept for the next (a batch that started at once is
@@ -213,6 +220,18 @@ void MaxMinSolver::collect_component() {
   component_slots_.insert(component_slots_.end(), orphans_.begin(), orphans_.end());
   orphans_.clear();
   for (const uint32_t resource : component_resources_) listed_[resource] = false;
+}
+
+void MaxMinSolver::hold_scratch() {
+  if (remaining_Bps_) return;
+  remaining_Bps_ = std::make_unique_for_overwrite<double[]>(capacities_Bps_.size());
+  unfixed_ = std::make_unique_for_overwrite<uint32_t[]>(capacities_Bps_.size());
+}
+
+void MaxMinSolver::release_scratch_after_large_solve() {
+  if (component_resources_.size() * kScanFraction < capacities_Bps_.size()) return;
+  remaining_Bps_.reset();
+  unfixed_.reset();
 }
 
 // Rounding can leave a filled resource a hair below zero; its flows are then fixed at 0+.
@@ -272,12 +291,11 @@ void MaxMinSolver::solve_component() {
   });
   const auto start_level = [this](uint32_t resource) {
     const std::span<const uint32_t> users = users_.list(resource);
+    // A lone slot's resources are already filled: no level to push, and no fix() crosses
+    // them (their one user is fixed), so their scratch is not read.
+    if (users.empty() || (users.size() == 1 && (fixed_[users.front()] & kFixed))) return;
+    hold_scratch();
     remaining_Bps_[resource] = capacities_Bps_[resource];
-    // A lone slot's resources are already filled: no level to push.
-    if (users.empty() || (users.size() == 1 && (fixed_[users.front()] & kFixed))) {
-      unfixed_[resource] = 0;
-      return;
-    }
     unfixed_[resource] = static_cast<uint32_t>(users.size());
     heap_.push_unordered(Level{resource_level(resource), resource, LevelKind::kResource});
   };
@@ -319,6 +337,7 @@ void MaxMinSolver::solve_component() {
     filling_.reset();
   }
   heap_.trim(kKeptLevels);
+  release_scratch_after_large_solve();
   for (uint32_t slot : component_slots_) {
     if (!(fixed_[slot] & kFixed)) set_rate(slot, kInfinity);  // no resource, no bound
   }

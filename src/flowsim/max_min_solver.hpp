@@ -30,6 +30,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -98,6 +99,12 @@ class MaxMinSolver {
   std::span<const uint32_t> component_resources() const { return component_resources_; }
   /// Recomputes the max-min rates of the collected component (its resources' loads follow).
   void solve_component();
+  /// Frees the component's lists (component_slots(), component_resources(), both empty
+  /// afterwards) when either has room for more than kKeptLevels (65,536) entries: called once the caller
+  /// is done with a solved component, so that a large one (a collective's flows started at
+  /// once) is not held through the rest of the run. A smaller one keeps its storage for the
+  /// next collect_component(). Changes no answer.
+  void release_large_component();
   /// collect_component() then solve_component().
   void solve() {
     collect_component();
@@ -142,6 +149,12 @@ class MaxMinSolver {
     return {routes_[slot].path, routes_[slot].length};
   }
   double resource_level(uint32_t resource) const;
+  /// Allocates the per-resource scratch if it is not held.
+  void hold_scratch();
+  /// Frees the scratch after the solve of a component of at least 1/kScanFraction of the
+  /// resources (a collective's flows started at once): it is not held through the rest of the
+  /// run, 12 bytes a resource. A smaller component's solve keeps it for the next.
+  void release_scratch_after_large_solve();
   void detach(uint32_t slot, uint32_t hop);
 
   std::span<const double> capacities_Bps_;
@@ -152,8 +165,13 @@ class MaxMinSolver {
   /// listed twice), 4 bytes a crossing. Which hop of the slot an entry is follows from the
   /// slot's user_index_ entries (detach()).
   flowsim_internal::ArenaLists<uint32_t> users_;
-  std::vector<double> remaining_Bps_;        ///< scratch of solve_component
-  std::vector<uint32_t> unfixed_;            ///< scratch: elements not yet fixed
+  /// Scratch of solve_component for the resources it fills (those with a level): the
+  /// capacity not yet taken by fixed elements, bytes/s, and the elements not yet fixed.
+  /// Allocated at a solve's first level, uninitialized (only the pages of the resources it
+  /// writes are touched); freed after a large component's solve (see release_scratch()).
+  /// Entries of resources without a level in the current solve are never read.
+  std::unique_ptr<double[]> remaining_Bps_;
+  std::unique_ptr<uint32_t[]> unfixed_;
   /// Whether the resource is in dirty_ or, during collect_component(), in the component: one
   /// bit a resource (the whole array stays in cache), cleared for the component at its end.
   std::vector<bool> listed_;

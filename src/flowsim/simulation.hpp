@@ -15,6 +15,7 @@
 
 #include "flowsim/busiest_first.hpp"
 #include "flowsim/event_queue.hpp"
+#include "flowsim/instant_table.hpp"
 #include "flowsim/max_min_solver.hpp"
 #include "linksim/flowsim.hpp"
 
@@ -52,8 +53,7 @@ class Simulation {
       : source_(source),
         capacities_Bps_(capacities_Bps),
         precision_(precision),
-        solver_(capacities_Bps),
-        meters_(capacities_Bps.size()) {}
+        solver_(capacities_Bps) {}
 
   /// Runs the source to its end. Call once: the solver's storage is released before the
   /// outcome's per-resource array is made, so the two are never held at once.
@@ -67,12 +67,13 @@ class Simulation {
     });
     solver_.reserve(subflows, elements);
     remaining_bytes_.reserve(subflows);
-    updated_s_.reserve(subflows);
+    updated_at_.reserve(subflows);
     version_.reserve(subflows);
     transfer_of_.reserve(subflows);
     // Events within precision x now of the first are one batch: processed at `now`, then one
     // re-solve (docs/flowsim.md#tolerance).
     while (!queue_.empty()) {
+      if (instants_.wants_compaction()) compact_instants();
       const double now = queue_.top().time_s;
       const double horizon_s = now + precision_ * now;
       if (solver_.active_count() == 0 && run_lone_step(now)) continue;
@@ -84,15 +85,16 @@ class Simulation {
   }
 
  private:
-  /// saturated_since_s of a resource below its saturation threshold.
-  static constexpr double kUnsaturated = -1;
-  /// A resource's saturation, in one 16-byte record (one cache line a meter_at()).
-  struct Meter {
-    /// The time of the last meter_at() if it found the resource saturated (>= 0: event
-    /// times are), kUnsaturated otherwise: the interval since then counts as busy.
-    double saturated_since_s = kUnsaturated;
-    double busy_s = 0;  ///< saturated time before saturated_since_s; Outcome's busy_s
-  };
+  /// saturated_since_ of a resource below its saturation threshold.
+  static constexpr uint32_t kUnsaturated = InstantTable::kNone;
+
+  /// Keeps the instants that slots and meters still name (InstantTable::compact()).
+  void compact_instants() {
+    instants_.compact([this](auto&& visit) {
+      for (uint32_t& instant : updated_at_) visit(instant);
+      for (uint32_t& instant : saturated_since_) visit(instant);
+    });
+  }
 
   void handle(const Event& event, double now) {
     if (event.kind() == EventKind::kStart) {
@@ -275,12 +277,12 @@ class Simulation {
       const uint32_t slot = solver_.add(source_.path(transfer, k), rate_cap_Bps * share);
       if (slot >= remaining_bytes_.size()) {
         remaining_bytes_.resize(slot + 1);
-        updated_s_.resize(slot + 1);
+        updated_at_.resize(slot + 1, InstantTable::kNone);
         version_.resize(slot + 1, 0);
         transfer_of_.resize(slot + 1);
       }
       remaining_bytes_[slot] = bytes * share;
-      updated_s_[slot] = now;
+      updated_at_[slot] = instants_.index_of(now);
       ++version_[slot];
       transfer_of_[slot] = transfer;
     }
@@ -304,18 +306,20 @@ class Simulation {
   // when their rate is unchanged: t + remaining / rate is then the same instant.
   void resolve(double now) {
     solver_.collect_component();
+    const uint32_t now_instant = instants_.index_of(now);
     for (uint32_t slot : solver_.component_slots()) {
-      const double elapsed_s = now - updated_s_[slot];
-      // The solver's rate is still the one the slot ran at since updated_s_ (0 from add()).
+      const double elapsed_s = now - instants_.at(updated_at_[slot]);
+      // The solver's rate is still the one the slot ran at since updated_at_ (0 from add()).
       const double rate_Bps = solver_.rate_Bps(slot);
       if (elapsed_s > 0 && rate_Bps > 0) {
         remaining_bytes_[slot] = std::max(0.0, remaining_bytes_[slot] - rate_Bps * elapsed_s);
       }
-      updated_s_[slot] = now;
+      updated_at_[slot] = now_instant;
     }
     solver_.solve_component();
     push_finishes(now);
     meter_component(now);
+    solver_.release_large_component();
   }
 
   // Meters the solved component's resources. Each resource's metering depends on its own
@@ -437,25 +441,33 @@ class Simulation {
 
   // Closes the resource's metered interval at `now`; `load_Bps` holds from now on.
   void meter_at(uint32_t resource, double now, double load_Bps) {
-    Meter& meter = meters_[resource];
-    close_interval(meter, now);
+    if (busy_s_.empty()) {
+      busy_s_.assign(capacities_Bps_.size(), 0.0);
+      saturated_since_.assign(capacities_Bps_.size(), kUnsaturated);
+    }
+    close_interval(resource, now);
     const double threshold_Bps = (1 - precision_) * capacities_Bps_[resource];
-    meter.saturated_since_s = load_Bps >= threshold_Bps ? now : kUnsaturated;
+    // Only a saturated interval names its start: an unsaturated one adds no instant.
+    saturated_since_[resource] = load_Bps >= threshold_Bps ? instants_.index_of(now) : kUnsaturated;
   }
   /// Adds the time since the resource was last metered to its busy time if it was saturated.
-  static void close_interval(Meter& meter, double now) {
-    if (meter.saturated_since_s != kUnsaturated) meter.busy_s += now - meter.saturated_since_s;
+  void close_interval(uint32_t resource, double now) {
+    if (saturated_since_[resource] != kUnsaturated) {
+      busy_s_[resource] += now - instants_.at(saturated_since_[resource]);
+    }
   }
 
   void summarize() {
     const auto resources = static_cast<uint32_t>(capacities_Bps_.size());
     // The last interval of each resource ends at the makespan (no later state is read).
-    for (Meter& meter : meters_) close_interval(meter, outcome_.makespan_s);
+    for (uint32_t r = 0; r < busy_s_.size(); ++r) close_interval(r, outcome_.makespan_s);
     solver_.release();
     queue_ = EventQueue();
     outcome_.resources.resize(resources);
-    for (uint32_t r = 0; r < resources; ++r) outcome_.resources[r].busy_s = meters_[r].busy_s;
-    std::vector<Meter>().swap(meters_);
+    // No meter yet: nothing was ever metered, so nothing was busy.
+    for (uint32_t r = 0; r < busy_s_.size(); ++r) outcome_.resources[r].busy_s = busy_s_[r];
+    std::vector<double>().swap(busy_s_);
+    std::vector<uint32_t>().swap(saturated_since_);
     source_.add_bytes(outcome_.resources);
     outcome_.bottlenecks = busiest_first(outcome_.resources);
   }
@@ -476,9 +488,11 @@ class Simulation {
   MaxMinSolver solver_;
   Outcome outcome_;
 
-  // Per solver slot (an active sub-flow). Bytes left are exact as of updated_s_.
+  /// The instants that updated_at_ and saturated_since_ name.
+  InstantTable instants_;
+  // Per solver slot (an active sub-flow). Bytes left are exact as of the instant updated_at_.
   std::vector<double> remaining_bytes_;
-  std::vector<double> updated_s_;
+  std::vector<uint32_t> updated_at_;  ///< an index into instants_
   std::vector<uint32_t> version_;  ///< bumped whenever the slot's scheduled finish changes
   std::vector<uint32_t> transfer_of_;
 
@@ -492,7 +506,13 @@ class Simulation {
   std::vector<std::vector<SlotVersion>> finish_groups_;
   std::vector<uint32_t> free_finish_groups_;
 
-  std::vector<Meter> meters_;  ///< per resource
+  // Per resource, empty until the first metering (a resource not yet metered is unsaturated
+  // and idle), so that they are not held beside the first solve's storage: the saturated
+  // time before saturated_since_ (Outcome's busy_s), and the instant of the last meter_at()
+  // if it found the resource saturated, kUnsaturated otherwise (the interval since then
+  // counts as busy). 12 bytes a resource.
+  std::vector<double> busy_s_;
+  std::vector<uint32_t> saturated_since_;
   /// meter_component(): the component's resources, all false between calls.
   std::vector<bool> in_component_;
 

@@ -234,6 +234,32 @@ TEST_CASE("batch solve: adds beside solved flows search their paths as before") 
   }
 }
 
+TEST_CASE("batch solve: solves after a large component's, which frees the scratch, keep the bits") {
+  // solve_component frees its per-resource scratch after a component of at least 1/8 of the
+  // resources and allocates it again at the next solve that fills a resource. Rounds of adds
+  // on 16 resources give components of either size (a flow's path spans up to 4 of them);
+  // after each round every rate is progressive filling's of all flows so far.
+  std::mt19937 random(4242);
+  constexpr uint32_t kResources = 16;
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::vector<double> capacities_Bps = random_capacities(random, kResources);
+    MaxMinSolver solver(capacities_Bps);
+    std::vector<Flow> flows;
+    for (int round = 0; round < 4; ++round) {
+      const std::vector<Flow> batch = random_flows(random, 1 + random() % 6, kResources);
+      for (const Flow& flow : batch) {
+        // The solver reads the path where it was added: the copy in `flows`, whose storage
+        // moves with it as `flows` grows. Slots are 0, 1, ... in add order (no removal).
+        flows.push_back(flow);
+        CHECK(solver.add(flows.back().path, flow.bound_Bps) == flows.size() - 1);
+      }
+      solver.solve();
+      const std::vector<double> expected = eager_rates(capacities_Bps, flows);
+      for (uint32_t f = 0; f < flows.size(); ++f) CHECK(solver.rate_Bps(f) == expected[f]);
+    }
+  }
+}
+
 TEST_CASE("batch solve: a flow added and removed before the search keeps the path scan") {
   // Resources 0 and 1. Old flow a crosses 0 and 1; b (crossing 0) is added and removed; c
   // crosses 1. Active slots (a, c) = adds since the search (b, c) in number, but a is old: the
