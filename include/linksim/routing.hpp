@@ -144,6 +144,13 @@ class Router {
   /// routes many pairs one after another allocates nothing per route once `*out` has grown.
   /// Every field of `*out` is overwritten. Refuses what route() refuses.
   void route_paths(DeviceId src, DeviceId dst, Route* out) const;
+  /// For NICs `nic_s` and `nic_d` of two different servers, each its own only NIC
+  /// (nics(nic) == {nic}, as for every NIC NCCL_IB_HCA allows): appends to `*links` the links
+  /// of the one path route_paths(nic_s, nic_d) answers when the fabric joins the two NICs
+  /// directly, and returns true; returns false, `*links` as it was, when it does not
+  /// (route_paths then leaves through another NIC of the rail, or refuses the pair). No
+  /// allocation beyond `*links`' own growth.
+  bool fabric_leg(DeviceId nic_s, DeviceId nic_d, std::vector<LinkId>* links) const;
   /// A route inside one server as the host-0 route every server repeats: route(src, dst) is
   /// `local` with `device_offset` added to its device ids and `link_offset` to its link ids.
   struct HostRoute {

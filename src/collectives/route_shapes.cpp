@@ -109,10 +109,16 @@ RouteShapes::Shape RouteShapes::build(int from, int to, uint32_t src_host, uint3
     const std::optional<Router::HostRoute> leg = router.host_route(a, b);
     for (const Path& p : leg->local->paths) links_.insert(links_.end(), p.links.begin(), p.links.end());
   };
+  const auto own_only_nic = [&](DeviceId nic) {
+    const std::vector<DeviceId> own = router.nics(nic);
+    return own.size() == 1 && own.front() == nic;
+  };
   std::vector<std::pair<uint32_t, uint32_t>> send_legs(count), recv_legs(count);
+  shape.own_nics = true;
   for (size_t i = 0; i < count; ++i) {
     const DeviceId send_nic = send_nics[i % send_nics.size()];
     const DeviceId recv_nic = recv_nics[i % recv_nics.size()];
+    shape.own_nics = shape.own_nics && own_only_nic(send_nic) && own_only_nic(recv_nic);
     pairs_.push_back({send_nic.value - src_offset, recv_nic.value - dst_offset});
     send_legs[i].first = uint32_t(links_.size());
     append_leg(sender, send_nic);
@@ -164,6 +170,18 @@ bool RouteShapes::generate(const Shape& shape, DeviceId src, DeviceId dst, uint3
   fabric_ends_.clear();
   for (uint32_t k = 0; k < shape.pair_count; ++k) {
     const NicPair& pair = pairs_[shape.first_pair + k];
+    if (shape.own_nics) {
+      // The route between two such NICs is one path, the fabric's leg alone when the fabric
+      // joins them (Router::fabric_leg); any other answer is not the shape's.
+      const size_t begin = fabric_.size();
+      if (!router.fabric_leg(DeviceId{pair.send_nic + src_devices},
+                             DeviceId{pair.recv_nic + dst_devices}, &fabric_) ||
+          fabric_[begin].value < block_links_) {
+        return false;
+      }
+      fabric_ends_.push_back(uint32_t(fabric_.size()));
+      continue;
+    }
     try {
       router.route_paths(DeviceId{pair.send_nic + src_devices}, DeviceId{pair.recv_nic + dst_devices},
                          &leg_);

@@ -75,6 +75,9 @@ class RouteShapes {
     /// ends, where its receive leg starts), host-0 ids; kNone for an empty leg.
     uint32_t send_gdr_nic = kNone;
     uint32_t recv_gdr_nic = kNone;
+    /// Every NIC pair's two NICs are their own only NICs (Router::nics), so each fabric leg
+    /// is Router::fabric_leg's, without routing the pair through Router::route_paths.
+    bool own_nics = false;
     std::array<bool, 4> decided{};
     std::array<double, 4> cap_Bps{};
   };

@@ -486,6 +486,12 @@ void Router::route_paths(DeviceId src, DeviceId dst, Route* out) const {
   route_into(src, dst, false, out);
 }
 
+bool Router::fabric_leg(DeviceId nic_s, DeviceId nic_d, std::vector<LinkId>* links) const {
+  // route_into's path for two NICs whose NIC lists are themselves: network_path with no leg
+  // inside either server, its fabric part alone.
+  return impl_->fabric && impl_->fabric->append_route(nic_s, nic_d, links);
+}
+
 void Router::route_into(DeviceId src, DeviceId dst, bool summarized, Route* out) const {
   const Impl& impl = *impl_;
   const Located ls = locate(topology_, impl, src);
