@@ -24,18 +24,39 @@ bool is_switch(const Topology& topology, DeviceId id) {
 
 }  // namespace
 
-FabricRoutes::FabricRoutes(const Topology& topology)
-    : topology_(topology), slot_(topology.devices().size(), kNone) {
-  const auto devices = topology.devices();
+FabricRoutes::FabricRoutes(const Topology& topology) : topology_(topology) {
+  const uint32_t device_count = uint32_t(topology.devices().size());
+  if (topology.devices_per_host() > 0) {
+    devices_per_host_ = topology.devices_per_host();
+    block_devices_ = devices_per_host_ * uint32_t(topology.host_count());
+  }
+  // Host 0's block numbered once; every other block repeats its kinds (kind_of reads them
+  // there), so its switches and NICs follow in the same order, host after host.
+  host0_slot_.assign(devices_per_host_, kNone);
   std::vector<DeviceId> switches;
-  for (uint32_t i = 0; i < devices.size(); ++i) {
-    const DeviceKind kind = kind_of(topology, i);
+  for (uint32_t i = 0; i < devices_per_host_; ++i) {
+    const DeviceKind kind = topology.device(DeviceId{i}).kind;
+    if (kind == DeviceKind::kNetSwitch) host0_slot_[i] = switches_per_host_++;
+    if (kind == DeviceKind::kNic) host0_slot_[i] = nics_per_host_++ | kNicSlot;
+  }
+  const uint32_t hosts = devices_per_host_ > 0 ? uint32_t(topology.host_count()) : 0;
+  switches_.resize(size_t(switches_per_host_) * hosts);
+  nics_.resize(size_t(nics_per_host_) * hosts);
+  for (uint32_t host = 0; host < hosts && switches_per_host_ > 0; ++host) {
+    for (uint32_t i = 0; i < devices_per_host_; ++i) {
+      const uint32_t twin = host0_slot_[i];
+      if (twin != kNone && (twin & kNicSlot) == 0) switches.push_back(DeviceId{host * devices_per_host_ + i});
+    }
+  }
+  fabric_slot_.assign(device_count - block_devices_, kNone);
+  for (uint32_t i = block_devices_; i < device_count; ++i) {
+    const DeviceKind kind = topology.device(DeviceId{i}).kind;
     if (kind == DeviceKind::kNetSwitch) {
-      slot_[i] = uint32_t(switches_.size());
+      fabric_slot_[i - block_devices_] = uint32_t(switches_.size());
       switches_.emplace_back();
       switches.push_back(DeviceId{i});
     } else if (kind == DeviceKind::kNic) {
-      slot_[i] = uint32_t(nics_.size()) | kNicSlot;
+      fabric_slot_[i - block_devices_] = uint32_t(nics_.size()) | kNicSlot;
       nics_.emplace_back();
     }
   }
@@ -84,8 +105,9 @@ void FabricRoutes::find_uplinks() {
     uplinks_in_blocks = is_uplink(links[id]);
   }
   if (uplinks_in_blocks) {
-    for (uint32_t i = 0; i < slot_.size(); ++i) {
-      if (slot_[i] == kNone || (slot_[i] & kNicSlot) == 0) continue;
+    for (uint32_t i = 0; i < topology_.devices().size(); ++i) {
+      const uint32_t at = slot(DeviceId{i});
+      if (at == kNone || (at & kNicSlot) == 0) continue;
       if (const auto up = find_uplink(DeviceId{i})) set_uplink(nic(DeviceId{i}), *up);
     }
     return;
@@ -93,9 +115,9 @@ void FabricRoutes::find_uplinks() {
   for (uint64_t id = blocks; id < links.size(); ++id) {
     const Link& link = links[id];
     if (link.family != LinkFamily::kNetwork) continue;
-    const uint32_t slot = slot_[link.from.value];
-    if (slot == kNone || (slot & kNicSlot) == 0) continue;
-    NicState& state = nics_[slot & ~kNicSlot];
+    const uint32_t at = slot(link.from);
+    if (at == kNone || (at & kNicSlot) == 0) continue;
+    NicState& state = nics_[at & ~kNicSlot];
     if (state.uplink != kNone || !is_switch(topology_, link.to)) continue;
     set_uplink(state, LinkId{uint32_t(id)});
   }

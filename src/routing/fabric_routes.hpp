@@ -68,7 +68,7 @@ class FabricRoutes {
   Hop pick(DeviceId from, bool up, uint64_t key, uint32_t count, Accept accept) const;
 
   static constexpr uint32_t kNone = ~uint32_t{0};
-  static constexpr uint32_t kNicSlot = uint32_t{1} << 31;  ///< slot_ bit: an index into nics_
+  static constexpr uint32_t kNicSlot = uint32_t{1} << 31;  ///< slot bit: an index into nics_
 
   /// A network switch's part: its rank among the leaves (kNone if not a leaf), the leaves it
   /// reaches going down, and those it reaches going up then down.
@@ -102,21 +102,41 @@ class FabricRoutes {
   };
   /// A NIC's part when it has a link to a leaf; nullptr for another NIC or device.
   const NicState* attached(DeviceId id) const {
-    const uint32_t slot = slot_[id.value];
-    if (slot == kNone || (slot & kNicSlot) == 0) return nullptr;
-    const NicState& state = nics_[slot & ~kNicSlot];
+    const uint32_t at = slot(id);
+    if (at == kNone || (at & kNicSlot) == 0) return nullptr;
+    const NicState& state = nics_[at & ~kNicSlot];
     return state.uplink == kNone ? nullptr : &state;
   }
+  /// `id`'s index into switches_, or into nics_ with kNicSlot set; kNone for another device.
+  /// A server block's device has host 0's twin's index shifted by the switches or NICs of the
+  /// blocks before its own (both are numbered in device id order and every block repeats host
+  /// 0's kinds: the layout contract of linksim/topology.hpp), so no table over a cluster's
+  /// devices is read (or held: 4 bytes a device, mostly GPUs and PCIe parts).
+  uint32_t slot(DeviceId id) const {
+    if (id.value >= block_devices_) return fabric_slot_[id.value - block_devices_];
+    const uint32_t host = id.value / devices_per_host_;
+    const uint32_t twin = host0_slot_[id.value - host * devices_per_host_];
+    if (twin == kNone) return twin;
+    return twin + host * ((twin & kNicSlot) != 0 ? nics_per_host_ : switches_per_host_);
+  }
   /// REQUIRES: `id` is a network switch (a NIC for nic()).
-  SwitchState& at_switch(DeviceId id) { return switches_[slot_[id.value]]; }
-  const SwitchState& at_switch(DeviceId id) const { return switches_[slot_[id.value]]; }
-  NicState& nic(DeviceId id) { return nics_[slot_[id.value] & ~kNicSlot]; }
-  const NicState& nic(DeviceId id) const { return nics_[slot_[id.value] & ~kNicSlot]; }
+  SwitchState& at_switch(DeviceId id) { return switches_[slot(id)]; }
+  const SwitchState& at_switch(DeviceId id) const { return switches_[slot(id)]; }
+  NicState& nic(DeviceId id) { return nics_[slot(id) & ~kNicSlot]; }
+  const NicState& nic(DeviceId id) const { return nics_[slot(id) & ~kNicSlot]; }
 
   const Topology& topology_;
-  /// device id -> index into switches_, or into nics_ with kNicSlot set; kNone for the rest
-  /// (4 bytes a device: a cluster's devices are mostly GPUs and PCIe parts).
-  std::vector<uint32_t> slot_;
+  /// The server blocks' devices [0, block_devices_), devices_per_host_ each (0 and 0 without
+  /// the layout: every device is then the fabric's for slot()).
+  uint32_t block_devices_ = 0;
+  uint32_t devices_per_host_ = 0;
+  /// The network switches and NICs of one server block.
+  uint32_t switches_per_host_ = 0;
+  uint32_t nics_per_host_ = 0;
+  /// slot() of host 0's devices, by local id; of the devices after the blocks, by id minus
+  /// block_devices_.
+  std::vector<uint32_t> host0_slot_;
+  std::vector<uint32_t> fabric_slot_;
   std::vector<SwitchState> switches_;
   std::vector<NicState> nics_;
   std::vector<Hop> hops_;  ///< the switches' up and down links (SwitchState's ranges)
