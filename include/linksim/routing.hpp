@@ -61,6 +61,10 @@ struct Route {
   std::optional<DeviceId> proxy;
   /// "NV18", "PIX", "SYS", "NET"...: the nvidia-smi cell text for this pair.
   std::string label() const;
+  /// Makes this a route between servers from `from` to `to` with nothing yet summarized: class
+  /// NET, the network transport, no NVLinks, zero rate and latency, no bottleneck or proxy.
+  /// `paths` keeps its elements (and their storage) for the caller to fill.
+  void begin_network(DeviceId from, DeviceId to);
 };
 
 /// NCCL_IB_HCA: the NICs NCCL may use (NVIDIA/nccl src/transport/net_ib.cc, ncclIbInit, with

@@ -197,19 +197,8 @@ bool RouteShapes::generate(const Shape& shape, DeviceId src, DeviceId dst, uint3
   const uint32_t src_links = src_host * links_per_host_;
   const uint32_t dst_links = dst_host * links_per_host_;
   Route& r = *out;
-  r.src = src;
-  r.dst = dst;
-  r.cls = PathClass::kNet;
-  r.nvlinks = 0;
-  r.transport = Transport::kNet;
-  r.bw_Bps = 0;
-  r.latency_s = 0;
-  r.bottleneck = LinkId{};
-  if (shape.proxy != kNone) {
-    r.proxy = DeviceId{shape.proxy + src_devices};
-  } else {
-    r.proxy.reset();
-  }
+  r.begin_network(src, dst);
+  if (shape.proxy != kNone) r.proxy = DeviceId{shape.proxy + src_devices};
   r.paths.resize(shape.path_count);
   for (uint32_t p = 0; p < shape.path_count; ++p) {
     const ShapePath& sp = paths_[shape.first_path + p];

@@ -32,6 +32,18 @@ std::string_view to_string(Transport transport) {
   return "?";
 }
 
+void Route::begin_network(DeviceId from, DeviceId to) {
+  src = from;
+  dst = to;
+  cls = PathClass::kNet;
+  nvlinks = 0;
+  transport = Transport::kNet;
+  bw_Bps = 0;
+  latency_s = 0;
+  bottleneck = LinkId{};
+  proxy.reset();
+}
+
 std::string Route::label() const {
   if (cls == PathClass::kNvlink) return fmt::format("NV{}", nvlinks);
   return std::string(to_string(cls));

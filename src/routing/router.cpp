@@ -517,15 +517,7 @@ void Router::route_into(DeviceId src, DeviceId dst, bool summarized, Route* out)
   };
   if (nics_s.empty() || nics_d.empty() || !impl.fabric) throw no_path();
   Route& route = *out;
-  route.src = src;
-  route.dst = dst;
-  route.cls = PathClass::kNet;
-  route.nvlinks = 0;
-  route.transport = Transport::kNet;
-  route.bw_Bps = 0;
-  route.latency_s = 0;
-  route.bottleneck = LinkId{};
-  route.proxy.reset();
+  route.begin_network(src, dst);
   const size_t count = std::max(nics_s.size(), nics_d.size());
   route.paths.resize(count);
   for (size_t i = 0; i < count; ++i) {
