@@ -45,6 +45,8 @@ class ArenaLists {
   }
   /// Removes the last element of list `id`. REQUIRES: it is not empty.
   void pop_back(uint32_t id) { headers_[id].size = headers_[id].size - 1; }
+  /// Empties list `id`; its block stays for its next push_back().
+  void clear(uint32_t id) { headers_[id].size = 0; }
 
  private:
   static constexpr uint32_t kPageShift = 14;

@@ -61,6 +61,9 @@ class MaxMinSolver {
     return add(path_resources_.subspan(begin, end - begin), bound_Bps);
   }
   /// Deactivates a slot; its id may be returned by a later add(). O(its path length).
+  /// Its user entries leave their lists at the next add() or collect_component(), each list
+  /// then as swap-removing the entries one by one in remove() order would leave it (a list
+  /// whose every entry is removed is emptied at once); load_Bps() is meant after a solve.
   void remove(uint32_t slot);
   /// Room for `slots` sub-flows crossing `elements` resources in all, allocated once instead of
   /// grown (a program that starts that many at once). Changes no answer.
@@ -132,6 +135,7 @@ class MaxMinSolver {
   static constexpr uint8_t kFixed = 1;        ///< fixed_: the slot's rate is set this solve
   static constexpr uint8_t kRateChanged = 2;  ///< fixed_: ... to another value than before
   static constexpr uint8_t kCollected = 4;    ///< fixed_: in the component being collected
+  static constexpr uint8_t kRemoved = 8;      ///< fixed_: removed, entries not yet detached
 
   uint32_t new_slot();
   /// A range of `length` entries of user_index_ for a slot: a free one, or new entries.
@@ -156,6 +160,8 @@ class MaxMinSolver {
   /// run, 12 bytes a resource. A smaller component's solve keeps it for the next.
   void release_scratch_after_large_solve();
   void detach(uint32_t slot, uint32_t hop);
+  /// Takes the entries of the slots removed since the last call out of their user lists.
+  void detach_removed();
 
   std::span<const double> capacities_Bps_;
   std::span<const uint32_t> path_resources_;
@@ -175,10 +181,14 @@ class MaxMinSolver {
   /// Whether the resource is in dirty_ or, during collect_component(), in the component: one
   /// bit a resource (the whole array stays in cache), cleared for the component at its end.
   std::vector<bool> listed_;
-  /// Scratch of solve_component: the resources of a large component, one bit a resource
-  /// (apart from listed_, which touch() may set between collect_component() and the solve).
-  /// Allocated at the first large component, all false between solves.
-  std::vector<bool> starting_;
+  /// Scratch of visit_in_id_order over resources (a large component's levels at the start of
+  /// its solve, a large removal's lists), one bit a resource, apart from listed_ (which touch()
+  /// may set between collect_component() and the solve). Allocated at the first large list,
+  /// all false between uses.
+  std::vector<bool> resource_marks_;
+  /// Whether the resource is in removal_resources_, one bit a resource. Between the two
+  /// passes of detach_removed(): whether its entries are detached one by one.
+  std::vector<bool> has_removals_;
   /// The same for the slots of a large component, one bit a slot.
   std::vector<bool> starting_slots_;
 
@@ -205,6 +215,9 @@ class MaxMinSolver {
 
   std::vector<uint32_t> dirty_;    ///< resources whose users changed, each once, listed_
   std::vector<uint32_t> orphans_;  ///< slots added with an empty path since the last solve
+  /// Slots removed since the last detach_removed(), in remove() order (each marked kRemoved),
+  /// and the resources they cross, each once, in order of first crossing (has_removals_).
+  std::vector<uint32_t> removed_slots_, removal_resources_;
   std::vector<uint32_t> component_slots_, component_resources_;
   flowsim_internal::LevelHeap heap_;
   /// add() calls since the last collect_component(), and whether remove() was called since.
