@@ -60,6 +60,10 @@ class MaxMinSolver {
   uint32_t add(uint32_t begin, uint32_t end, double bound_Bps) {
     return add(path_resources_.subspan(begin, end - begin), bound_Bps);
   }
+  /// Starts loading what add(path, ...) reads per resource (its user list's header) into the
+  /// cache: a caller that knows its next adds calls this some adds ahead, so that their
+  /// cache misses overlap. Changes no state.
+  void prefetch_add(std::span<const uint32_t> path) const;
   /// Deactivates a slot; its id may be returned by a later add(). O(its path length).
   /// Its user entries leave their lists at the next add() or collect_component(), each list
   /// then as swap-removing the entries one by one in remove() order would leave it (a list
