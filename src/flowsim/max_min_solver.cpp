@@ -128,10 +128,13 @@ void MaxMinSolver::cycle_slots(uint32_t count) {
   for (std::size_t i = reused; i < count; ++i) free_slots_.push_back(new_slot());
 }
 
-// Out of line: inlined into a caller's loop, the prefetches form a loop with no other effect,
-// which the compiler may delete as a whole (GCC 12 does, -ffinite-loops).
 void MaxMinSolver::prefetch_add(std::span<const uint32_t> path) const {
   for (const uint32_t resource : path) users_.prefetch_header(resource);
+}
+
+void MaxMinSolver::prefetch_remove(uint32_t slot, uint32_t later) const {
+  if (routes_[slot].length > 0) __builtin_prefetch(routes_[slot].path);
+  __builtin_prefetch(&routes_[later]);
 }
 
 uint32_t MaxMinSolver::add(std::span<const uint32_t> path, double bound_Bps) {

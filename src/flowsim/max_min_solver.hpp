@@ -62,8 +62,14 @@ class MaxMinSolver {
   }
   /// Starts loading what add(path, ...) reads per resource (its user list's header) into the
   /// cache: a caller that knows its next adds calls this some adds ahead, so that their
-  /// cache misses overlap. Changes no state.
+  /// cache misses overlap. Changes no state. Out of line, as prefetch_remove(): GCC 12 deletes
+  /// prefetches inlined into a caller's loop (its dead-code elimination counts them as none).
   void prefetch_add(std::span<const uint32_t> path) const;
+  /// Starts loading what remove() reads into the cache: the path of active slot `slot` (read
+  /// through its record, loaded by an earlier call) and the record of active slot `later`.
+  /// A caller that knows its next removals calls this with slots some removals ahead, and
+  /// `later` as many again. Changes no state.
+  void prefetch_remove(uint32_t slot, uint32_t later) const;
   /// Deactivates a slot; its id may be returned by a later add(). O(its path length).
   /// Its user entries leave their lists at the next add() or collect_component(), each list
   /// then as swap-removing the entries one by one in remove() order would leave it (a list

@@ -444,7 +444,14 @@ class Simulation {
     std::vector<SlotVersion> members;
     members.swap(finish_groups_[group]);
     free_finish_groups_.push_back(group);
-    for (const SlotVersion& member : members) {
+    // The slots are in no id order: what removing the slots a few members ahead reads is
+    // loaded meanwhile (MaxMinSolver::prefetch_remove), so that the cache misses overlap.
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      if (i + 2 * kRemoveLookahead < members.size()) {
+        solver_.prefetch_remove(members[i + kRemoveLookahead].slot,
+                                members[i + 2 * kRemoveLookahead].slot);
+      }
+      const SlotVersion& member = members[i];
       if (member.version == version_[member.slot]) finish_slot(member.slot, now);
     }
   }
@@ -493,6 +500,9 @@ class Simulation {
   /// run_lone_step() prefetches the solver's lists for the start event this many events
   /// ahead of the one it handles (MaxMinSolver::prefetch_add).
   static constexpr std::size_t kAddLookahead = 4;
+  /// finish_group() prefetches the path of the slot this many members ahead of the one it
+  /// finishes, and the solver's record of the slot twice as far.
+  static constexpr std::size_t kRemoveLookahead = 8;
   /// Events of a lone-step candidate batch whose storage is kept between batches.
   static constexpr std::size_t kKeptBatchEvents = std::size_t{1} << 16;
 
