@@ -85,6 +85,7 @@ void MaxMinSolver::release() {
   drop(routes_);
   drop(free_ranges_);
   drop(user_index_);
+  user_index_taken_ = 0;
   drop(bound_Bps_);
   drop(rate_Bps_);
   drop(fixed_);
@@ -115,8 +116,13 @@ uint32_t MaxMinSolver::take_range(uint32_t length) {
     free.pop_back();
     return begin;
   }
-  const auto begin = static_cast<uint32_t>(user_index_.size());
-  user_index_.resize(user_index_.size() + length);
+  const auto begin = static_cast<uint32_t>(user_index_taken_);
+  user_index_taken_ += length;
+  // Up to the room reserved (reserve()) in one step when it holds the range, instead of one
+  // resize a new range.
+  if (user_index_.size() < user_index_taken_) {
+    user_index_.resize(std::max(user_index_taken_, user_index_.capacity()));
+  }
   return begin;
 }
 

@@ -216,6 +216,8 @@ class MaxMinSolver {
   };
   std::vector<SlotRoute> routes_;
   std::vector<uint32_t> user_index_;
+  /// Entries of user_index_ handed out as ranges (take_range()); the rest are room.
+  std::size_t user_index_taken_ = 0;
   /// free_ranges_[length]: begins of ranges of user_index_ of that length no slot holds.
   std::vector<std::vector<uint32_t>> free_ranges_;
   std::vector<double> bound_Bps_, rate_Bps_;

@@ -287,17 +287,23 @@ class Simulation {
     for (uint32_t k = 0; k < subflows; ++k) {
       const double share = source_.share(transfer, k);
       const uint32_t slot = solver_.add(source_.path(transfer, k), rate_cap_Bps * share);
-      if (slot >= remaining_bytes_.size()) {
-        remaining_bytes_.resize(slot + 1);
-        updated_at_.resize(slot + 1, InstantTable::kNone);
-        version_.resize(slot + 1, 0);
-        transfer_of_.resize(slot + 1);
-      }
+      if (slot >= remaining_bytes_.size()) grow_slot_arrays(slot);
       remaining_bytes_[slot] = bytes * share;
       updated_at_[slot] = instants_.index_of(now);
       ++version_[slot];
       transfer_of_[slot] = transfer;
     }
+  }
+
+  // Makes room in the per-slot arrays for `slot`: up to the room reserved for them (run()
+  // reserves what starts at once) in one step when it holds `slot`, instead of one resize a
+  // new slot. Entries past the solver's slots are as a new slot's: no instant, version 0.
+  void grow_slot_arrays(uint32_t slot) {
+    const std::size_t size = std::max<std::size_t>(slot + 1, remaining_bytes_.capacity());
+    remaining_bytes_.resize(size);
+    updated_at_.resize(size, InstantTable::kNone);
+    version_.resize(size, 0);
+    transfer_of_.resize(size);
   }
 
   void finish_slot(uint32_t slot, double now) {
