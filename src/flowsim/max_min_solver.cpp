@@ -315,11 +315,6 @@ void MaxMinSolver::release_scratch_after_large_solve() {
   unfixed_.reset();
 }
 
-// Rounding can leave a filled resource a hair below zero; its flows are then fixed at 0+.
-double MaxMinSolver::resource_level(uint32_t resource) const {
-  return std::max(0.0, remaining_Bps_[resource]) / unfixed_[resource];
-}
-
 // Keeps some heap entry of each resource being filled at most its level (solve_component):
 // a level that rose keeps its entry, below it; a level that fell (rounding can lower a level
 // by an ulp as a flow is fixed below it) gets a new entry. Per crossing, in path order, the

@@ -29,6 +29,7 @@
 // Flows outside it keep their rates: they are exactly what a full solve would give them.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -162,7 +163,12 @@ class MaxMinSolver {
   std::span<const uint32_t> path(uint32_t slot) const {
     return {routes_[slot].path, routes_[slot].length};
   }
-  double resource_level(uint32_t resource) const;
+  /// The level at which the resource fills, bytes/s: its remaining capacity shared by its
+  /// unfixed elements. Rounding can leave a filled resource a hair below zero; its flows are
+  /// then fixed at 0+. REQUIRES: the resource's scratch is set and unfixed_ > 0.
+  double resource_level(uint32_t resource) const {
+    return std::max(0.0, remaining_Bps_[resource]) / unfixed_[resource];
+  }
   /// Allocates the per-resource scratch if it is not held.
   void hold_scratch();
   /// Frees the scratch after the solve of a component of at least 1/kScanFraction of the
