@@ -77,7 +77,10 @@ class Simulation {
       const double now = queue_.top().time_s;
       const double horizon_s = now + precision_ * now;
       if (solver_.active_count() == 0 && run_lone_step(now)) continue;
-      while (!queue_.empty() && queue_.top().time_s <= horizon_s) handle(queue_.pop(), now);
+      while (!queue_.empty() && queue_.top().time_s <= horizon_s) {
+        if (const Event* later = queue_.upcoming(kAddLookahead)) prefetch_start(*later);
+        handle(queue_.pop(), now);
+      }
       if (solver_.has_changes()) resolve(now);
     }
     summarize();
@@ -113,6 +116,9 @@ class Simulation {
   // in the same order and with the same doubles. Otherwise the popped events are handled as
   // usual and the caller continues the batch. Returns whether the step was run here.
   bool run_lone_step(double now) {
+    // A first event that no lone step starts with leaves the batch to the caller's loop,
+    // which handles the same events in the same order, without copying them out first.
+    if (!may_start_lone_step(queue_.top())) return false;
     batch_.clear();
     queue_.pop_all_at(now, batch_);
     if (!queue_.empty() || !plan_lone_step(now)) {
@@ -219,6 +225,15 @@ class Simulation {
       lone_path_[i] = lone_memo_path_[index];
     }
     return true;
+  }
+
+  // Whether a lone step may begin with `event`: plan_batch() refuses a batch whose first
+  // event is not the start of a transfer of bytes on one sub-flow, and a batch that
+  // batch_step() matches to a planned group holds the same transfers as a batch that
+  // plan_batch() accepted.
+  bool may_start_lone_step(const Event& event) const {
+    return event.kind() == EventKind::kStart && source_.bytes(event.id) != 0 &&
+           source_.subflow_count(event.id) == 1;
   }
 
   // plan_lone_step from the transfers themselves.
