@@ -10,6 +10,9 @@
 namespace linksim::flowsim_internal {
 namespace {
 
+/// add_bytes() prefetches the resource this many crossings ahead of the one it adds to.
+constexpr std::size_t kBytesLookahead = 16;
+
 class ProgramSource {
  public:
   /// `times` is empty (nothing recorded) or has one entry per transfer.
@@ -53,11 +56,17 @@ class ProgramSource {
   }
 
   void add_bytes(std::vector<ResourceUsage>& resources) const {
+    // The crossings name resources in no order: the entry kBytesLookahead crossings ahead is
+    // loaded meanwhile, so that the cache misses overlap.
+    const std::vector<uint32_t>& crossed = program_.path_resources;
     for (uint32_t t = 0; t < program_.transfer_count(); ++t) {
       for (uint32_t f = program_.subflow_begin[t]; f < program_.subflow_begin[t + 1]; ++f) {
         const double bytes = program_.bytes[t] * program_.share[f];
         for (uint32_t i = program_.resource_begin[f]; i < program_.resource_begin[f + 1]; ++i) {
-          resources[program_.path_resources[i]].bytes += bytes;
+          if (i + kBytesLookahead < crossed.size()) {
+            __builtin_prefetch(&resources[crossed[i + kBytesLookahead]]);
+          }
+          resources[crossed[i]].bytes += bytes;
         }
       }
     }

@@ -128,6 +128,13 @@ class EventQueue {
     LINKSIM_CHECK(!empty(), "top of an empty event queue");
     return from_run() ? run_[run_head_] : heap_.front();
   }
+  /// The event that pops `ahead` pops after the next one, when the queue holds its run alone
+  /// (no heap entry) and the run holds that many; null otherwise. Valid until the next push
+  /// or pop. For a caller that prefetches what its next events will read.
+  const Event* upcoming(std::size_t ahead) const {
+    if (!heap_.empty() || run_.size() - run_head_ <= ahead) return nullptr;
+    return &run_[run_head_ + ahead];
+  }
   bool empty() const { return heap_.empty() && run_head_ == run_.size(); }
   std::size_t size() const { return heap_.size() + (run_.size() - run_head_); }
 

@@ -22,6 +22,12 @@ constexpr std::size_t kKeptLevels = std::size_t{1} << 16;
 /// the per-id arrays for each inside it.
 constexpr std::size_t kScanFraction = 8;
 
+/// How many resources ahead collect_component() prefetches a queued resource's list header,
+/// and its list: far enough for a load from memory (about 100 ns, a few resources' work) to
+/// end before the list is read, and the header's before the list's prefetch reads it.
+constexpr std::size_t kHeaderLookahead = 16;
+constexpr std::size_t kListLookahead = 8;
+
 // Calls visit(id) for each of `ids` (distinct, each < `count`): a list of at least
 // 1/kScanFraction of the ids in increasing id order (the per-id arrays then read front to
 // back instead of in list order), marked in `marks` first and cleared as they are scanned;
@@ -51,6 +57,7 @@ MaxMinSolver::MaxMinSolver(std::span<const double> capacities_Bps,
       path_resources_(path_resources),
       users_(capacities_Bps.size()),
       listed_(capacities_Bps.size(), false),
+      has_removals_(capacities_Bps.size(), false),
       heap_() {}
 
 void MaxMinSolver::reserve(std::size_t slots, std::size_t elements) {
@@ -72,17 +79,21 @@ void MaxMinSolver::release() {
   remaining_Bps_.reset();
   unfixed_.reset();
   drop(listed_);
-  drop(starting_);
+  drop(resource_marks_);
+  drop(has_removals_);
   drop(starting_slots_);
   drop(routes_);
   drop(free_ranges_);
   drop(user_index_);
+  user_index_taken_ = 0;
   drop(bound_Bps_);
   drop(rate_Bps_);
   drop(fixed_);
   drop(free_slots_);
   drop(dirty_);
   drop(orphans_);
+  drop(removed_slots_);
+  drop(removal_resources_);
   drop(component_slots_);
   drop(component_resources_);
 }
@@ -105,8 +116,13 @@ uint32_t MaxMinSolver::take_range(uint32_t length) {
     free.pop_back();
     return begin;
   }
-  const auto begin = static_cast<uint32_t>(user_index_.size());
-  user_index_.resize(user_index_.size() + length);
+  const auto begin = static_cast<uint32_t>(user_index_taken_);
+  user_index_taken_ += length;
+  // Up to the room reserved (reserve()) in one step when it holds the range, instead of one
+  // resize a new range.
+  if (user_index_.size() < user_index_taken_) {
+    user_index_.resize(std::max(user_index_taken_, user_index_.capacity()));
+  }
   return begin;
 }
 
@@ -118,7 +134,18 @@ void MaxMinSolver::cycle_slots(uint32_t count) {
   for (std::size_t i = reused; i < count; ++i) free_slots_.push_back(new_slot());
 }
 
+void MaxMinSolver::prefetch_add(std::span<const uint32_t> path) const {
+  for (const uint32_t resource : path) users_.prefetch_header(resource);
+}
+
+void MaxMinSolver::prefetch_remove(uint32_t slot, uint32_t later) const {
+  if (routes_[slot].length > 0) __builtin_prefetch(routes_[slot].path);
+  __builtin_prefetch(&routes_[later]);
+}
+
 uint32_t MaxMinSolver::add(std::span<const uint32_t> path, double bound_Bps) {
+  // A removed slot may be reused below: its entries leave first.
+  if (!removed_slots_.empty()) detach_removed();
   uint32_t slot;
   if (!free_slots_.empty()) {
     slot = free_slots_.back();
@@ -152,6 +179,8 @@ uint32_t MaxMinSolver::add(std::span<const uint32_t> path, double bound_Bps) {
 // moves into its place; the moved slot's hop is the one over `resource` whose user_index_
 // entry names the last position (unique: a hop's entry is its own). O(the moved slot's path
 // length). The slot's own user_index_ entries are not read again until add() rewrites them.
+// Reads and writes only the list of the hop's resource and user_index_ entries of hops over
+// it: the lists' detaches are independent of one another.
 void MaxMinSolver::detach(uint32_t slot, uint32_t hop) {
   const SlotRoute& route = routes_[slot];
   const uint32_t resource = route.path[hop];
@@ -171,14 +200,57 @@ void MaxMinSolver::detach(uint32_t slot, uint32_t hop) {
     }
   }
   users_.pop_back(resource);
-  touch(resource);
 }
 
 void MaxMinSolver::remove(uint32_t slot) {
-  for (uint32_t hop = 0; hop < routes_[slot].length; ++hop) detach(slot, hop);
+  const SlotRoute& route = routes_[slot];
+  for (uint32_t hop = 0; hop < route.length; ++hop) {
+    const uint32_t resource = route.path[hop];
+    touch(resource);
+    if (has_removals_[resource]) continue;
+    has_removals_[resource] = true;
+    removal_resources_.push_back(resource);
+  }
+  fixed_[slot] |= kRemoved;
+  removed_slots_.push_back(slot);
   removed_since_collect_ = true;
   rate_Bps_[slot] = 0;
   free_slots_.push_back(slot);
+}
+
+// A list whose entries are all removed ends empty whatever the order of the swaps: it is
+// cleared without them (one read of the list instead of a detach() per entry, which reads
+// the moved slot's path and indices). Any other list replays detach() for its removed
+// entries in remove() order, which is the order remove() would have detached them in
+// (detach() on one list depends on that list alone). Each list's work is its own, so the
+// first pass takes a long list of resources in id order.
+void MaxMinSolver::detach_removed() {
+  bool any_partial = false;
+  const auto clear_if_all_removed = [&](uint32_t resource) {
+    const std::span<const uint32_t> users = users_.list(resource);
+    std::size_t removed = 0;
+    for (const uint32_t slot : users) removed += (fixed_[slot] & kRemoved) != 0 ? 1 : 0;
+    if (removed == users.size()) {
+      users_.clear(resource);
+      has_removals_[resource] = false;
+    } else {
+      any_partial = true;  // keeps its mark for the replay
+    }
+  };
+  const auto resource_count = static_cast<uint32_t>(capacities_Bps_.size());
+  visit_in_id_order(removal_resources_, resource_count, resource_marks_, clear_if_all_removed);
+  if (any_partial) {
+    for (const uint32_t slot : removed_slots_) {
+      const SlotRoute& route = routes_[slot];
+      for (uint32_t hop = 0; hop < route.length; ++hop) {
+        if (has_removals_[route.path[hop]]) detach(slot, hop);
+      }
+    }
+    for (const uint32_t resource : removal_resources_) has_removals_[resource] = false;
+  }
+  for (const uint32_t slot : removed_slots_) fixed_[slot] &= static_cast<uint8_t>(~kRemoved);
+  removed_slots_.clear();
+  removal_resources_.clear();
 }
 
 void MaxMinSolver::release_large_component() {
@@ -191,6 +263,7 @@ void MaxMinSolver::release_large_component() {
 }
 
 void MaxMinSolver::collect_component() {
+  if (!removed_slots_.empty()) detach_removed();
   // The changed resources are already marked as listed, each listed once (touch()).
   // A large component's slot list is not kept for the next (a batch that started at once is
   // not followed by another as large): its memory is freed, 4 bytes a slot.
@@ -203,8 +276,16 @@ void MaxMinSolver::collect_component() {
   const bool all_new = !removed_since_collect_ && added_since_collect_ == active_count();
   added_since_collect_ = 0;
   removed_since_collect_ = false;
-  // Breadth-first: component_resources_ doubles as the queue.
+  // Breadth-first: component_resources_ doubles as the queue. The user lists of the queue's
+  // resources a few ahead are read from memory meanwhile (headers further ahead, then the
+  // lists themselves), so that their cache misses overlap instead of one at a time.
   for (std::size_t next = 0; next < component_resources_.size(); ++next) {
+    if (next + kHeaderLookahead < component_resources_.size()) {
+      users_.prefetch_header(component_resources_[next + kHeaderLookahead]);
+    }
+    if (next + kListLookahead < component_resources_.size()) {
+      users_.prefetch_front(component_resources_[next + kListLookahead]);
+    }
     for (const uint32_t slot : users_.list(component_resources_[next])) {
       if (fixed_[slot] & kCollected) continue;  // cleared for the component by its solve
       fixed_[slot] |= kCollected;
@@ -232,11 +313,6 @@ void MaxMinSolver::release_scratch_after_large_solve() {
   if (component_resources_.size() * kScanFraction < capacities_Bps_.size()) return;
   remaining_Bps_.reset();
   unfixed_.reset();
-}
-
-// Rounding can leave a filled resource a hair below zero; its flows are then fixed at 0+.
-double MaxMinSolver::resource_level(uint32_t resource) const {
-  return std::max(0.0, remaining_Bps_[resource]) / unfixed_[resource];
 }
 
 // Keeps some heap entry of each resource being filled at most its level (solve_component):
@@ -302,7 +378,7 @@ void MaxMinSolver::solve_component() {
   // A resource's start depends on its own users alone (and the slots' kFixed flags, all set
   // above), and heapify() orders the entries whatever their push order: the order is free.
   const auto resource_count = static_cast<uint32_t>(capacities_Bps_.size());
-  visit_in_id_order(component_resources_, resource_count, starting_, start_level);
+  visit_in_id_order(component_resources_, resource_count, resource_marks_, start_level);
   heap_.heapify();  // O(n) for the initial levels
   // Takes the least (level, kind, id) of the resources' current levels and the unfixed slots'
   // bounds, as a heap moved to every new level would (docs/flowsim.md#max-min-fair-rates).

@@ -29,6 +29,7 @@
 // Flows outside it keep their rates: they are exactly what a full solve would give them.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -60,7 +61,20 @@ class MaxMinSolver {
   uint32_t add(uint32_t begin, uint32_t end, double bound_Bps) {
     return add(path_resources_.subspan(begin, end - begin), bound_Bps);
   }
+  /// Starts loading what add(path, ...) reads per resource (its user list's header) into the
+  /// cache: a caller that knows its next adds calls this some adds ahead, so that their
+  /// cache misses overlap. Changes no state. Out of line, as prefetch_remove(): GCC 12 deletes
+  /// prefetches inlined into a caller's loop (its dead-code elimination counts them as none).
+  void prefetch_add(std::span<const uint32_t> path) const;
+  /// Starts loading what remove() reads into the cache: the path of active slot `slot` (read
+  /// through its record, loaded by an earlier call) and the record of active slot `later`.
+  /// A caller that knows its next removals calls this with slots some removals ahead, and
+  /// `later` as many again. Changes no state.
+  void prefetch_remove(uint32_t slot, uint32_t later) const;
   /// Deactivates a slot; its id may be returned by a later add(). O(its path length).
+  /// Its user entries leave their lists at the next add() or collect_component(), each list
+  /// then as swap-removing the entries one by one in remove() order would leave it (a list
+  /// whose every entry is removed is emptied at once); load_Bps() is meant after a solve.
   void remove(uint32_t slot);
   /// Room for `slots` sub-flows crossing `elements` resources in all, allocated once instead of
   /// grown (a program that starts that many at once). Changes no answer.
@@ -132,6 +146,7 @@ class MaxMinSolver {
   static constexpr uint8_t kFixed = 1;        ///< fixed_: the slot's rate is set this solve
   static constexpr uint8_t kRateChanged = 2;  ///< fixed_: ... to another value than before
   static constexpr uint8_t kCollected = 4;    ///< fixed_: in the component being collected
+  static constexpr uint8_t kRemoved = 8;      ///< fixed_: removed, entries not yet detached
 
   uint32_t new_slot();
   /// A range of `length` entries of user_index_ for a slot: a free one, or new entries.
@@ -148,7 +163,12 @@ class MaxMinSolver {
   std::span<const uint32_t> path(uint32_t slot) const {
     return {routes_[slot].path, routes_[slot].length};
   }
-  double resource_level(uint32_t resource) const;
+  /// The level at which the resource fills, bytes/s: its remaining capacity shared by its
+  /// unfixed elements. Rounding can leave a filled resource a hair below zero; its flows are
+  /// then fixed at 0+. REQUIRES: the resource's scratch is set and unfixed_ > 0.
+  double resource_level(uint32_t resource) const {
+    return std::max(0.0, remaining_Bps_[resource]) / unfixed_[resource];
+  }
   /// Allocates the per-resource scratch if it is not held.
   void hold_scratch();
   /// Frees the scratch after the solve of a component of at least 1/kScanFraction of the
@@ -156,6 +176,8 @@ class MaxMinSolver {
   /// run, 12 bytes a resource. A smaller component's solve keeps it for the next.
   void release_scratch_after_large_solve();
   void detach(uint32_t slot, uint32_t hop);
+  /// Takes the entries of the slots removed since the last call out of their user lists.
+  void detach_removed();
 
   std::span<const double> capacities_Bps_;
   std::span<const uint32_t> path_resources_;
@@ -175,10 +197,14 @@ class MaxMinSolver {
   /// Whether the resource is in dirty_ or, during collect_component(), in the component: one
   /// bit a resource (the whole array stays in cache), cleared for the component at its end.
   std::vector<bool> listed_;
-  /// Scratch of solve_component: the resources of a large component, one bit a resource
-  /// (apart from listed_, which touch() may set between collect_component() and the solve).
-  /// Allocated at the first large component, all false between solves.
-  std::vector<bool> starting_;
+  /// Scratch of visit_in_id_order over resources (a large component's levels at the start of
+  /// its solve, a large removal's lists), one bit a resource, apart from listed_ (which touch()
+  /// may set between collect_component() and the solve). Allocated at the first large list,
+  /// all false between uses.
+  std::vector<bool> resource_marks_;
+  /// Whether the resource is in removal_resources_, one bit a resource. Between the two
+  /// passes of detach_removed(): whether its entries are detached one by one.
+  std::vector<bool> has_removals_;
   /// The same for the slots of a large component, one bit a slot.
   std::vector<bool> starting_slots_;
 
@@ -196,6 +222,8 @@ class MaxMinSolver {
   };
   std::vector<SlotRoute> routes_;
   std::vector<uint32_t> user_index_;
+  /// Entries of user_index_ handed out as ranges (take_range()); the rest are room.
+  std::size_t user_index_taken_ = 0;
   /// free_ranges_[length]: begins of ranges of user_index_ of that length no slot holds.
   std::vector<std::vector<uint32_t>> free_ranges_;
   std::vector<double> bound_Bps_, rate_Bps_;
@@ -205,6 +233,9 @@ class MaxMinSolver {
 
   std::vector<uint32_t> dirty_;    ///< resources whose users changed, each once, listed_
   std::vector<uint32_t> orphans_;  ///< slots added with an empty path since the last solve
+  /// Slots removed since the last detach_removed(), in remove() order (each marked kRemoved),
+  /// and the resources they cross, each once, in order of first crossing (has_removals_).
+  std::vector<uint32_t> removed_slots_, removal_resources_;
   std::vector<uint32_t> component_slots_, component_resources_;
   flowsim_internal::LevelHeap heap_;
   /// add() calls since the last collect_component(), and whether remove() was called since.

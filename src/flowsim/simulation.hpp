@@ -77,7 +77,10 @@ class Simulation {
       const double now = queue_.top().time_s;
       const double horizon_s = now + precision_ * now;
       if (solver_.active_count() == 0 && run_lone_step(now)) continue;
-      while (!queue_.empty() && queue_.top().time_s <= horizon_s) handle(queue_.pop(), now);
+      while (!queue_.empty() && queue_.top().time_s <= horizon_s) {
+        if (const Event* later = queue_.upcoming(kAddLookahead)) prefetch_start(*later);
+        handle(queue_.pop(), now);
+      }
       if (solver_.has_changes()) resolve(now);
     }
     summarize();
@@ -113,10 +116,16 @@ class Simulation {
   // in the same order and with the same doubles. Otherwise the popped events are handled as
   // usual and the caller continues the batch. Returns whether the step was run here.
   bool run_lone_step(double now) {
+    // A first event that no lone step starts with leaves the batch to the caller's loop,
+    // which handles the same events in the same order, without copying them out first.
+    if (!may_start_lone_step(queue_.top())) return false;
     batch_.clear();
     queue_.pop_all_at(now, batch_);
     if (!queue_.empty() || !plan_lone_step(now)) {
-      for (const Event& event : batch_) handle(event, now);
+      for (std::size_t i = 0; i < batch_.size(); ++i) {
+        if (i + kAddLookahead < batch_.size()) prefetch_start(batch_[i + kAddLookahead]);
+        handle(batch_[i], now);
+      }
       // A large batch that was not a lone step (a collective whose flows all start at once)
       // is not kept for the rest of the run: 24 bytes an event, at the peak of memory.
       if (batch_.capacity() > kKeptBatchEvents) std::vector<Event>().swap(batch_);
@@ -218,6 +227,15 @@ class Simulation {
     return true;
   }
 
+  // Whether a lone step may begin with `event`: plan_batch() refuses a batch whose first
+  // event is not the start of a transfer of bytes on one sub-flow, and a batch that
+  // batch_step() matches to a planned group holds the same transfers as a batch that
+  // plan_batch() accepted.
+  bool may_start_lone_step(const Event& event) const {
+    return event.kind() == EventKind::kStart && source_.bytes(event.id) != 0 &&
+           source_.subflow_count(event.id) == 1;
+  }
+
   // plan_lone_step from the transfers themselves.
   bool plan_batch(double now) {
     if (++stamp_epoch_ == 0) {  // wrapped: no stamp may look current
@@ -263,6 +281,15 @@ class Simulation {
     return true;
   }
 
+  // Starts loading what the start of a transfer's sub-flows will read in the solver, for an
+  // event handled a few events later (their cache misses then overlap). Changes no state.
+  void prefetch_start(const Event& event) const {
+    if (event.kind() != EventKind::kStart) return;
+    for (uint32_t k = 0; k < source_.subflow_count(event.id); ++k) {
+      solver_.prefetch_add(source_.path(event.id, k));
+    }
+  }
+
   void start_transfer(uint32_t transfer, double now) {
     const double bytes = source_.bytes(transfer);
     if (bytes == 0) {  // no sharing phase: done once the latency has elapsed
@@ -275,17 +302,23 @@ class Simulation {
     for (uint32_t k = 0; k < subflows; ++k) {
       const double share = source_.share(transfer, k);
       const uint32_t slot = solver_.add(source_.path(transfer, k), rate_cap_Bps * share);
-      if (slot >= remaining_bytes_.size()) {
-        remaining_bytes_.resize(slot + 1);
-        updated_at_.resize(slot + 1, InstantTable::kNone);
-        version_.resize(slot + 1, 0);
-        transfer_of_.resize(slot + 1);
-      }
+      if (slot >= remaining_bytes_.size()) grow_slot_arrays(slot);
       remaining_bytes_[slot] = bytes * share;
       updated_at_[slot] = instants_.index_of(now);
       ++version_[slot];
       transfer_of_[slot] = transfer;
     }
+  }
+
+  // Makes room in the per-slot arrays for `slot`: up to the room reserved for them (run()
+  // reserves what starts at once) in one step when it holds `slot`, instead of one resize a
+  // new slot. Entries past the solver's slots are as a new slot's: no instant, version 0.
+  void grow_slot_arrays(uint32_t slot) {
+    const std::size_t size = std::max<std::size_t>(slot + 1, remaining_bytes_.capacity());
+    remaining_bytes_.resize(size);
+    updated_at_.resize(size, InstantTable::kNone);
+    version_.resize(size, 0);
+    transfer_of_.resize(size);
   }
 
   void finish_slot(uint32_t slot, double now) {
@@ -432,7 +465,14 @@ class Simulation {
     std::vector<SlotVersion> members;
     members.swap(finish_groups_[group]);
     free_finish_groups_.push_back(group);
-    for (const SlotVersion& member : members) {
+    // The slots are in no id order: what removing the slots a few members ahead reads is
+    // loaded meanwhile (MaxMinSolver::prefetch_remove), so that the cache misses overlap.
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      if (i + 2 * kRemoveLookahead < members.size()) {
+        solver_.prefetch_remove(members[i + kRemoveLookahead].slot,
+                                members[i + 2 * kRemoveLookahead].slot);
+      }
+      const SlotVersion& member = members[i];
       if (member.version == version_[member.slot]) finish_slot(member.slot, now);
     }
   }
@@ -478,6 +518,12 @@ class Simulation {
   static constexpr std::size_t kGroupedFinishesFrom = 1024;
   /// meter_component() scans every resource for a component of at least 1/8 of them.
   static constexpr std::size_t kMeterScanFraction = 8;
+  /// run_lone_step() prefetches the solver's lists for the start event this many events
+  /// ahead of the one it handles (MaxMinSolver::prefetch_add).
+  static constexpr std::size_t kAddLookahead = 4;
+  /// finish_group() prefetches the path of the slot this many members ahead of the one it
+  /// finishes, and the solver's record of the slot twice as far.
+  static constexpr std::size_t kRemoveLookahead = 8;
   /// Events of a lone-step candidate batch whose storage is kept between batches.
   static constexpr std::size_t kKeptBatchEvents = std::size_t{1} << 16;
 

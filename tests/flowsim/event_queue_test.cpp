@@ -88,5 +88,22 @@ TEST_CASE("event queue: a batch with an empty, infinite or NaN time pops as sing
   check_same({{2, 0}, {4, 1}}, {{nan, 10}, {3, 11}, {1, 12}}, 0);
 }
 
+TEST_CASE("event queue: upcoming() names the run's later events, none once the heap holds any") {
+  EventQueue queue;
+  for (uint32_t id = 0; id < 5; ++id) queue.push(1.0 + id, EventKind::kStart, id);
+  REQUIRE(queue.upcoming(0) != nullptr);
+  CHECK(queue.upcoming(0)->id == 0);  // the next pop
+  CHECK(queue.upcoming(3)->id == 3);
+  CHECK(queue.upcoming(5) == nullptr);  // past the run's end
+  queue.pop();
+  CHECK(queue.upcoming(1)->id == 2);
+  CHECK(queue.upcoming(3)->id == 4);
+  CHECK(queue.upcoming(4) == nullptr);
+  queue.push(0.5, EventKind::kStart, 9);  // earlier than the run's last: into the heap
+  CHECK(queue.upcoming(0) == nullptr);
+  CHECK(queue.pop().id == 9);
+  CHECK(queue.upcoming(0)->id == 1);  // the heap is empty again
+}
+
 }  // namespace
 }  // namespace linksim

@@ -364,5 +364,70 @@ TEST_CASE("max-min solver: user lists keep swap-remove order, paths crossing a r
   }
 }
 
+// Checks, for each resource, that its load sums its users' rates in the model's list order,
+// bit for bit, and that a search from it collects its users in that order.
+void check_user_lists(MaxMinSolver& solver, const UserListModel& model) {
+  for (uint32_t resource = 0; resource < model.users.size(); ++resource) {
+    CAPTURE(resource);
+    std::vector<uint32_t> expected;
+    double load_Bps = 0;
+    for (const auto& user : model.users[resource]) {
+      load_Bps += solver.rate_Bps(user.first);
+      if (std::find(expected.begin(), expected.end(), user.first) == expected.end()) {
+        expected.push_back(user.first);
+      }
+    }
+    CHECK(solver.load_Bps(resource) == load_Bps);
+    solver.touch(resource);
+    solver.collect_component();
+    const auto slots = solver.component_slots();
+    REQUIRE(slots.size() >= expected.size());
+    CHECK(std::vector<uint32_t>(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(
+                                                                   expected.size())) == expected);
+    solver.solve_component();
+  }
+}
+
+TEST_CASE("max-min solver: removals batched between solves keep swap-remove order") {
+  // Between two solves, 1-8 random adds and removes (a removed slot may be reused by an add of
+  // the same batch), and every 25th batch removes every active slot: lists emptied whole,
+  // lists left with some entries, and lists of resources crossed twice by one slot.
+  std::mt19937 rng(29);
+  const std::vector<double> capacities_Bps = {3, 5, 7, 11, 13};
+  std::vector<std::vector<uint32_t>> paths(64);
+  for (auto& path : paths) {
+    path.resize(1 + rng() % 4);
+    for (uint32_t& resource : path) resource = static_cast<uint32_t>(rng() % 5);
+  }
+  MaxMinSolver solver(capacities_Bps);
+  UserListModel model{.users = std::vector<std::vector<std::pair<uint32_t, uint32_t>>>(5)};
+  std::vector<std::pair<uint32_t, uint32_t>> active;  // (path, slot)
+  const auto remove_at = [&](std::size_t victim) {
+    solver.remove(active[victim].second);
+    model.remove(active[victim].second, paths[active[victim].first]);
+    active.erase(active.begin() + static_cast<std::ptrdiff_t>(victim));
+  };
+  for (int batch = 1; batch <= 300; ++batch) {
+    CAPTURE(batch);
+    if (batch % 25 == 0) {
+      while (!active.empty()) remove_at(rng() % active.size());
+    } else {
+      const uint32_t operations = 1 + static_cast<uint32_t>(rng() % 8);
+      for (uint32_t i = 0; i < operations; ++i) {
+        if (active.empty() || (active.size() < 32 && rng() % 2 == 0)) {
+          const uint32_t p = static_cast<uint32_t>(rng() % paths.size());
+          const uint32_t slot = solver.add(paths[p], kInf);
+          model.add(slot, paths[p]);
+          active.emplace_back(p, slot);
+        } else {
+          remove_at(rng() % active.size());
+        }
+      }
+    }
+    solver.solve();
+    check_user_lists(solver, model);
+  }
+}
+
 }  // namespace
 }  // namespace linksim

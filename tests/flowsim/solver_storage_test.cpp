@@ -51,6 +51,24 @@ TEST_CASE("arena lists: an empty list is an empty span; writes through list() st
   CHECK(lists.size(2) == 0);
 }
 
+TEST_CASE("arena lists: clear() empties a list that then refills; prefetches change nothing") {
+  ArenaLists<uint32_t> lists(3);
+  lists.prefetch_header(0);
+  lists.prefetch_front(0);  // no block yet
+  for (uint32_t value = 0; value < 5; ++value) lists.push_back(0, value);
+  lists.push_back(2, 7);
+  lists.prefetch_header(0);
+  lists.prefetch_front(0);
+  CHECK(std::vector<uint32_t>(lists.list(0).begin(), lists.list(0).end()) ==
+        std::vector<uint32_t>{0, 1, 2, 3, 4});
+  lists.clear(0);
+  CHECK(lists.size(0) == 0);
+  CHECK(lists.list(0).empty());
+  CHECK(lists.push_back(0, 9) == 0);  // refills from index 0
+  CHECK(lists.list(0)[0] == 9);
+  CHECK(lists.list(2)[0] == 7);  // other lists untouched
+}
+
 // Starts a heap with `initial` entries, then checks it against a sorted multiset through random
 // pops, pushes and top replacements, and while draining it.
 void check_heap_against_model(uint32_t initial) {
