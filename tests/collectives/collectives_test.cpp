@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // The collective model against closed forms derived by hand, and the two modes against each
 // other where nothing contends.
+#include "linksim/collectives.hpp"
+
 #include <doctest/doctest.h>
+
 #include <string>
 
-#include "linksim/collectives.hpp"
 #include "linksim/error.hpp"
 #include "linksim/report.hpp"
 #include "linksim/topology_yaml.hpp"
+#include "support/collective_query.hpp"
 #include "support/test_topologies.hpp"
 
 using namespace linksim;
@@ -18,13 +21,7 @@ namespace {
 CollectiveResult run(const Communicator& comm, CollectiveOp op, double bytes,
                      Algorithm algo = Algorithm::kAuto, Protocol proto = Protocol::kAuto,
                      SimMode mode = SimMode::kAnalytic) {
-  CollectiveQuery q;
-  q.op = op;
-  q.size_bytes = bytes;
-  q.algorithm = algo;
-  q.protocol = proto;
-  q.mode = mode;
-  return comm.run(q);
+  return comm.run(linksim::testing::collective_query(op, bytes, algo, proto, mode));
 }
 
 }  // namespace

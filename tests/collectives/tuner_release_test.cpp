@@ -16,6 +16,7 @@
 #include "collectives/nccl_tuner_tables.hpp"
 #include "collectives/tuner.hpp"
 #include "linksim/collectives.hpp"
+#include "support/collective_query.hpp"
 #include "support/test_topologies.hpp"
 
 namespace {
@@ -31,15 +32,7 @@ namespace detail = linksim::detail;
 
 constexpr double kGiB = 1073741824.0;
 
-CollectiveQuery query(CollectiveOp op, double bytes, Algorithm a = Algorithm::kAuto,
-                      Protocol p = Protocol::kAuto) {
-  CollectiveQuery q;
-  q.op = op;
-  q.size_bytes = bytes;
-  q.algorithm = a;
-  q.protocol = p;
-  return q;
-}
+using linksim::testing::collective_query;
 
 // Calibration 86's communicator: every GPU of 20 GB200 NVL72 racks, NVLS off, GDR over C2C.
 CommOptions calibration86(NcclVersion v) {
@@ -137,7 +130,8 @@ TEST_SUITE("tuner releases") {
       o.nccl_version = v;
       o.nvls_enable = false;
       const detail::CommGraph g(t, t.gpus(), o);
-      const detail::Choice c = detail::choose(g, query(CollectiveOp::kAllReduce, 16 * 1048576.0));
+      const detail::Choice c =
+          detail::choose(g, collective_query(CollectiveOp::kAllReduce, 16 * 1048576.0));
       CHECK((c.proto == Protocol::kLL128) == ll128);
     }
   }
@@ -186,7 +180,7 @@ TEST_SUITE("tuner releases") {
       o.nccl_version = v;
       const detail::CommGraph g(t, t.gpus(), o);
       const detail::Choice c =
-          detail::choose(g, query(CollectiveOp::kAllReduce, kGiB, Algorithm::kNvls));
+          detail::choose(g, collective_query(CollectiveOp::kAllReduce, kGiB, Algorithm::kNvls));
       return c.estimate.algbw_Bps / 1e9;
     };
     // 2.17: NVLS on the ring graph (SM90 intra {66, 33, ...}: 5 x 66 = 330, 11 x 33 = 363),
@@ -204,8 +198,8 @@ TEST_SUITE("tuner releases") {
       CommOptions o;
       o.nccl_version = v;
       const detail::CommGraph g(t, t.gpus(), o);
-      return detail::choose(g, query(CollectiveOp::kAllReduce, kGiB, Algorithm::kRing,
-                                     Protocol::kSimple))
+      return detail::choose(g, collective_query(CollectiveOp::kAllReduce, kGiB, Algorithm::kRing,
+                                                Protocol::kSimple))
           .estimate;
     };
     const detail::NcclEstimate v217 = ring_simple(NcclVersion{2, 17});
@@ -220,7 +214,7 @@ TEST_SUITE("tuner releases") {
     const Topology t = linksim::testing::library_topology("gb200-nvl72.yaml", {{"racks", "20"}});
     const auto choice = [&](NcclVersion v, double bytes) {
       const detail::CommGraph g(t, t.gpus(), calibration86(v));
-      return detail::choose(g, query(CollectiveOp::kAllReduce, bytes));
+      return detail::choose(g, collective_query(CollectiveOp::kAllReduce, bytes));
     };
     // 2.26: tree Simple = min(0.92 x graph, channels x 72) x 1/2 on NCCL's graph (15 x 48 on
     // 15 NICs, the search above): min(662.4, 1080) / 2 = 331.2 GB/s algbw.
@@ -247,7 +241,8 @@ TEST_SUITE("tuner releases") {
     o.nccl_version = NcclVersion{2, 26};
     const detail::CommGraph g(t, t.gpus(), o);
     std::vector<detail::TriedPair> tried;
-    const detail::Choice c = detail::choose(g, query(CollectiveOp::kAllReduce, 4194304), &tried);
+    const detail::Choice c =
+        detail::choose(g, collective_query(CollectiveOp::kAllReduce, 4194304), &tried);
     CHECK(c.algo == Algorithm::kNvlsTree);
     CHECK(c.estimate.algbw_Bps / 1e9 == doctest::Approx(320.0));
     CHECK(c.estimate.latency_s == doctest::Approx(c.model.table_latency_s - 13.8e-6));
@@ -267,11 +262,11 @@ TEST_SUITE("tuner releases") {
       o.nccl_version = v;
       const detail::CommGraph g(t, t.gpus(), o);
       for (double s : {65536.0, 131072.0, 262144.0}) {
-        CHECK(detail::choose(g, query(CollectiveOp::kAllReduce, s, Algorithm::kRing)).proto ==
-              Protocol::kLL);
+        CHECK(detail::choose(g, collective_query(CollectiveOp::kAllReduce, s, Algorithm::kRing))
+                  .proto == Protocol::kLL);
       }
-      CHECK(detail::choose(g, query(CollectiveOp::kAllReduce, 524288, Algorithm::kRing)).proto ==
-            Protocol::kLL128);
+      CHECK(detail::choose(g, collective_query(CollectiveOp::kAllReduce, 524288, Algorithm::kRing))
+                .proto == Protocol::kLL128);
     }
   }
 
@@ -288,7 +283,8 @@ TEST_SUITE("tuner releases") {
       CommOptions o;
       o.nccl_version = v;
       const detail::CommGraph g(t, t.gpus(), o);
-      return detail::choose(g, query(CollectiveOp::kAllReduce, 1048576, Algorithm::kNvlsTree))
+      return detail::choose(
+                 g, collective_query(CollectiveOp::kAllReduce, 1048576, Algorithm::kNvlsTree))
           .estimate;
     };
     const Topology b200 = linksim::testing::library_topology("lambda-b200-ib.yaml");
@@ -308,9 +304,10 @@ TEST_SUITE("tuner releases") {
       const Topology t = linksim::testing::library_topology("dgx-h100-ib.yaml",
                                                             {{"nodes", std::to_string(nodes)}});
       const detail::CommGraph g(t, t.gpus(), CommOptions{});
-      return detail::choose(g, query(CollectiveOp::kAllReduce, 65536, Algorithm::kRing,
-                                     Protocol::kLL))
-                 .estimate.algbw_Bps / 1e9;
+      return detail::choose(g, collective_query(CollectiveOp::kAllReduce, 65536, Algorithm::kRing,
+                                                Protocol::kLL))
+                 .estimate.algbw_Bps /
+             1e9;
     };
     CHECK(ring_ll_algbw_GBps(2) == doctest::Approx(39.0 * 16 / 30));
     CHECK(ring_ll_algbw_GBps(4) == doctest::Approx(20.4 * 32 / 62));

@@ -18,6 +18,7 @@
 #include "linksim/plan.hpp"
 #include "linksim/plan_explain.hpp"
 #include "linksim/topology_yaml.hpp"
+#include "support/collective_query.hpp"
 
 namespace linksim {
 namespace {
@@ -26,15 +27,7 @@ Topology load(const std::string& name) {
   return load_topology(std::string(LINKSIM_SOURCE_DIR) + "/topologies/" + name + ".yaml");
 }
 
-CollectiveQuery query(CollectiveOp op, double bytes, Algorithm algo = Algorithm::kAuto,
-                      Protocol proto = Protocol::kAuto) {
-  CollectiveQuery q;
-  q.op = op;
-  q.size_bytes = bytes;
-  q.algorithm = algo;
-  q.protocol = proto;
-  return q;
-}
+using linksim::testing::collective_query;
 
 const ExplainStep& step(const std::vector<ExplainStep>& steps, const std::string& title) {
   for (const ExplainStep& s : steps) {
@@ -81,7 +74,7 @@ TEST_SUITE("explain") {
         CAPTURE(to_string(op));
         const Topology t = load(machine);
         const Communicator comm(t, t.gpus());
-        const CollectiveExplanation e = explain_collective(comm, query(op, s));
+        const CollectiveExplanation e = explain_collective(comm, collective_query(op, s));
         CHECK(e.analytic.time_s == coll_time_s(comm, op, s, SimMode::kAnalytic));
         REQUIRE(e.flow.has_value());
         CHECK(e.flow->time_s == coll_time_s(comm, op, s, SimMode::kFlow));
@@ -112,7 +105,8 @@ TEST_SUITE("explain") {
     const Communicator comm(t, t.gpus());
     for (double s : {8.0, 65536.0, 1073741824.0}) {
       CAPTURE(s);
-      const CollectiveExplanation e = explain_collective(comm, query(CollectiveOp::kAllReduce, s));
+      const CollectiveExplanation e =
+          explain_collective(comm, collective_query(CollectiveOp::kAllReduce, s));
       const ExplainStep& cf = step(e.steps, "closed form");
       CHECK(term(cf, "alpha") == step(e.steps, "latency term").result.value);
       CHECK(term(cf, "B") == step(e.steps, "bandwidth term").result.value);
@@ -126,7 +120,8 @@ TEST_SUITE("explain") {
     const Topology t = load("dgx-h100");
     const Communicator comm(t, t.gpus());
     const double s = 1073741824;
-    const CollectiveExplanation e = explain_collective(comm, query(CollectiveOp::kAllReduce, s));
+    const CollectiveExplanation e =
+        explain_collective(comm, collective_query(CollectiveOp::kAllReduce, s));
     CHECK(e.bus_factor == doctest::Approx(1.75));
     const ExplainStep& bus = step(e.steps, "bus bandwidth (nccl-tests)");
     CHECK(term(bus, "factor") == doctest::Approx(1.75));
@@ -149,7 +144,8 @@ TEST_SUITE("explain") {
       const Topology t = load(c.machine);
       const Communicator comm(t, t.gpus());
       const CollectiveExplanation e = explain_collective(
-          comm, query(CollectiveOp::kAllReduce, 1048576, Algorithm::kRing, Protocol::kSimple));
+          comm,
+          collective_query(CollectiveOp::kAllReduce, 1048576, Algorithm::kRing, Protocol::kSimple));
       const ExplainStep& lat = step(e.steps, "latency term");
       CHECK(term(lat, "base") == doctest::Approx(8.4e-6));
       CHECK(term(lat, "steps") == 14);
@@ -166,8 +162,9 @@ TEST_SUITE("explain") {
     // T_ring x load of it.
     const Topology t = load("dgx-h100");
     const Communicator comm(t, t.gpus());
-    const CollectiveExplanation e = explain_collective(
-        comm, query(CollectiveOp::kAllReduce, 1073741824, Algorithm::kRing, Protocol::kSimple));
+    const CollectiveExplanation e =
+        explain_collective(comm, collective_query(CollectiveOp::kAllReduce, 1073741824,
+                                                  Algorithm::kRing, Protocol::kSimple));
     const ExplainStep& bw = step(e.steps, "bandwidth term");
     CHECK(bw.result.value == term(bw, "T_ring"));
     REQUIRE(e.analytic.bottleneck.kind == BottleneckKind::kLink);
@@ -187,8 +184,9 @@ TEST_SUITE("explain") {
     // calibration 08), not NCCL's 20/25; the term's source says so.
     const Topology t = load("dgx-a100");
     const Communicator comm(t, t.gpus());
-    const CollectiveExplanation e = explain_collective(
-        comm, query(CollectiveOp::kAllReduce, 1073741824, Algorithm::kRing, Protocol::kSimple));
+    const CollectiveExplanation e =
+        explain_collective(comm, collective_query(CollectiveOp::kAllReduce, 1073741824,
+                                                  Algorithm::kRing, Protocol::kSimple));
     const ExplainStep& bw = step(e.steps, "bandwidth term");
     CHECK(term(bw, "eff_link") == doctest::Approx(234.72 / 300.0));
     std::string source;
@@ -211,7 +209,8 @@ TEST_SUITE("explain") {
     for (const Case& c : {Case{33554432, 4, 4 * lane_GBps}, Case{134217728, 8, 8 * lane_GBps}}) {
       CAPTURE(c.bytes);
       const CollectiveExplanation e = explain_collective(
-          comm, query(CollectiveOp::kSendRecv, c.bytes, Algorithm::kAuto, Protocol::kSimple));
+          comm,
+          collective_query(CollectiveOp::kSendRecv, c.bytes, Algorithm::kAuto, Protocol::kSimple));
       const ExplainStep& bw = step(e.steps, "bandwidth term");
       CHECK(term(bw, "channels_p2p") == c.channels);
       CHECK(term(bw, "B_channel") == doctest::Approx(lane_GBps * 1e9));
@@ -230,7 +229,8 @@ TEST_SUITE("explain") {
                                      {{"nodes", "2"}});
     const Communicator comm(t, t.gpus());
     const CollectiveExplanation e = explain_collective(
-        comm, query(CollectiveOp::kAllToAll, 268435456, Algorithm::kAuto, Protocol::kSimple));
+        comm,
+        collective_query(CollectiveOp::kAllToAll, 268435456, Algorithm::kAuto, Protocol::kSimple));
     const ExplainStep& bw = step(e.steps, "bandwidth term");
     REQUIRE(e.analytic.bottleneck.kind == BottleneckKind::kLink);
     CHECK(term(bw, "C_eff") == doctest::Approx(48e9));
@@ -243,7 +243,7 @@ TEST_SUITE("explain") {
     const Topology t = load("dual-4090");
     const Communicator comm(t, t.gpus());
     const CollectiveExplanation e =
-        explain_collective(comm, query(CollectiveOp::kAllReduce, 67108864));
+        explain_collective(comm, collective_query(CollectiveOp::kAllReduce, 67108864));
     bool saw_ll128 = false;
     for (const TunerCandidate& c : e.candidates) {
       if (c.protocol != Protocol::kLL128) continue;
@@ -270,12 +270,14 @@ TEST_SUITE("explain") {
     const Topology t = load("pcie-8gpu");
     const Communicator comm(t, t.gpus());
     CHECK_THROWS_WITH_AS(
-        explain_collective(comm, query(CollectiveOp::kAllReduce, 1024, Algorithm::kNvls)),
+        explain_collective(comm,
+                           collective_query(CollectiveOp::kAllReduce, 1024, Algorithm::kNvls)),
         "linksim: error: algorithm 'nvls' is not available for allreduce on these 8 GPUs; "
         "expected one of: auto, ring",
         ConfigError);
     const Communicator one(t, {t.gpus().front()});
-    const CollectiveExplanation e = explain_collective(one, query(CollectiveOp::kAllReduce, 1024));
+    const CollectiveExplanation e =
+        explain_collective(one, collective_query(CollectiveOp::kAllReduce, 1024));
     CHECK_FALSE(e.flow.has_value());
     CHECK(e.flow_skipped == "nothing moves (one rank or an empty message)");
     CHECK(e.analytic.time_s ==
