@@ -314,6 +314,30 @@ struct UserListModel {
   }
 };
 
+// Checks, for each resource, that its load sums its users' rates in the model's list order,
+// bit for bit, and that a search from it collects its users in that order.
+void check_user_lists(MaxMinSolver& solver, const UserListModel& model) {
+  for (uint32_t resource = 0; resource < model.users.size(); ++resource) {
+    CAPTURE(resource);
+    std::vector<uint32_t> expected;
+    double load_Bps = 0;
+    for (const auto& user : model.users[resource]) {
+      load_Bps += solver.rate_Bps(user.first);
+      if (std::find(expected.begin(), expected.end(), user.first) == expected.end()) {
+        expected.push_back(user.first);
+      }
+    }
+    CHECK(solver.load_Bps(resource) == load_Bps);
+    solver.touch(resource);
+    solver.collect_component();
+    const auto slots = solver.component_slots();
+    REQUIRE(slots.size() >= expected.size());
+    CHECK(std::vector<uint32_t>(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(
+                                                                   expected.size())) == expected);
+    solver.solve_component();
+  }
+}
+
 TEST_CASE("max-min solver: user lists keep swap-remove order, paths crossing a resource twice") {
   // Paths of 1-4 hops over 4 resources (repeats are frequent); random adds and removes. After
   // each, the slots collected from one changed resource are its users in list order (first
@@ -341,50 +365,8 @@ TEST_CASE("max-min solver: user lists keep swap-remove order, paths crossing a r
       active.erase(active.begin() + static_cast<std::ptrdiff_t>(victim));
     }
     solver.solve();
-    for (uint32_t resource = 0; resource < 4; ++resource) {
-      CAPTURE(step);
-      CAPTURE(resource);
-      std::vector<uint32_t> expected;
-      double load_Bps = 0;
-      for (const auto& user : model.users[resource]) {
-        load_Bps += solver.rate_Bps(user.first);
-        if (std::find(expected.begin(), expected.end(), user.first) == expected.end()) {
-          expected.push_back(user.first);
-        }
-      }
-      CHECK(solver.load_Bps(resource) == load_Bps);
-      solver.touch(resource);
-      solver.collect_component();
-      const auto slots = solver.component_slots();
-      REQUIRE(slots.size() >= expected.size());
-      CHECK(std::vector<uint32_t>(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(
-                                                                     expected.size())) == expected);
-      solver.solve_component();
-    }
-  }
-}
-
-// Checks, for each resource, that its load sums its users' rates in the model's list order,
-// bit for bit, and that a search from it collects its users in that order.
-void check_user_lists(MaxMinSolver& solver, const UserListModel& model) {
-  for (uint32_t resource = 0; resource < model.users.size(); ++resource) {
-    CAPTURE(resource);
-    std::vector<uint32_t> expected;
-    double load_Bps = 0;
-    for (const auto& user : model.users[resource]) {
-      load_Bps += solver.rate_Bps(user.first);
-      if (std::find(expected.begin(), expected.end(), user.first) == expected.end()) {
-        expected.push_back(user.first);
-      }
-    }
-    CHECK(solver.load_Bps(resource) == load_Bps);
-    solver.touch(resource);
-    solver.collect_component();
-    const auto slots = solver.component_slots();
-    REQUIRE(slots.size() >= expected.size());
-    CHECK(std::vector<uint32_t>(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(
-                                                                   expected.size())) == expected);
-    solver.solve_component();
+    CAPTURE(step);
+    check_user_lists(solver, model);
   }
 }
 
