@@ -114,10 +114,10 @@ class MaxMinSolver {
   /// Recomputes the max-min rates of the collected component (its resources' loads follow).
   void solve_component();
   /// Frees the component's lists (component_slots(), component_resources(), both empty
-  /// afterwards) when either has room for more than kKeptLevels (65,536) entries: called once the caller
-  /// is done with a solved component, so that a large one (a collective's flows started at
-  /// once) is not held through the rest of the run. A smaller one keeps its storage for the
-  /// next collect_component(). Changes no answer.
+  /// afterwards) when either has room for more than kKeptLevels (65,536) entries: called once
+  /// the caller is done with a solved component, so that a large one (a collective's flows
+  /// started at once) is not held through the rest of the run. A smaller one keeps its
+  /// storage for the next collect_component(). Changes no answer.
   void release_large_component();
   /// collect_component() then solve_component().
   void solve() {
@@ -190,8 +190,9 @@ class MaxMinSolver {
   /// Scratch of solve_component for the resources it fills (those with a level): the
   /// capacity not yet taken by fixed elements, bytes/s, and the elements not yet fixed.
   /// Allocated at a solve's first level, uninitialized (only the pages of the resources it
-  /// writes are touched); freed after a large component's solve (see release_scratch()).
-  /// Entries of resources without a level in the current solve are never read.
+  /// writes are touched); freed after a large component's solve
+  /// (release_scratch_after_large_solve()). Entries of resources without a level in the
+  /// current solve are never read.
   std::unique_ptr<double[]> remaining_Bps_;
   std::unique_ptr<uint32_t[]> unfixed_;
   /// Whether the resource is in dirty_ or, during collect_component(), in the component: one

@@ -314,6 +314,18 @@ struct UserListModel {
   }
 };
 
+// `count` paths of 1-4 hops, each hop one of `resources` resources drawn from `rng` (a
+// resource may repeat within a path).
+std::vector<std::vector<uint32_t>> random_paths(std::mt19937& rng, std::size_t count,
+                                                uint32_t resources) {
+  std::vector<std::vector<uint32_t>> paths(count);
+  for (auto& path : paths) {
+    path.resize(1 + rng() % 4);
+    for (uint32_t& resource : path) resource = static_cast<uint32_t>(rng() % resources);
+  }
+  return paths;
+}
+
 // Checks, for each resource, that its load sums its users' rates in the model's list order,
 // bit for bit, and that a search from it collects its users in that order.
 void check_user_lists(MaxMinSolver& solver, const UserListModel& model) {
@@ -344,11 +356,7 @@ TEST_CASE("max-min solver: user lists keep swap-remove order, paths crossing a r
   // crossing of each slot), and its load sums its users' rates in that order, bit for bit.
   std::mt19937 rng(11);
   const std::vector<double> capacities_Bps = {3, 5, 7, 11};
-  std::vector<std::vector<uint32_t>> paths(48);
-  for (auto& path : paths) {
-    path.resize(1 + rng() % 4);
-    for (uint32_t& resource : path) resource = static_cast<uint32_t>(rng() % 4);
-  }
+  const std::vector<std::vector<uint32_t>> paths = random_paths(rng, 48, 4);
   MaxMinSolver solver(capacities_Bps);
   UserListModel model{.users = std::vector<std::vector<std::pair<uint32_t, uint32_t>>>(4)};
   std::vector<std::pair<uint32_t, uint32_t>> active;  // (path, slot)
@@ -376,11 +384,7 @@ TEST_CASE("max-min solver: removals batched between solves keep swap-remove orde
   // lists left with some entries, and lists of resources crossed twice by one slot.
   std::mt19937 rng(29);
   const std::vector<double> capacities_Bps = {3, 5, 7, 11, 13};
-  std::vector<std::vector<uint32_t>> paths(64);
-  for (auto& path : paths) {
-    path.resize(1 + rng() % 4);
-    for (uint32_t& resource : path) resource = static_cast<uint32_t>(rng() % 5);
-  }
+  const std::vector<std::vector<uint32_t>> paths = random_paths(rng, 64, 5);
   MaxMinSolver solver(capacities_Bps);
   UserListModel model{.users = std::vector<std::vector<std::pair<uint32_t, uint32_t>>>(5)};
   std::vector<std::pair<uint32_t, uint32_t>> active;  // (path, slot)
