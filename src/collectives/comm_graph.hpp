@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "collectives/link_capacities.hpp"
+#include "collectives/link_efficiency.hpp"
 #include "collectives/model_params.hpp"
 #include "collectives/route_index.hpp"
 #include "collectives/searched_graph.hpp"
@@ -22,7 +23,8 @@
 
 namespace linksim::detail {
 
-class StreamSet;
+class RouteCaps;
+class RouteShapes;
 
 /// Rings over the ranks (indices into CommGraph::ranks): each ring is a cyclic order; ring r
 /// carries `weights[r]` of the data (weights sum to 1). A pipelined ring moves every rank's
@@ -176,6 +178,26 @@ class CommGraph {
   const Route* cached_route(int from_rank, int to_rank) const;
   /// Adds every hop of a cyclic ring to `set`, each carrying `weight` (route caps included).
   void add_ring_streams(StreamSet& set, const std::vector<int>& ring, double weight) const;
+  /// The links a ring pass loads when the servers after the second are its twins
+  /// (twin_rings_limit): those of the first two nodes' server blocks and the fabric's.
+  struct TwinLinks {
+    uint32_t links_per_host = 0;
+    uint32_t block_links = 0;  ///< the first link id after the server blocks
+    uint32_t first_host = 0;
+    uint32_t second_host = 0;
+    bool loads_host(uint32_t host) const { return host == first_host || host == second_host; }
+    bool operator()(LinkId id) const {
+      return id.value >= block_links || loads_host(id.value / links_per_host);
+    }
+  };
+  /// add_ring_streams's hops with the pass's `caps` and `shapes`; with `twins`, loading only
+  /// its links and false (`set` then partly loaded) at a hop that breaks the twins' premise.
+  bool add_ring_hops(StreamSet& set, const std::vector<int>& ring, double weight, RouteCaps& caps,
+                     RouteShapes& shapes, const TwinLinks* twins) const;
+  /// StreamSet::limit of every ring with its weight (plan_rings's multi-server case), found
+  /// from the links of TwinLinks alone when every server orders the same local GPUs the same
+  /// way; nullopt when that premise fails (the caller then loads every link).
+  std::optional<StreamSet::Limit> twin_rings_limit() const;
 
   const Topology& topology_;
   std::vector<DeviceId> ranks_;

@@ -323,30 +323,32 @@ StreamSet::~StreamSet() {
   spare_loads.push_back(std::move(load_));
 }
 
-void StreamSet::add(const Route& route, double weight, double rate_cap_Bps,
-                    const Bottleneck& cap_why, uint32_t link_offset) {
+void StreamSet::grow_to(uint32_t id) {
   if (load_.empty() && !spare_loads.empty() && links_ <= kMaxSpareLinks) {
     load_ = std::move(spare_loads.back());
     spare_loads.pop_back();
+    if (id < load_.size()) return;
   }
+  // kFirstLoads links while the set loads only those (a server's own ring on a cluster
+  // loads host 0's block alone), then every link: one large array, as before, so the
+  // allocator's heap is not left with the holes of regrown ones.
+  const bool every_link = id >= kFirstLoads;
+  load_.resize(every_link ? links_ : std::min(links_, kFirstLoads), 0.0);
+  // The touched list's room for every link too (4 bytes a link, its pages used only as
+  // links are touched): no regrowth by doubling, whose freed arrays would leave the same
+  // holes.
+  if (every_link) touched_.reserve(links_);
+}
+
+void StreamSet::add(const Route& route, double weight, double rate_cap_Bps,
+                    const Bottleneck& cap_why, uint32_t link_offset) {
   for (const Path& path : route.paths) {
-    for (LinkId local : path.links) {
-      const uint32_t id = local.value + link_offset;
-      // kFirstLoads links while the set loads only those (a server's own ring on a cluster
-      // loads host 0's block alone), then every link: one large array, as before, so the
-      // allocator's heap is not left with the holes of regrown ones.
-      if (id >= load_.size()) {
-        const bool every_link = id >= kFirstLoads;
-        load_.resize(every_link ? links_ : std::min(links_, kFirstLoads), 0.0);
-        // The touched list's room for every link too (4 bytes a link, its pages used only
-        // as links are touched): no regrowth by doubling, whose freed arrays would leave
-        // the same holes.
-        if (every_link) touched_.reserve(links_);
-      }
-      if (load_[id] == 0.0) touched_.push_back(id);
-      load_[id] += weight * path.share;
-    }
+    for (LinkId local : path.links) load(local.value + link_offset, weight * path.share);
   }
+  note_cap(weight, rate_cap_Bps, cap_why);
+}
+
+void StreamSet::note_cap(double weight, double rate_cap_Bps, const Bottleneck& cap_why) {
   if (rate_cap_Bps < std::numeric_limits<double>::infinity() && weight > 0) {
     double limit = rate_cap_Bps / weight;
     if (!has_cap_ || limit < cap_limit_) {

@@ -125,6 +125,17 @@ class StreamSet {
   /// Router::host_route).
   void add(const Route& route, double weight, double rate_cap_Bps, const Bottleneck& cap_why,
            uint32_t link_offset = 0);
+  /// As add, loading only the route's links `keep(LinkId)` accepts; the cap counts in full.
+  template <class Keep>
+  void add_kept(const Route& route, double weight, double rate_cap_Bps, const Bottleneck& cap_why,
+                Keep&& keep) {
+    for (const Path& path : route.paths) {
+      for (LinkId id : path.links) {
+        if (keep(id)) load(id.value, weight * path.share);
+      }
+    }
+    note_cap(weight, rate_cap_Bps, cap_why);
+  }
 
   struct Limit {
     double throughput_Bps = 0;  ///< largest T: per-rank bytes/s of the pattern
@@ -144,6 +155,16 @@ class StreamSet {
 
  private:
   double capacity_Bps(uint32_t id) const { return dense_ != nullptr ? (*dense_)[id] : (*by_block_)[id]; }
+  /// Adds `amount` (a stream's weight x path share) to link `id`'s load.
+  void load(uint32_t id, double amount) {
+    if (id >= load_.size()) grow_to(id);
+    if (load_[id] == 0.0) touched_.push_back(id);
+    load_[id] += amount;
+  }
+  /// Sizes load_ to hold link `id` (from the thread's spares when it is empty).
+  void grow_to(uint32_t id);
+  /// Keeps the tightest stream cap: `rate_cap_Bps` / `weight` when finite.
+  void note_cap(double weight, double rate_cap_Bps, const Bottleneck& cap_why);
 
   const std::vector<double>* dense_ = nullptr;    ///< the capacities: one of these two
   const LinkCapacities* by_block_ = nullptr;

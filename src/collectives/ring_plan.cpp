@@ -46,20 +46,34 @@ void CommGraph::add_ring_streams(StreamSet& set, const std::vector<int>& ring, d
   // per shape (RouteShapes, RouteCaps).
   RouteCaps caps(topology_, options_.calibration, &gdr_nics_, network_legs_by_link_id());
   RouteShapes shapes(*this);
+  add_ring_hops(set, ring, weight, caps, shapes, nullptr);
+}
+
+bool CommGraph::add_ring_hops(StreamSet& set, const std::vector<int>& ring, double weight,
+                              RouteCaps& caps, RouteShapes& shapes, const TwinLinks* twins) const {
   Route scratch;
   for (size_t i = 0; ring.size() > 1 && i < ring.size(); ++i) {
     const int a = ring[i];
     const int b = ring[(i + 1) % ring.size()];
-    // Inside a server, the host-0 route the server repeats, uncopied (no rate cap: that is
-    // host staging's, whose mechanism names the devices).
-    if (cached_route(a, b) == nullptr) {
-      const auto host = router_.host_route(ranks_[size_t(a)], ranks_[size_t(b)]);
-      if (host && host->local->transport != Transport::kShm) {
-        set.add(*host->local, weight, std::numeric_limits<double>::infinity(), Bottleneck{},
-                host->link_offset);
+    if (twins) {
+      // A twin server's own hops load only its block: skipped.
+      const std::optional<int> server = server_of(topology_, ranks_[size_t(a)]);
+      if (server == server_of(topology_, ranks_[size_t(b)]) && !twins->loads_host(uint32_t(*server))) {
         continue;
       }
     }
+    const auto host = router_.host_route(ranks_[size_t(a)], ranks_[size_t(b)]);
+    // Inside a server, the host-0 route the server repeats, uncopied (no rate cap: that is
+    // host staging's, whose mechanism names the devices).
+    if (host && host->local->transport != Transport::kShm && cached_route(a, b) == nullptr) {
+      set.add(*host->local, weight, std::numeric_limits<double>::infinity(), Bottleneck{},
+              host->link_offset);
+      continue;
+    }
+    // Twins need every server's hops to repeat host 0's (or the shapes' for hops between
+    // servers): not so for a route cached on its own, nor for a staged copy, whose cap
+    // reads its own server's CPU.
+    if (twins && host) return false;
     // A hop between servers, unsummarized (the set reads its paths and cap alone), into
     // one scratch route reused hop after hop: from the shapes' table when it answers, the
     // cap's mechanism then asked of RouteCaps only for a finite cap (StreamSet::add reads
@@ -68,13 +82,56 @@ void CommGraph::add_ring_streams(StreamSet& set, const std::vector<int>& ring, d
     double cap = 0;
     if (shapes.route(a, b, caps, &scratch, &cap)) {
       if (cap < std::numeric_limits<double>::infinity()) caps.cap(scratch, &why);
-      set.add(scratch, weight, cap, why);
+      if (twins) {
+        set.add_kept(scratch, weight, cap, why, *twins);
+      } else {
+        set.add(scratch, weight, cap, why);
+      }
       continue;
     }
+    if (twins) return false;  // the router's own route may leave the shape's legs
     const Route& r = route_paths(a, b, &scratch);
     cap = caps.cap(r, &why);
     set.add(r, weight, cap, why);
   }
+  return true;
+}
+
+std::optional<StreamSet::Limit> CommGraph::twin_rings_limit() const {
+  // Every ring visits the servers in node order, each server's ranks in the same local order
+  // (rotated per ring). Server s > 1 then receives, in every ring, the same additions as
+  // server 1 (the hop from its predecessor, its own hops, the hop to its successor) on its
+  // copy of each link, in the same order, later: its loads are server 1's, and each of its
+  // links is touched first after server 1's copy, so StreamSet::limit (the first link of
+  // least throughput in first-touch order) never names it. Server 0 receives its ring's last
+  // hop after its own, so it is loaded in full, as is the fabric.
+  if (nodes_.size() < 3 || !network_legs_by_link_id()) return std::nullopt;
+  const uint64_t per_host = topology_.devices_per_host();
+  const uint64_t block_devices = per_host * uint64_t(topology_.host_count());
+  const auto local_of = [&](int rank) { return ranks_[size_t(rank)].value % per_host; };
+  const std::vector<int>& first_ring = ring_.rings.front();
+  const size_t m = nodes_[0].size();
+  for (const auto& node : nodes_) {
+    if (node.size() != m) return std::nullopt;
+  }
+  for (size_t i = 0; i < first_ring.size(); ++i) {
+    if (ranks_[size_t(first_ring[i])].value >= block_devices) return std::nullopt;
+    if (local_of(first_ring[i]) != local_of(first_ring[i % m])) return std::nullopt;
+  }
+  TwinLinks twins;
+  twins.links_per_host = topology_.links_per_host();
+  twins.block_links = twins.links_per_host * uint32_t(topology_.host_count());
+  twins.first_host = uint32_t(*server_of(topology_, ranks_[size_t(first_ring[0])]));
+  twins.second_host = uint32_t(*server_of(topology_, ranks_[size_t(first_ring[m])]));
+  RouteCaps caps(topology_, options_.calibration, &gdr_nics_, network_legs_by_link_id());
+  RouteShapes shapes(*this);
+  StreamSet set(capacities());
+  for (size_t k = 0; k < ring_.rings.size(); ++k) {
+    if (!add_ring_hops(set, ring_.rings[k], ring_.weights[k], caps, shapes, &twins)) {
+      return std::nullopt;
+    }
+  }
+  return set.limit();
 }
 
 CommGraph::ServerRings CommGraph::pack_rings_greedily(const std::vector<int>& first_ring) const {
@@ -279,11 +336,14 @@ void CommGraph::plan_rings() {
   add_ring_streams(intra, node_order[0], 1.0);
   ring_.intra_throughput_Bps = node_order[0].size() > 1 ? intra.limit().throughput_Bps
                                                         : std::numeric_limits<double>::infinity();
-  StreamSet set(capacities());
-  for (size_t k = 0; k < ring_.rings.size(); ++k) add_ring_streams(set, ring_.rings[k], ring_.weights[k]);
-  StreamSet::Limit limit = set.limit();
-  ring_.throughput_Bps = limit.throughput_Bps;
-  ring_.bottleneck = limit.bottleneck(topology_);
+  std::optional<StreamSet::Limit> limit = twin_rings_limit();
+  if (!limit) {
+    StreamSet set(capacities());
+    for (size_t k = 0; k < ring_.rings.size(); ++k) add_ring_streams(set, ring_.rings[k], ring_.weights[k]);
+    limit = set.limit();
+  }
+  ring_.throughput_Bps = limit->throughput_Bps;
+  ring_.bottleneck = limit->bottleneck(topology_);
   classify_hops(ring_.rings.front());
 }
 
