@@ -70,12 +70,14 @@ class LevelHeap {
     return top;
   }
 
- private:
+  /// The order of the pops: whether `a` pops before `b`.
   static bool before(const Level& a, const Level& b) {
     if (a.level_Bps != b.level_Bps) return a.level_Bps < b.level_Bps;
     if (a.kind != b.kind) return a.kind < b.kind;
     return a.id < b.id;
   }
+
+ private:
   uint32_t size() const { return static_cast<uint32_t>(heap_.size()); }
 
   /// Children of entry i: kArity * i + 1 ... kArity * i + kArity (those < size);

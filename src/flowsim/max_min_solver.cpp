@@ -58,7 +58,7 @@ MaxMinSolver::MaxMinSolver(std::span<const double> capacities_Bps,
       users_(capacities_Bps.size()),
       listed_(capacities_Bps.size(), false),
       has_removals_(capacities_Bps.size(), false),
-      heap_() {}
+      levels_() {}
 
 void MaxMinSolver::reserve(std::size_t slots, std::size_t elements) {
   routes_.reserve(slots);
@@ -75,7 +75,7 @@ void MaxMinSolver::reserve(std::size_t slots, std::size_t elements) {
 void MaxMinSolver::release() {
   const auto drop = [](auto& array) { std::remove_reference_t<decltype(array)>().swap(array); };
   users_ = flowsim_internal::ArenaLists<uint32_t>(0);
-  heap_ = flowsim_internal::LevelHeap();
+  levels_ = flowsim_internal::LevelQueue();
   remaining_Bps_.reset();
   unfixed_.reset();
   drop(listed_);
@@ -333,7 +333,7 @@ void MaxMinSolver::fix(uint32_t slot, double rate_Bps) {
     remaining_Bps_[resource] -= rate_Bps;
     if (--unfixed_[resource] == 0) continue;  // its entries are dropped when popped
     const double level_Bps = resource_level(resource);
-    if (level_Bps < before_Bps) heap_.push(Level{level_Bps, resource, LevelKind::kResource});
+    if (level_Bps < before_Bps) levels_.push(Level{level_Bps, resource, LevelKind::kResource});
   }
 }
 
@@ -355,14 +355,15 @@ bool MaxMinSolver::fix_if_alone(uint32_t slot) {
 
 void MaxMinSolver::solve_component() {
   // At most a bound per slot and an entry per resource: room reserved, pages used as filled.
-  heap_.reserve(component_slots_.size() + component_resources_.size());
+  levels_.reserve(component_slots_.size() + component_resources_.size());
   // A slot's start reads its own path's user counts and writes its own rate and flags only,
-  // and heapify() orders the entries whatever their push order: the order is free.
+  // and order() orders the entries whatever their push order: the order is free (in id
+  // order, as a large component's are visited, equal levels form runs: level_queue.hpp).
   visit_in_id_order(component_slots_, slot_count(), starting_slots_, [this](uint32_t slot) {
     fixed_[slot] = 0;
     if (fix_if_alone(slot)) return;
     if (bound_Bps_[slot] < kInfinity) {
-      heap_.push_unordered(Level{bound_Bps_[slot], slot, LevelKind::kSlotBound});
+      levels_.push_unordered(Level{bound_Bps_[slot], slot, LevelKind::kSlotBound});
     }
   });
   const auto start_level = [this](uint32_t resource) {
@@ -373,13 +374,13 @@ void MaxMinSolver::solve_component() {
     hold_scratch();
     remaining_Bps_[resource] = capacities_Bps_[resource];
     unfixed_[resource] = static_cast<uint32_t>(users.size());
-    heap_.push_unordered(Level{resource_level(resource), resource, LevelKind::kResource});
+    levels_.push_unordered(Level{resource_level(resource), resource, LevelKind::kResource});
   };
   // A resource's start depends on its own users alone (and the slots' kFixed flags, all set
-  // above), and heapify() orders the entries whatever their push order: the order is free.
+  // above), and order() orders the entries whatever their push order: the order is free.
   const auto resource_count = static_cast<uint32_t>(capacities_Bps_.size());
   visit_in_id_order(component_resources_, resource_count, resource_marks_, start_level);
-  heap_.heapify();  // O(n) for the initial levels
+  levels_.order();  // O(n) at most for the initial levels
   // Takes the least (level, kind, id) of the resources' current levels and the unfixed slots'
   // bounds, as a heap moved to every new level would (docs/flowsim.md#max-min-fair-rates).
   // Each resource with unfixed elements has an entry at most its level (fix()), so the top
@@ -387,20 +388,20 @@ void MaxMinSolver::solve_component() {
   // ties included (any resource at the same level has an entry there too, ordered by kind
   // and id); below it, its level is raised in place and the order restored. Entries of a
   // resource with every element fixed (by others' levels, or filled) are dropped.
-  while (!heap_.empty()) {
-    const Level& least = heap_.top();
+  while (!levels_.empty()) {
+    const Level least = levels_.top();
     if (least.kind == LevelKind::kResource) {
       if (unfixed_[least.id] == 0) {
-        heap_.pop();
+        levels_.pop();
         continue;
       }
       const double level_Bps = resource_level(least.id);
       if (least.level_Bps != level_Bps) {
-        heap_.replace_top_level(level_Bps);
+        levels_.replace_top_level(level_Bps);
         continue;
       }
     }
-    const Level top = heap_.pop();
+    const Level top = levels_.pop();
     if (top.kind == LevelKind::kSlotBound) {
       if (!(fixed_[top.id] & kFixed)) fix(top.id, top.level_Bps);
       continue;
@@ -412,7 +413,7 @@ void MaxMinSolver::solve_component() {
     }
     filling_.reset();
   }
-  heap_.trim(kKeptLevels);
+  levels_.trim(kKeptLevels);
   release_scratch_after_large_solve();
   for (uint32_t slot : component_slots_) {
     if (!(fixed_[slot] & kFixed)) set_rate(slot, kInfinity);  // no resource, no bound

@@ -16,7 +16,8 @@
 // first resource to fill (smallest (C_r - fixed load) / (unfixed elements)) or the first bound
 // reached fixes its flows at lambda; remove them and repeat. Resource levels only grow as
 // flows are fixed below them; a min-heap of levels, an entry corrected when it reaches the top
-// (level_heap.hpp), gives O(E log R) for E (resource, flow) elements over R resources.
+// (level_queue.hpp: equal initial levels as runs of ids beside a heap), gives O(E log R) for E
+// (resource, flow) elements over R resources.
 //
 // A flow alone on every resource it crosses (each crossed once) is its own component: its
 // rate is min(bound, min_r C_r), exactly the level progressive filling would fix it at, so
@@ -37,7 +38,7 @@
 #include <vector>
 
 #include "flowsim/arena_lists.hpp"
-#include "flowsim/level_heap.hpp"
+#include "flowsim/level_queue.hpp"
 
 namespace linksim {
 
@@ -238,7 +239,7 @@ class MaxMinSolver {
   /// and the resources they cross, each once, in order of first crossing (has_removals_).
   std::vector<uint32_t> removed_slots_, removal_resources_;
   std::vector<uint32_t> component_slots_, component_resources_;
-  flowsim_internal::LevelHeap heap_;
+  flowsim_internal::LevelQueue levels_;
   /// add() calls since the last collect_component(), and whether remove() was called since.
   uint32_t added_since_collect_ = 0;
   bool removed_since_collect_ = false;
