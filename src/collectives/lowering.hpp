@@ -14,6 +14,7 @@
 #include "collectives/link_efficiency.hpp"
 #include "collectives/route_caps.hpp"
 #include "collectives/route_shapes.hpp"
+#include "collectives/transfer_paths.hpp"
 #include "linksim/flowsim.hpp"
 
 namespace linksim::detail {
@@ -56,17 +57,17 @@ class Lowering {
   }
 
   /// Adds `bytes` from rank a to rank b along their route (all its parallel paths). The
-  /// route is neither kept in the communicator's cache nor summarized, and is written into
-  /// one route this lowering reuses: from the route shapes' table between servers
-  /// (RouteShapes), else by CommGraph::route_paths.
+  /// route is neither kept in the communicator's cache nor summarized, and its paths are
+  /// written into one scratch this lowering reuses: from the route shapes' table between
+  /// servers (RouteShapes), else from CommGraph::route_paths.
   void send(int a, int b, double bytes) {
     double cap_Bps = 0;
-    if (shapes_.route(a, b, caps_, &route_, &cap_Bps)) {
-      add_route(route_, bytes, cap_Bps);
-    } else {
+    if (!shapes_.route(a, b, caps_, &paths_, &cap_Bps)) {
       const Route& route = g_.route_paths(a, b, &route_);
-      add_route(route, bytes, caps_.cap(route));
+      paths_.assign(route);
+      cap_Bps = caps_.cap(route);
     }
+    add_paths(paths_, bytes, cap_Bps);
   }
 
   /// The simulation of the transfers sent; an empty outcome when they went to a JointFlows.
@@ -102,23 +103,12 @@ class Lowering {
   }
 
  private:
-  /// Adds `bytes` along every path of `route`, at most `cap_Bps` (RouteCaps::cap's value for
-  /// the route, before the scale) in all.
-  void add_route(const Route& route, double bytes, double cap_Bps) {
-    paths_.clear();
-    resources_.clear();
-    size_t total = 0;
-    for (const Path& p : route.paths) total += p.links.size();
-    resources_.reserve(total);
-    for (const Path& p : route.paths) {
-      size_t begin = resources_.size();
-      for (LinkId id : p.links) resources_.push_back(ResourceId{id.value});
-      paths_.push_back({std::span<const ResourceId>(resources_.data() + begin, p.links.size()),
-                        p.share});
-    }
+  /// Adds `bytes` along every path of `paths`, at most `cap_Bps` (RouteCaps::cap's value for
+  /// their route, before the scale) in all.
+  void add_paths(const TransferPaths& paths, double bytes, double cap_Bps) {
     TransferSpec spec;
     spec.bytes = bytes;
-    spec.paths = paths_;
+    spec.paths = paths.paths;
     spec.latency_s = latency_s_;
     if (cap_Bps < std::numeric_limits<double>::infinity()) spec.rate_cap_Bps = cap_Bps * scale_;
     add(spec);
@@ -138,9 +128,8 @@ class Lowering {
   JointFlows* joint_;
   std::vector<double> capacities_;  ///< with joint_ only: the capacities this group runs at
   std::unique_ptr<FlowSimulator> sim_;
-  std::vector<PathSpec> paths_;
-  std::vector<ResourceId> resources_;
-  Route route_;  ///< send's route between ranks, its room reused from send to send
+  TransferPaths paths_;  ///< send's paths, their room reused from send to send
+  Route route_;  ///< send's route from CommGraph::route_paths, its room reused likewise
   RouteCaps caps_;  ///< send_route's rate caps, decided once per route shape
   RouteShapes shapes_;  ///< send's routes between servers, from a table per route shape
 };
