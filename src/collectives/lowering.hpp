@@ -5,6 +5,7 @@
 
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -59,10 +60,11 @@ class Lowering {
   /// Adds `bytes` from rank a to rank b along their route (all its parallel paths). The
   /// route is neither kept in the communicator's cache nor summarized, and its paths are
   /// written into one scratch this lowering reuses: from the route shapes' table between
-  /// servers (RouteShapes), else from CommGraph::route_paths.
+  /// servers (RouteShapes), from the host-0 route inside a server, else from
+  /// CommGraph::route_paths.
   void send(int a, int b, double bytes) {
     double cap_Bps = 0;
-    if (!shapes_.route(a, b, caps_, &paths_, &cap_Bps)) {
+    if (!shapes_.route(a, b, caps_, &paths_, &cap_Bps) && !server_paths(a, b, &cap_Bps)) {
       const Route& route = g_.route_paths(a, b, &route_);
       paths_.assign(route);
       cap_Bps = caps_.cap(route);
@@ -103,6 +105,22 @@ class Lowering {
   }
 
  private:
+  /// For ranks a and b of one server, writes the paths of their route into paths_ from the
+  /// host-0 route every server repeats (Router::host_route), uncopied, and its cap, none
+  /// (route_rate_cap caps a route without network legs only when host-staged: SHM, left to
+  /// the caller, as a route of the network transport). False for other pairs.
+  bool server_paths(int a, int b, double* cap_Bps) {
+    const std::optional<Router::HostRoute> host =
+        g_.router().host_route(g_.ranks()[size_t(a)], g_.ranks()[size_t(b)]);
+    if (!host || host->local->transport == Transport::kShm ||
+        host->local->transport == Transport::kNet) {
+      return false;
+    }
+    paths_.assign(*host->local, host->link_offset);
+    *cap_Bps = std::numeric_limits<double>::infinity();
+    return true;
+  }
+
   /// Adds `bytes` along every path of `paths`, at most `cap_Bps` (RouteCaps::cap's value for
   /// their route, before the scale) in all.
   void add_paths(const TransferPaths& paths, double bytes, double cap_Bps) {
