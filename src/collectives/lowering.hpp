@@ -3,6 +3,7 @@
 // communicator's routes, and NCCL's double binary tree (docs/model.md#flow-mode).
 #pragma once
 
+#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -51,6 +52,18 @@ class Lowering {
   /// server's: the program is sized once instead of regrown by doubling (FlowSimulator::reserve;
   /// nothing with a JointFlows). Room, not a limit: it changes no answer.
   void reserve_with_trees(size_t transfers, size_t subflows, size_t trees);
+
+  /// `count` transfers, each over as many paths and links as the route from rank `from` to
+  /// rank `to`.
+  struct TransfersLike {
+    size_t count = 0;
+    int from = 0;
+    int to = 0;
+  };
+  /// Room for the transfers `groups` describe: the program is sized once instead of regrown
+  /// by doubling (FlowSimulator::reserve; nothing with a JointFlows). Room, not a limit: it
+  /// changes no answer. A group of no transfers routes nothing.
+  void reserve_like(std::initializer_list<TransfersLike> groups);
 
   /// Adds a transfer over explicit parallel paths.
   void send_paths(std::span<const PathSpec> paths, double bytes) {
