@@ -132,6 +132,11 @@ FlowOutcome tree_flows(const CommGraph& g, const CostModel& m, double bytes, Joi
   const int nodes = g.node_count();
   const std::vector<std::vector<int>> chain = tree_chains(g);
   const int ppn = static_cast<int>(chain.front().size());
+  const int rails = std::min(ppn, tree_nics(g));
+  // The chains' hops like the first server's first; the trees' edges like the route from the
+  // first server to the last, which climbs the fabric furthest.
+  low.reserve_like({{size_t(2 * nodes) * size_t(ppn - 1), chain[0][ppn > 1 ? 1 : 0], chain[0][0]},
+                    {size_t(4 * rails) * size_t(nodes - 1), chain[0][0], chain[nodes - 1][0]}});
   for (int k = 0; k < nodes; ++k) {
     for (int i = 0; i + 1 < ppn; ++i) {
       low.send(chain[k][i + 1], chain[k][i], bytes);  // reduce towards the head
@@ -141,7 +146,6 @@ FlowOutcome tree_flows(const CommGraph& g, const CostModel& m, double bytes, Joi
   // One tree pair per NIC the tree drives (tree_nics): position j of every server's chain
   // talks to position j of the others, so the nearest NIC of each of the first GPUs carries
   // its share (NCCL's channels, each on one NIC).
-  const int rails = std::min(ppn, tree_nics(g));
   for (int j = 0; j < rails; ++j) {
     for_each_double_tree_edge(nodes, [&](int c, int p) {
       low.send(chain[c][j], chain[p][j], bytes / 2 / rails);

@@ -59,6 +59,22 @@ void Lowering::reserve_with_trees(size_t transfers, size_t subflows, size_t tree
   sim_->reserve(transfers, subflows, path_entries, 0);
 }
 
+void Lowering::reserve_like(std::initializer_list<TransfersLike> groups) {
+  if (!sim_) return;
+  size_t transfers = 0;
+  size_t subflows = 0;
+  size_t path_entries = 0;
+  for (const TransfersLike& group : groups) {
+    if (group.count == 0) continue;
+    g_.with_route_paths(group.from, group.to, [&](const Route& route) {
+      transfers += group.count;
+      subflows += group.count * route.paths.size();
+      for (const Path& path : route.paths) path_entries += group.count * path.links.size();
+    });
+  }
+  sim_->reserve(transfers, subflows, path_entries, 0);
+}
+
 void check_size(double transfers, CollectiveOp op) {
   if (transfers > kMaxTransfers) {
     throw ConfigError(fmt::format("flow mode would need {:.0f} transfers for {}; the limit is "

@@ -3,8 +3,10 @@
 // communicator's routes, and NCCL's double binary tree (docs/model.md#flow-mode).
 #pragma once
 
+#include <initializer_list>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -14,6 +16,7 @@
 #include "collectives/link_efficiency.hpp"
 #include "collectives/route_caps.hpp"
 #include "collectives/route_shapes.hpp"
+#include "collectives/transfer_paths.hpp"
 #include "linksim/flowsim.hpp"
 
 namespace linksim::detail {
@@ -50,23 +53,36 @@ class Lowering {
   /// nothing with a JointFlows). Room, not a limit: it changes no answer.
   void reserve_with_trees(size_t transfers, size_t subflows, size_t trees);
 
+  /// `count` transfers, each over as many paths and links as the route from rank `from` to
+  /// rank `to`.
+  struct TransfersLike {
+    size_t count = 0;
+    int from = 0;
+    int to = 0;
+  };
+  /// Room for the transfers `groups` describe: the program is sized once instead of regrown
+  /// by doubling (FlowSimulator::reserve; nothing with a JointFlows). Room, not a limit: it
+  /// changes no answer. A group of no transfers routes nothing.
+  void reserve_like(std::initializer_list<TransfersLike> groups);
+
   /// Adds a transfer over explicit parallel paths.
   void send_paths(std::span<const PathSpec> paths, double bytes) {
     add({.bytes = bytes, .paths = paths, .latency_s = latency_s_});
   }
 
   /// Adds `bytes` from rank a to rank b along their route (all its parallel paths). The
-  /// route is neither kept in the communicator's cache nor summarized, and is written into
-  /// one route this lowering reuses: from the route shapes' table between servers
-  /// (RouteShapes), else by CommGraph::route_paths.
+  /// route is neither kept in the communicator's cache nor summarized, and its paths are
+  /// written into one scratch this lowering reuses: from the route shapes' table between
+  /// servers (RouteShapes), from the host-0 route inside a server, else from
+  /// CommGraph::route_paths.
   void send(int a, int b, double bytes) {
     double cap_Bps = 0;
-    if (shapes_.route(a, b, caps_, &route_, &cap_Bps)) {
-      add_route(route_, bytes, cap_Bps);
-    } else {
+    if (!shapes_.route(a, b, caps_, &paths_, &cap_Bps) && !server_paths(a, b, &cap_Bps)) {
       const Route& route = g_.route_paths(a, b, &route_);
-      add_route(route, bytes, caps_.cap(route));
+      paths_.assign(route);
+      cap_Bps = caps_.cap(route);
     }
+    add_paths(paths_, bytes, cap_Bps);
   }
 
   /// The simulation of the transfers sent; an empty outcome when they went to a JointFlows.
@@ -102,23 +118,28 @@ class Lowering {
   }
 
  private:
-  /// Adds `bytes` along every path of `route`, at most `cap_Bps` (RouteCaps::cap's value for
-  /// the route, before the scale) in all.
-  void add_route(const Route& route, double bytes, double cap_Bps) {
-    paths_.clear();
-    resources_.clear();
-    size_t total = 0;
-    for (const Path& p : route.paths) total += p.links.size();
-    resources_.reserve(total);
-    for (const Path& p : route.paths) {
-      size_t begin = resources_.size();
-      for (LinkId id : p.links) resources_.push_back(ResourceId{id.value});
-      paths_.push_back({std::span<const ResourceId>(resources_.data() + begin, p.links.size()),
-                        p.share});
+  /// For ranks a and b of one server, writes the paths of their route into paths_ from the
+  /// host-0 route every server repeats (Router::host_route), uncopied, and its cap, none
+  /// (route_rate_cap caps a route without network legs only when host-staged: SHM, left to
+  /// the caller, as a route of the network transport). False for other pairs.
+  bool server_paths(int a, int b, double* cap_Bps) {
+    const std::optional<Router::HostRoute> host =
+        g_.router().host_route(g_.ranks()[size_t(a)], g_.ranks()[size_t(b)]);
+    if (!host || host->local->transport == Transport::kShm ||
+        host->local->transport == Transport::kNet) {
+      return false;
     }
+    paths_.assign(*host->local, host->link_offset);
+    *cap_Bps = std::numeric_limits<double>::infinity();
+    return true;
+  }
+
+  /// Adds `bytes` along every path of `paths`, at most `cap_Bps` (RouteCaps::cap's value for
+  /// their route, before the scale) in all.
+  void add_paths(const TransferPaths& paths, double bytes, double cap_Bps) {
     TransferSpec spec;
     spec.bytes = bytes;
-    spec.paths = paths_;
+    spec.paths = paths.paths;
     spec.latency_s = latency_s_;
     if (cap_Bps < std::numeric_limits<double>::infinity()) spec.rate_cap_Bps = cap_Bps * scale_;
     add(spec);
@@ -138,9 +159,8 @@ class Lowering {
   JointFlows* joint_;
   std::vector<double> capacities_;  ///< with joint_ only: the capacities this group runs at
   std::unique_ptr<FlowSimulator> sim_;
-  std::vector<PathSpec> paths_;
-  std::vector<ResourceId> resources_;
-  Route route_;  ///< send's route between ranks, its room reused from send to send
+  TransferPaths paths_;  ///< send's paths, their room reused from send to send
+  Route route_;  ///< send's route from CommGraph::route_paths, its room reused likewise
   RouteCaps caps_;  ///< send_route's rate caps, decided once per route shape
   RouteShapes shapes_;  ///< send's routes between servers, from a table per route shape
 };

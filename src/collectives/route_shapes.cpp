@@ -18,14 +18,29 @@ RouteShapes::RouteShapes(const CommGraph& graph) : graph_(graph) {
   block_links_ = links_per_host_ * uint32_t(t.host_count());
 }
 
+bool RouteShapes::route(int from, int to, RouteCaps& caps, TransferPaths* out,
+                        double* cap_Bps) {
+  return answer(from, to, caps, out, cap_Bps) != nullptr;
+}
+
 bool RouteShapes::route(int from, int to, RouteCaps& caps, Route* out, double* cap_Bps) {
-  if (!enabled_) return false;
+  const Shape* shape = answer(from, to, caps, &paths_scratch_, cap_Bps);
+  if (shape == nullptr) return false;
   const DeviceId src = graph_.ranks()[size_t(from)];
   const DeviceId dst = graph_.ranks()[size_t(to)];
-  if (src.value >= block_devices_ || dst.value >= block_devices_) return false;
+  write_route(*shape, src, dst, src.value / devices_per_host_, paths_scratch_, out);
+  return true;
+}
+
+const RouteShapes::Shape* RouteShapes::answer(int from, int to, RouteCaps& caps,
+                                              TransferPaths* out, double* cap_Bps) {
+  if (!enabled_) return nullptr;
+  const DeviceId src = graph_.ranks()[size_t(from)];
+  const DeviceId dst = graph_.ranks()[size_t(to)];
+  if (src.value >= block_devices_ || dst.value >= block_devices_) return nullptr;
   const uint32_t src_host = src.value / devices_per_host_;
   const uint32_t dst_host = dst.value / devices_per_host_;
-  if (src_host == dst_host) return false;
+  if (src_host == dst_host) return nullptr;
   const uint32_t src_local = src.value - src_host * devices_per_host_;
   const uint32_t dst_local = dst.value - dst_host * devices_per_host_;
   if (shape_of_.empty()) shape_of_.resize(devices_per_host_);
@@ -38,17 +53,8 @@ bool RouteShapes::route(int from, int to, RouteCaps& caps, Route* out, double* c
     found = built.end() - 1;
   }
   Shape& shape = shapes_[found->second];
-  if (shape.state == Shape::State::kUnusable) return false;
-  if (!generate(shape, src, dst, src_host, dst_host, out)) return false;
-  if (shape.state == Shape::State::kUnchecked) {
-    // The first pair the shape answers: the router's own route must be the same.
-    const Route& routed = graph_.route_paths(from, to, &check_);
-    if (!same_paths(*out, routed)) {
-      shape.state = Shape::State::kUnusable;
-      return false;
-    }
-    shape.state = Shape::State::kChecked;
-  }
+  if (shape.state == Shape::State::kUnusable) return nullptr;
+  if (!generate(shape, src_host, dst_host, out)) return nullptr;
   // RouteCaps::gdr_case's two flags: each leg's NIC in the GPUDirect set, at its server.
   const std::vector<bool>& gdr = graph_.gdr_nics();
   const auto in_gdr = [&](uint32_t nic, uint32_t host) {
@@ -58,12 +64,24 @@ bool RouteShapes::route(int from, int to, RouteCaps& caps, Route* out, double* c
   };
   const size_t c = (in_gdr(shape.send_gdr_nic, src_host) ? 1 : 0) +
                    (in_gdr(shape.recv_gdr_nic, dst_host) ? 2 : 0);
+  if (shape.state == Shape::State::kUnchecked || !shape.decided[c]) {
+    write_route(shape, src, dst, src_host, *out, &generated_);
+  }
+  if (shape.state == Shape::State::kUnchecked) {
+    // The first pair the shape answers: the router's own route must be the same.
+    const Route& routed = graph_.route_paths(from, to, &check_);
+    if (!same_paths(generated_, routed)) {
+      shape.state = Shape::State::kUnusable;
+      return nullptr;
+    }
+    shape.state = Shape::State::kChecked;
+  }
   if (!shape.decided[c]) {
-    shape.cap_Bps[c] = caps.cap(*out);
+    shape.cap_Bps[c] = caps.cap(generated_);
     shape.decided[c] = true;
   }
   *cap_Bps = shape.cap_Bps[c];
-  return true;
+  return &shape;
 }
 
 RouteShapes::Shape RouteShapes::build(int from, int to, uint32_t src_host, uint32_t dst_host) {
@@ -157,8 +175,8 @@ RouteShapes::Shape RouteShapes::build(int from, int to, uint32_t src_host, uint3
   return shape;
 }
 
-bool RouteShapes::generate(const Shape& shape, DeviceId src, DeviceId dst, uint32_t src_host,
-                           uint32_t dst_host, Route* out) {
+bool RouteShapes::generate(const Shape& shape, uint32_t src_host, uint32_t dst_host,
+                           TransferPaths* out) {
   const Router& router = graph_.router();
   const uint32_t src_devices = src_host * devices_per_host_;
   const uint32_t dst_devices = dst_host * devices_per_host_;
@@ -196,29 +214,43 @@ bool RouteShapes::generate(const Shape& shape, DeviceId src, DeviceId dst, uint3
   }
   const uint32_t src_links = src_host * links_per_host_;
   const uint32_t dst_links = dst_host * links_per_host_;
-  Route& r = *out;
-  r.begin_network(src, dst);
-  if (shape.proxy != kNone) r.proxy = DeviceId{shape.proxy + src_devices};
-  r.paths.resize(shape.path_count);
+  const auto fabric_begin = [&](uint32_t k) { return k == 0 ? 0 : fabric_ends_[k - 1]; };
+  // Sized first: the paths' spans point into the resources.
+  size_t total = 0;
   for (uint32_t p = 0; p < shape.path_count; ++p) {
     const ShapePath& sp = paths_[shape.first_path + p];
     const uint32_t k = sp.pair - shape.first_pair;
-    const uint32_t fabric_begin = k == 0 ? 0 : fabric_ends_[k - 1];
-    Path& path = r.paths[p];
-    path.share = sp.share;
-    path.links.clear();
-    path.links.reserve((sp.send_end - sp.send_begin) + (fabric_ends_[k] - fabric_begin) +
-                       (sp.recv_end - sp.recv_begin));
-    for (uint32_t i = sp.send_begin; i < sp.send_end; ++i) {
-      path.links.push_back(LinkId{links_[i].value + src_links});
-    }
-    path.links.insert(path.links.end(), fabric_.begin() + fabric_begin,
-                      fabric_.begin() + fabric_ends_[k]);
-    for (uint32_t i = sp.recv_begin; i < sp.recv_end; ++i) {
-      path.links.push_back(LinkId{links_[i].value + dst_links});
-    }
+    total += (sp.send_end - sp.send_begin) + (fabric_ends_[k] - fabric_begin(k)) +
+             (sp.recv_end - sp.recv_begin);
+  }
+  out->resources.resize(total);
+  out->paths.resize(shape.path_count);
+  ResourceId* const first = out->resources.data();
+  ResourceId* at = first;
+  for (uint32_t p = 0; p < shape.path_count; ++p) {
+    const ShapePath& sp = paths_[shape.first_path + p];
+    const uint32_t k = sp.pair - shape.first_pair;
+    ResourceId* const path_begin = at;
+    for (uint32_t i = sp.send_begin; i < sp.send_end; ++i) *at++ = {links_[i].value + src_links};
+    for (uint32_t i = fabric_begin(k); i < fabric_ends_[k]; ++i) *at++ = {fabric_[i].value};
+    for (uint32_t i = sp.recv_begin; i < sp.recv_end; ++i) *at++ = {links_[i].value + dst_links};
+    out->paths[p] = {std::span<const ResourceId>(path_begin, size_t(at - path_begin)), sp.share};
   }
   return true;
+}
+
+void RouteShapes::write_route(const Shape& shape, DeviceId src, DeviceId dst, uint32_t src_host,
+                              const TransferPaths& paths, Route* out) const {
+  Route& r = *out;
+  r.begin_network(src, dst);
+  if (shape.proxy != kNone) r.proxy = DeviceId{shape.proxy + src_host * devices_per_host_};
+  r.paths.resize(paths.paths.size());
+  for (size_t p = 0; p < paths.paths.size(); ++p) {
+    Path& path = r.paths[p];
+    path.share = paths.paths[p].share;
+    path.links.clear();
+    for (ResourceId resource : paths.paths[p].resources) path.links.push_back(LinkId{resource.value});
+  }
 }
 
 bool RouteShapes::same_paths(const Route& a, const Route& b) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "collectives/route_caps.hpp"
+#include "collectives/transfer_paths.hpp"
 #include "linksim/routing.hpp"
 
 namespace linksim::detail {
@@ -30,15 +31,19 @@ class RouteShapes {
   /// network legs by link id (CommGraph::network_legs_by_link_id).
   explicit RouteShapes(const CommGraph& graph);
 
-  /// Writes the route from rank `from` to rank `to` into `*out` as CommGraph::route_paths
-  /// would (src, dst, class, transport, proxy and paths; no summary: bw_Bps, latency_s and
-  /// bottleneck zero), its vectors' room reused, and `caps.cap(*out)` into `*cap_Bps`
-  /// (decided once per shape and GPUDirect case of its NICs). False, `*out` unspecified,
+  /// Writes the paths of the route from rank `from` to rank `to` into `*out`, those of
+  /// CommGraph::route_paths's route, its vectors' room reused, and RouteCaps::cap's value for
+  /// that route into `*cap_Bps` (decided once per shape and GPUDirect case of its NICs).
+  /// False, `*out` unspecified,
   /// for a pair the table does not answer: ranks of one server or outside the server blocks,
   /// a topology without legs by link id, a shape that failed its check, or a pair whose
   /// fabric does not join its NICs (the router's rail fallback, docs/routing.md#planes):
   /// the caller routes it itself. REQUIRES: ranks of the graph; `caps` built for the graph's
   /// topology, calibration and GPUDirect NICs.
+  bool route(int from, int to, RouteCaps& caps, TransferPaths* out, double* cap_Bps);
+  /// As above, the whole route written into `*out` as CommGraph::route_paths would (src,
+  /// dst, class, transport, proxy and paths; no summary: bw_Bps, latency_s and bottleneck
+  /// zero), its vectors' room reused.
   bool route(int from, int to, RouteCaps& caps, Route* out, double* cap_Bps);
 
   /// The shapes built so far (usable or not).
@@ -82,12 +87,17 @@ class RouteShapes {
     std::array<double, 4> cap_Bps{};
   };
 
+  /// route()'s answer: the shape that wrote `*out`, nullptr for a pair it does not answer.
+  const Shape* answer(int from, int to, RouteCaps& caps, TransferPaths* out, double* cap_Bps);
   /// The shape of the pair (`from`, `to`) on servers `src_host` != `dst_host`, built now.
   Shape build(int from, int to, uint32_t src_host, uint32_t dst_host);
-  /// Writes the shape's route between the two servers into `*out`; false when a fabric leg
-  /// is not the fabric's alone (the router would take its rail fallback).
-  bool generate(const Shape& shape, DeviceId src, DeviceId dst, uint32_t src_host,
-                uint32_t dst_host, Route* out);
+  /// Writes the paths of the shape's route between the two servers into `*out`; false when
+  /// a fabric leg is not the fabric's alone (the router would take its rail fallback).
+  bool generate(const Shape& shape, uint32_t src_host, uint32_t dst_host, TransferPaths* out);
+  /// The route of `paths`, generated for the shape from `src` to `dst` (as
+  /// CommGraph::route_paths writes it: no summary), into `*out`.
+  void write_route(const Shape& shape, DeviceId src, DeviceId dst, uint32_t src_host,
+                   const TransferPaths& paths, Route* out) const;
   /// Whether `a` and `b` have the same paths, ends, class, transport and proxy.
   static bool same_paths(const Route& a, const Route& b);
 
@@ -108,6 +118,8 @@ class RouteShapes {
   std::vector<uint32_t> fabric_ends_;  ///< generate's scratch: per NIC pair, its end in fabric_
   std::vector<LinkId> fabric_;         ///< generate's scratch: the fabric legs, pair by pair
   Route leg_;                          ///< generate's scratch: one fabric leg
+  Route generated_;                    ///< a generated route, to check or cap
+  TransferPaths paths_scratch_;        ///< route()'s paths on the way to a Route
   Route check_;                        ///< the router's route a shape is checked against
 };
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "common/huge_pages.hpp"
 #include "flowsim/event_loop.hpp"
 #include "flowsim/program.hpp"
 #include "linksim/error.hpp"
@@ -41,6 +42,16 @@ void FlowSimulator::reserve(std::size_t transfers, std::size_t subflows,
   p.share.reserve(subflows);
   p.path_resources.reserve(path_entries);
   p.dependencies.reserve(dependencies);
+  // A cluster's program is tens of MiB, written once in order: huge pages fault it in.
+  advise_huge_pages(p.bytes);
+  advise_huge_pages(p.latency_s);
+  advise_huge_pages(p.rate_cap_Bps);
+  advise_huge_pages(p.subflow_begin);
+  advise_huge_pages(p.dependency_begin);
+  advise_huge_pages(p.resource_begin);
+  advise_huge_pages(p.share);
+  advise_huge_pages(p.path_resources);
+  advise_huge_pages(p.dependencies);
 }
 
 TransferId FlowSimulator::add_transfer(const TransferSpec& spec) {

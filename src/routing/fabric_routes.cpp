@@ -24,7 +24,7 @@ bool is_switch(const Topology& topology, DeviceId id) {
 
 }  // namespace
 
-FabricRoutes::FabricRoutes(const Topology& topology) : topology_(topology) {
+FabricRoutes::FabricRoutes(const Topology& topology, HopSearch search) : topology_(topology) {
   const uint32_t device_count = uint32_t(topology.devices().size());
   if (topology.devices_per_host() > 0) {
     devices_per_host_ = topology.devices_per_host();
@@ -65,6 +65,7 @@ FabricRoutes::FabricRoutes(const Topology& topology) : topology_(topology) {
   rank_leaves(switches);
   number_nics(switches);
   collect_reach(switches);
+  if (search == HopSearch::kShortcuts) find_shortcuts(switches);
 }
 
 void FabricRoutes::list_neighbours(DeviceId id) {
@@ -230,6 +231,37 @@ void FabricRoutes::collect_reach(const std::vector<DeviceId>& switches) {
   }
 }
 
+bool FabricRoutes::same_runs(RunSet a, RunSet b) const {
+  if (a.count != b.count) return false;
+  for (uint32_t i = 0; i < a.count; ++i) {
+    const Run& x = runs_[a.first + i];
+    const Run& y = runs_[b.first + i];
+    if (x.begin != y.begin || x.end != y.end) return false;
+  }
+  return true;
+}
+
+void FabricRoutes::find_shortcuts(const std::vector<DeviceId>& switches) {
+  for (DeviceId id : switches) {
+    SwitchState& state = at_switch(id);
+    bool alike = true;
+    for (uint32_t i = state.up_begin + 1; alike && i < state.down_begin; ++i) {
+      const SwitchState& first = at_switch(hops_[state.up_begin].to);
+      const SwitchState& other = at_switch(hops_[i].to);
+      alike = same_runs(first.down, other.down) && same_runs(first.cone, other.cone);
+    }
+    state.alike_up = alike;
+    bool sorted = true;
+    uint32_t reached_end = 0;  // the previous downlink's run's end, leaf ranks
+    for (uint32_t i = state.down_begin; sorted && i < state.down_end; ++i) {
+      const RunSet down = at_switch(hops_[i].to).down;
+      sorted = down.count == 1 && runs_[down.first].begin >= reached_end;
+      if (sorted) reached_end = runs_[down.first].end;
+    }
+    state.sorted_down = sorted;
+  }
+}
+
 bool FabricRoutes::contains(RunSet set, uint32_t rank) const {
   const auto first = runs_.begin() + set.first;
   const auto last = first + set.count;
@@ -260,6 +292,19 @@ bool FabricRoutes::descend(DeviceId from, uint32_t leaf_rank, uint32_t key,
   DeviceId at = from;
   const auto toward = [&](DeviceId to) { return reaches(to, leaf_rank); };
   while (at_switch(at).leaf_rank != leaf_rank) {
+    const SwitchState& state = at_switch(at);
+    if (state.sorted_down) {
+      // The downlink whose run starts last at or before the leaf, if its run holds it.
+      const auto first = hops_.begin() + state.down_begin;
+      const auto last = hops_.begin() + state.down_end;
+      const auto after = std::upper_bound(first, last, leaf_rank, [&](uint32_t r, const Hop& hop) {
+        return r < runs_[at_switch(hop.to).down.first].begin;
+      });
+      if (after == first || !toward(std::prev(after)->to)) return false;
+      links->push_back(std::prev(after)->link);
+      at = std::prev(after)->to;
+      continue;
+    }
     uint32_t count = 0;
     for_each_neighbour(at, false, [&](LinkId, DeviceId to) { count += toward(to); });
     if (count == 0) return false;
@@ -291,19 +336,29 @@ bool FabricRoutes::append_route(DeviceId src, DeviceId dst, std::vector<LinkId>*
     return !reaches(to, dst_rank) && contains(at_switch(to).cone, dst_rank);
   };
   while (!reaches(at, dst_rank)) {
+    const SwitchState& state = at_switch(at);
     uint32_t n_toward = 0;
     uint32_t n_onward = 0;
-    for_each_neighbour(at, true, [&](LinkId, DeviceId to) {
-      if (toward(to)) ++n_toward;
-      else if (contains(at_switch(to).cone, dst_rank)) ++n_onward;
-    });
+    if (state.alike_up && state.up_begin < state.down_begin) {
+      // One uplink tested stands for all: each is a candidate, and pick's choice is by index.
+      const DeviceId first = hops_[state.up_begin].to;
+      const uint32_t ups = state.down_begin - state.up_begin;
+      if (toward(first)) n_toward = ups;
+      else if (contains(at_switch(first).cone, dst_rank)) n_onward = ups;
+    } else if (!state.alike_up) {
+      for_each_neighbour(at, true, [&](LinkId, DeviceId to) {
+        if (toward(to)) ++n_toward;
+        else if (contains(at_switch(to).cone, dst_rank)) ++n_onward;
+      });
+    }
     if (n_toward + n_onward == 0) {
       links->resize(begin);
       return false;
     }
     const uint32_t count = n_toward > 0 ? n_toward : n_onward;
-    const Hop chosen = n_toward > 0 ? pick(at, true, key / base, count, toward)
-                                    : pick(at, true, key / base, count, onward);
+    const Hop chosen = state.alike_up ? hops_[state.up_begin + (key / base) % count]
+                       : n_toward > 0 ? pick(at, true, key / base, count, toward)
+                                      : pick(at, true, key / base, count, onward);
     base *= count;
     links->push_back(chosen.link);
     at = chosen.to;

@@ -3,6 +3,7 @@
 // destination-mod-k choice among equal uplinks. See docs/routing.md#fabric.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -17,7 +18,18 @@ namespace linksim::routing_detail {
 /// fat tree (one run per switch). Immutable after construction; thread-safe to read.
 class FabricRoutes {
  public:
-  explicit FabricRoutes(const Topology& topology);
+  /// How a route's next hop is found among a switch's links.
+  enum class HopSearch : uint8_t {
+    /// Where the fabric allows, without testing every link: a switch whose uplinks all lead
+    /// to switches of the same reach (a fat tree's) takes the D-mod-k uplink by index, and
+    /// one whose downlinks reach single, disjoint, ascending runs of leaves finds the one
+    /// toward a leaf by binary search. The same links as kEveryLink.
+    kShortcuts,
+    /// Every link of the switch tested for its reach (the reference the shortcuts match).
+    kEveryLink,
+  };
+
+  explicit FabricRoutes(const Topology& topology, HopSearch search = HopSearch::kShortcuts);
 
   /// Appends to `links` the fabric links from NIC `src` to NIC `dst` (both with a network
   /// port): NIC -> leaf, up to the lowest common ancestor, down to dst's leaf, leaf -> NIC.
@@ -62,6 +74,10 @@ class FabricRoutes {
   bool reaches(DeviceId upper, uint32_t leaf_rank) const;
   bool descend(DeviceId from, uint32_t leaf_rank, uint32_t key,
                std::vector<LinkId>* links) const;
+  /// Sets each switch's alike_up and sorted_down (SwitchState), after collect_reach.
+  void find_shortcuts(const std::vector<DeviceId>& switches);
+  /// Whether two run sets hold the same runs.
+  bool same_runs(RunSet a, RunSet b) const;
   /// The link among `from`'s up (`up`) or down links whose far end satisfies `accept`,
   /// the (key mod count)-th of `count` such links in link order.
   template <typename Accept>
@@ -81,6 +97,13 @@ class FabricRoutes {
     uint32_t up_begin = 0;
     uint32_t down_begin = 0;
     uint32_t down_end = 0;
+    /// Its uplinks all lead to switches with the same down and cone runs: for any leaf they
+    /// are all candidates of append_route's climb or none is (HopSearch::kShortcuts).
+    bool alike_up = false;
+    /// Its downlinks lead to switches each reaching one run of leaves going down, the runs
+    /// disjoint and ascending in link order: at most one leads toward a leaf, found by
+    /// binary search (HopSearch::kShortcuts).
+    bool sorted_down = false;
   };
   /// Calls visit(link id, neighbour) for every link from switch `from` to a network switch
   /// of a higher tier (`up`) or a lower one (`!up`), in link order.

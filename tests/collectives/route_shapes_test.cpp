@@ -34,6 +34,7 @@ Tally compare_all(const Topology& t, const CommOptions& options) {
   Tally tally;
   const int n = static_cast<int>(g.ranks().size());
   Route scratch, expected_scratch;
+  TransferPaths paths;
   for (int pass = 0; pass < 2; ++pass) {
     for (int a = 0; a < n; ++a) {
       for (int b = 0; b < n; ++b) {
@@ -61,6 +62,17 @@ Tally compare_all(const Topology& t, const CommOptions& options) {
         const double expected_cap =
             route_rate_cap(t, expected, options.calibration, nullptr, &g.gdr_nics());
         CHECK(cap_Bps == expected_cap);
+        // The same paths as a transfer takes them.
+        double paths_cap_Bps = -1;
+        REQUIRE(shapes.route(a, b, caps, &paths, &paths_cap_Bps));
+        CHECK(paths_cap_Bps == expected_cap);
+        REQUIRE(paths.paths.size() == expected.paths.size());
+        for (size_t p = 0; p < expected.paths.size(); ++p) {
+          CHECK(paths.paths[p].share == expected.paths[p].share);
+          std::vector<LinkId> links;
+          for (ResourceId r : paths.paths[p].resources) links.push_back(LinkId{r.value});
+          CHECK(links == expected.paths[p].links);
+        }
       }
     }
   }
