@@ -19,7 +19,9 @@ namespace linksim::flowsim_internal {
 /// kept for the next list that needs one of that size. Blocks up to kPageElements come from
 /// shared pages (no per-list allocation, no copying as the storage grows); a list beyond that
 /// gets a vector of its own. Storage stays within a small factor of the elements held.
-/// Indices within a list are stable; spans from list() are valid until the next push_back().
+/// Blocks are not zero-filled (no list reads past its size), so a page's unused tail is never
+/// touched. Indices within a list are stable; spans from list() are valid until the next
+/// push_back().
 /// A list holds at most kMaxListSize elements (push_back() throws std::length_error beyond).
 template <typename T>
 class ArenaLists {
@@ -100,10 +102,10 @@ class ArenaLists {
     if (is_large(new_capacity)) {
       if (is_large(old_capacity)) {
         new_begin = old_begin;
-        large_[old_begin] = copy_into(std::make_unique<T[]>(new_capacity), old, size);
+        large_[old_begin] = copy_into(std::make_unique_for_overwrite<T[]>(new_capacity), old, size);
       } else {
         new_begin = static_cast<uint32_t>(large_.size());
-        large_.push_back(copy_into(std::make_unique<T[]>(new_capacity), old, size));
+        large_.push_back(copy_into(std::make_unique_for_overwrite<T[]>(new_capacity), old, size));
       }
     } else {
       new_begin = take(new_capacity);
@@ -136,7 +138,7 @@ class ArenaLists {
         free_[std::countr_zero(piece)].push_back(page_begin() + page_used_);
         page_used_ += piece;
       }
-      pages_.push_back(std::make_unique<T[]>(kPageElements));
+      pages_.push_back(std::make_unique_for_overwrite<T[]>(kPageElements));
       page_used_ = 0;
     }
     const uint32_t begin = page_begin() + page_used_;

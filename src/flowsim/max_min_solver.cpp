@@ -7,6 +7,8 @@
 #include <span>
 #include <type_traits>
 
+#include "common/huge_pages.hpp"
+
 namespace linksim {
 namespace {
 
@@ -70,6 +72,11 @@ void MaxMinSolver::reserve(std::size_t slots, std::size_t elements) {
   // and changes at most every resource, each listed once.
   free_slots_.reserve(slots);
   dirty_.reserve(std::min(elements, capacities_Bps_.size()));
+  // A cluster's slots: tens of MiB filled in order.
+  advise_huge_pages(routes_);
+  advise_huge_pages(bound_Bps_);
+  advise_huge_pages(rate_Bps_);
+  advise_huge_pages(user_index_);
 }
 
 void MaxMinSolver::release() {
