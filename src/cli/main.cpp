@@ -9,6 +9,7 @@
 
 #include "cli/command_table.hpp"
 #include "cli/field_flags.hpp"
+#include "cli/malloc_huge_pages.hpp"
 #include "linksim/error.hpp"
 
 namespace {
@@ -50,6 +51,7 @@ void one_value_per_occurrence(CLI::App& command) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  linksim::cli::restart_with_huge_page_malloc(argv);
   CLI::App app{"linksim: an analytic interconnect simulator for multi-GPU machines", "linksim"};
   app.set_version_flag("--version", std::string("linksim ") + LINKSIM_VERSION);
   app.require_subcommand(1);
