@@ -5,7 +5,7 @@
 
 namespace linksim::cli {
 
-/// When GLIBC_TUNABLES is unset, restarts this program (the same arguments, /proc/self/exe)
+/// When GLIBC_TUNABLES is unset, restarts this program (the same arguments and executable)
 /// with GLIBC_TUNABLES=glibc.malloc.hugetlb=1, a setting glibc reads only at start-up: the
 /// heap is then mapped 2 MiB at a time where the kernel's transparent_hugepage mode is
 /// `madvise` or `always`. Returns, changing nothing, when the variable is set (the user's own

@@ -33,5 +33,29 @@ if [[ -z $a || $a != "$b" ]]; then
   failures=$((failures + 1))
 fi
 
+# The restarted process keeps its name (ps, top): /proc shows its environment and name while a
+# flow run of 65,536 GPUs (a few tenths of a second) is under way.
+if [[ -r /proc/self/comm ]]; then
+  env -u GLIBC_TUNABLES "$cli" coll allreduce --topo "$2/topologies/dgx-h100-ib.yaml" \
+    --set nodes=8192 -b 1G -e 1G --mode flow >/dev/null &
+  pid=$!
+  seen=""
+  while kill -0 "$pid" 2>/dev/null; do
+    mapfile -d '' environment <"/proc/$pid/environ" 2>/dev/null
+    if [[ " ${environment[*]} " == *" GLIBC_TUNABLES=glibc.malloc.hugetlb=1 "* ]]; then
+      read -r seen <"/proc/$pid/comm" 2>/dev/null
+      break
+    fi
+  done
+  wait "$pid"
+  if [[ -n $seen && $seen != linksim* ]]; then
+    echo "FAIL: after the restart the process is named '$seen' (want linksim)"
+    failures=$((failures + 1))
+  elif [[ -z $seen ]]; then
+    echo "FAIL: the restarted process was not seen in /proc"
+    failures=$((failures + 1))
+  fi
+fi
+
 [[ $failures -eq 0 ]] && echo "ok: restart with huge-page malloc"
 exit $((failures > 0))
