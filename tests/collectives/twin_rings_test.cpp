@@ -70,9 +70,10 @@ TEST_CASE("twin rings: every shipped rail topology, GPUDirect on and off") {
       {"lambda-b200-ib.yaml", {{"nodes", "5"}}},
       {"gcp-a3mega-tcpxo.yaml", {{"nodes", "3"}}},
   };
-  for (const auto& [file, params] : cases) {
+  for (const auto& topology_case : cases) {
+    const std::string& file = topology_case.first;
     CAPTURE(file);
-    const Topology t = library_topology(file, params);
+    const Topology t = library_topology(file, topology_case.second);
     for (const CommOptions& options : {CommOptions{}, gdr_off()}) check_plan(t, t.gpus(), options);
   }
 }
