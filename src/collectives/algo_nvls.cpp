@@ -40,15 +40,24 @@ int nvls_channels(const CommGraph& g) {
              : kNvlsChannelsBlackwell;
 }
 
-// The chunk of one channel and head: NCCL_NVLS_CHUNKSIZE, and for NVLSTree on 4 or more
-// servers NCCL_NVLSTREE_MAX_CHUNKSIZE (enqueue.cc), bytes.
-double nvls_chunk_bytes(const CommGraph& g, bool tree) {
-  return tree && g.node_count() >= 4 ? kNvlsTreeChunkBytesFrom4Nodes : kNvlsChunkBytes;
+// The chunk of one channel and head for a call of `size_bytes` (0: no call, the largest),
+// bytes: NCCL_NVLS_CHUNKSIZE, for NVLSTree on 4 or more servers NCCL_NVLSTREE_MAX_CHUNKSIZE,
+// halved for calls of few loops (enqueue.cc, the NVLS_TREE chunk rule: to 64 KiB below 4
+// loops of the larger chunk, to 32 KiB below one of 64 KiB; docs/model.md#multi-rack).
+double nvls_chunk_bytes(const CommGraph& g, bool tree, double size_bytes) {
+  double chunk = tree && g.node_count() >= 4 ? kNvlsTreeChunkBytesFrom4Nodes : kNvlsChunkBytes;
+  if (!tree || !(size_bytes > 0)) return chunk;
+  const double ops = double(nvls_channels(g)) * nvls_heads(g);  // NCCL's concurrentOps
+  for (const NvlsTreeChunkStep& step : kNvlsTreeChunkSteps) {
+    if (size_bytes < step.loops * ops * chunk && chunk > step.chunk_bytes) chunk = step.chunk_bytes;
+  }
+  return chunk;
 }
 
-// One NVLS loop: every channel moves one chunk per head (docs/model.md#nvls), bytes.
-double nvls_loop_bytes(const CommGraph& g, bool tree) {
-  return double(nvls_channels(g)) * nvls_heads(g) * nvls_chunk_bytes(g, tree);
+// One NVLS loop for a call of `size_bytes`: every channel moves one chunk per head
+// (docs/model.md#nvls), bytes.
+double nvls_loop_bytes(const CommGraph& g, bool tree, double size_bytes = 0) {
+  return double(nvls_channels(g)) * nvls_heads(g) * nvls_chunk_bytes(g, tree, size_bytes);
 }
 
 // The store-and-forward stages a chunk crosses before the steady state: the switches (NVLS),
@@ -59,12 +68,13 @@ double nvls_fill_stages(const CommGraph& g, bool tree) {
   return tree && nodes > 1 ? 1.0 + 2.0 * std::log2(double(nodes)) : 1.0;
 }
 
-// The start-up of a call of `size_bytes`: one loop per stage, or the buffer itself when it is
-// smaller than a loop (a call cannot wait for more data than it has; NCCL shrinks its chunks
-// for such calls, enqueue.cc; docs/model.md#nvls).
+// The start-up of a call of `size_bytes`: one loop of the call's chunks per stage, or the
+// buffer itself when it is smaller than that loop (a call cannot wait for more data than it
+// has; docs/model.md#multi-rack).
 CostModel with_fill_for_size(CostModel m, const CommGraph& g, double size_bytes, bool tree) {
-  if (size_bytes > 0 && size_bytes < nvls_loop_bytes(g, tree)) {
-    m.fill_s = nvls_fill_stages(g, tree) * size_bytes / m.bw_Bps;
+  if (size_bytes > 0) {
+    const double loop = nvls_loop_bytes(g, tree, size_bytes);
+    m.fill_s = nvls_fill_stages(g, tree) * std::min(size_bytes, loop) / m.bw_Bps;
   }
   return m;
 }
@@ -125,7 +135,7 @@ CostModel nvls_model(const CommGraph& g, CollectiveOp op, CostTrace* trace) {
   return m;
 }
 
-CostModel nvls_tree_model(const CommGraph& g, CostTrace* trace) {
+CostModel nvls_tree_model(const CommGraph& g, double size_bytes, CostTrace* trace) {
   CostModel m = nvls_model(g, CollectiveOp::kAllReduce, trace);
   const int nodes = g.node_count();
   m.latency_s = (kLat.nvls_simple_us + 2.0 * std::log2(double(nodes)) * kLat.nvls_tree_net_us) * kUs;
@@ -158,8 +168,9 @@ CostModel nvls_tree_model(const CommGraph& g, CostTrace* trace) {
   if (trace != nullptr) {
     trace->bandwidth.notes.push_back(fmt::format(
         "NVLSTree fill: 1 + 2 log2({}) = {:.2f} stages x one loop of {:g} KiB chunks (NCCL "
-        "enqueue.cc: 64 KiB from 4 servers)",
-        nodes, nvls_fill_stages(g, true), nvls_chunk_bytes(g, true) / 1024));
+        "enqueue.cc: 128 KiB, 64 KiB from 4 servers; 64 KiB below 4 such loops, 32 KiB below "
+        "one)",
+        nodes, nvls_fill_stages(g, true), nvls_chunk_bytes(g, true, size_bytes) / 1024));
   }
   return m;
 }
@@ -294,7 +305,7 @@ AlgorithmOps nvls_tree_algorithm() {
                    g.options().nccl_version.at_least(2, 18);
           },
           [](const CommGraph& g, CollectiveOp, Protocol, double size_bytes, CostTrace* trace) {
-            return with_fill_for_size(nvls_tree_model(g, trace), g, size_bytes, true);
+            return with_fill_for_size(nvls_tree_model(g, size_bytes, trace), g, size_bytes, true);
           },
           [](const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes, int,
              JointFlows* joint) { return nvls_flows(g, op, m, bytes, joint);

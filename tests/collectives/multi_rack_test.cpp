@@ -5,6 +5,7 @@
 // NCCL's source (search.cc, connect.cc, tuning.cc, nvls.cc, enqueue.cc) and the catalog.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
@@ -106,6 +107,31 @@ TEST_SUITE("multi-rack") {
       const double stages = 1 + 2 * std::log2(double(n));
       const double lat = (25 + 2 * std::log2(double(n)) * (20.9 + 2.45)) * kUs;
       CHECK(r.time_s == doctest::Approx(lat + (stages + 1) * s / kNvlsBps).epsilon(1e-9));
+    }
+  }
+
+  TEST_CASE("multi-rack: NVLSTree starts up in the call's own chunk (enqueue.cc)") {
+    // 2 x 8 H100 over NDR: 16 channels x 8 heads = 128 concurrent ops; B = NVLS's 276 GB/s
+    // (the 8 NICs x 48 GB/s x 2 x 1/2 = 384 do not bind); 3 stages. NCCL's chunk: 128 KiB,
+    // 64 KiB below 4 loops of 128 KiB (64 MiB), 32 KiB below one loop of 64 KiB (8 MiB).
+    // t = lat + 3 x min(S, loop) / B + S / B, lat = 25 + 2 x (20.9 + 2.45) us.
+    const Topology t = linksim::testing::library_topology("dgx-h100-ib.yaml", {{"nodes", "2"}});
+    const Communicator c(t, linksim::select_gpus(t, linksim::GpuSelection{}), CommOptions{});
+    const double b = 276e9;
+    const double lat = (25 + 2 * (20.9 + 2.45)) * kUs;
+    const double mib = 1048576.0;
+    const std::pair<double, double> size_and_loop[] = {
+        {4 * mib, 4 * mib},     // 32 KiB chunks: a loop of 4 MiB, the call itself
+        {8 * mib, 8 * mib},     // 64 KiB: 8 MiB is not below one such loop
+        {16 * mib, 8 * mib},    // 64 KiB: two loops
+        {32 * mib, 8 * mib},    // 64 KiB: four loops
+        {64 * mib, 16 * mib}};  // 128 KiB: 64 MiB is not below four such loops
+    for (const auto& row : size_and_loop) {
+      const double s = row.first;
+      const double loop = row.second;
+      CAPTURE(s);
+      const CollectiveResult r = allreduce(c, s, Algorithm::kNvlsTree);
+      CHECK(r.time_s == doctest::Approx(lat + 3 * std::min(s, loop) / b + s / b).epsilon(1e-6));
     }
   }
 
