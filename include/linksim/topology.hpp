@@ -57,6 +57,16 @@ struct DeviceDetails {
   std::optional<double> host_staging_cross_socket_Bps;
 };
 
+/// The environment a platform's NCCL network plugin sets before NCCL reads it (a topology's
+/// `nccl_env`, docs/topology-format.md#nccl-env; aws-ofi-nccl does so per EC2 instance
+/// type). Unset fields keep NCCL's defaults.
+struct NcclEnv {
+  std::optional<int> nvls_chunk_bytes;          ///< NCCL_NVLS_CHUNKSIZE, bytes
+  std::optional<int> nvlstree_max_chunk_bytes;  ///< NCCL_NVLSTREE_MAX_CHUNKSIZE, bytes
+
+  friend bool operator==(const NcclEnv&, const NcclEnv&) = default;
+};
+
 /// One device of the graph: the fields routing and the simulators read per device. 48 bytes,
 /// so that 131,072 GPUs' servers (501,760 devices) take 24 MB; the rarely read rest of its
 /// declaration lives in the shared DeviceDetails entry `details` names.
@@ -272,6 +282,9 @@ class Topology {
   void set_name(std::string name) { name_ = std::move(name); }
   const std::string& source_file() const { return source_file_; }
   void set_source_file(std::string file) { source_file_ = std::move(file); }
+  /// What the platform's network plugin sets in NCCL's environment (NcclEnv).
+  const NcclEnv& nccl_env() const { return nccl_env_; }
+  void set_nccl_env(NcclEnv env) { nccl_env_ = env; }
 
   /// Every device in id order, read as values.
   DeviceView devices() const { return DeviceView(this, 0, device_count()); }
@@ -332,7 +345,11 @@ class Topology {
   DeviceId add_device(Device device, DeviceDetails details);
   /// Replaces the details table with `source`'s, so that devices copied from `source` keep
   /// their `details` indexes. REQUIRES: no device added yet.
-  void copy_details_from(const Topology& source) { details_ = source.details_; }
+  /// Also keeps `source`'s nccl_env.
+  void copy_details_from(const Topology& source) {
+    details_ = source.details_;
+    nccl_env_ = source.nccl_env_;
+  }
   /// Adds a full-duplex link as two directed links with the same capacity and latency.
   /// Returns the id of the from->to direction. REQUIRES: bw_Bps > 0, latency_s >= 0.
   /// A link of a server block after host 0's (set_host_layout) reports host 0's `where`.
@@ -385,6 +402,7 @@ class Topology {
   const Catalog* catalog_ = nullptr;
   std::string name_;
   std::string source_file_;
+  NcclEnv nccl_env_;
   /// Stored devices: the stored blocks (host 0's first, then each differing server's, by
   /// server), then the devices outside every block (all of them before a layout).
   std::vector<Device> devices_;

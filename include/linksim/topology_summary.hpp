@@ -53,6 +53,7 @@ struct TopologySummary {
   int servers = 0;
   HostPlatformSummary host;
   std::optional<FabricSummary> fabric;        ///< with more than one server
+  NcclEnv nccl_env;                           ///< what the platform's plugin sets (Topology)
   std::map<std::string, int> devices_by_kind; ///< "gpu" -> 8, ...
   std::vector<LinkTypeCount> links;           ///< by type, then rate
   std::vector<GpuPathSummary> gpus;           ///< server 0's, by index

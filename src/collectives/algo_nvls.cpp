@@ -4,6 +4,7 @@
 // lowering: into and out of the switches, plus the servers' tree edges.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <span>
 #include <fmt/core.h>
 
@@ -40,13 +41,25 @@ int nvls_channels(const CommGraph& g) {
              : kNvlsChannelsBlackwell;
 }
 
+// NCCL_NVLS_CHUNKSIZE: the platform plugin's (Topology::nccl_env) or NCCL's 128 KiB, bytes.
+double nvls_chunk_setting(const CommGraph& g) {
+  return double(g.topology().nccl_env().nvls_chunk_bytes.value_or(int(kNvlsChunkBytes)));
+}
+
 // The chunk of one channel and head for a call of `size_bytes` (0: no call, the largest),
-// bytes: NCCL_NVLS_CHUNKSIZE, for NVLSTree on 4 or more servers NCCL_NVLSTREE_MAX_CHUNKSIZE,
-// halved for calls of few loops (enqueue.cc, the NVLS_TREE chunk rule: to 64 KiB below 4
-// loops of the larger chunk, to 32 KiB below one of 64 KiB; docs/model.md#multi-rack).
+// bytes (enqueue.cc `calcCollChunking`; docs/model.md#multi-rack). NVLS: NCCL_NVLS_CHUNKSIZE.
+// NVLSTree: that, at most NCCL_NVLSTREE_MAX_CHUNKSIZE (unset: 64 KiB from 4 servers, no
+// bound below), then halved for calls of few loops (kNvlsTreeChunkSteps).
 double nvls_chunk_bytes(const CommGraph& g, bool tree, double size_bytes) {
-  double chunk = tree && g.node_count() >= 4 ? kNvlsTreeChunkBytesFrom4Nodes : kNvlsChunkBytes;
-  if (!tree || !(size_bytes > 0)) return chunk;
+  double chunk = nvls_chunk_setting(g);
+  if (!tree) return chunk;
+  const std::optional<int> max_chunk = g.topology().nccl_env().nvlstree_max_chunk_bytes;
+  if (max_chunk) {
+    chunk = std::min(chunk, double(*max_chunk));
+  } else if (g.node_count() >= 4) {
+    chunk = std::min(chunk, kNvlsTreeChunkBytesFrom4Nodes);
+  }
+  if (!(size_bytes > 0)) return chunk;
   const double ops = double(nvls_channels(g)) * nvls_heads(g);  // NCCL's concurrentOps
   for (const NvlsTreeChunkStep& step : kNvlsTreeChunkSteps) {
     if (size_bytes < step.loops * ops * chunk && chunk > step.chunk_bytes) chunk = step.chunk_bytes;
@@ -129,8 +142,9 @@ CostModel nvls_model(const CommGraph& g, CollectiveOp op, CostTrace* trace) {
     }
     s.notes.push_back(fmt::format(
         "pipeline fill: {} channels x {} heads x {:g} KiB chunks / B (NCCL_NVLS_NCHANNELS, GPUs "
-        "of the NVLink domain up to NCCL_MAX_NVLS_ARITY {}, NCCL_NVLS_CHUNKSIZE)",
-        nvls_channels(g), nvls_heads(g), kNvlsChunkBytes / 1024, kMaxNvlsArity));
+        "of the NVLink domain up to NCCL_MAX_NVLS_ARITY {}, NCCL_NVLS_CHUNKSIZE{})",
+        nvls_channels(g), nvls_heads(g), nvls_chunk_setting(g) / 1024, kMaxNvlsArity,
+        g.topology().nccl_env().nvls_chunk_bytes ? " as the topology's nccl_env sets it" : ""));
   }
   return m;
 }
@@ -168,8 +182,8 @@ CostModel nvls_tree_model(const CommGraph& g, double size_bytes, CostTrace* trac
   if (trace != nullptr) {
     trace->bandwidth.notes.push_back(fmt::format(
         "NVLSTree fill: 1 + 2 log2({}) = {:.2f} stages x one loop of {:g} KiB chunks (NCCL "
-        "enqueue.cc: 128 KiB, 64 KiB from 4 servers; 64 KiB below 4 such loops, 32 KiB below "
-        "one)",
+        "enqueue.cc: NCCL_NVLS_CHUNKSIZE up to NCCL_NVLSTREE_MAX_CHUNKSIZE, 64 KiB from 4 "
+        "servers unless set; halved for calls of few loops, to 32 KiB)",
         nodes, nvls_fill_stages(g, true), nvls_chunk_bytes(g, true, size_bytes) / 1024));
   }
   return m;

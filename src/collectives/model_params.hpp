@@ -143,15 +143,16 @@ inline constexpr int kNvlsChannelsBlackwellOneDomain = 24;
 /// NVLSTree's chunk on 4 or more nodes: NCCL_NVLSTREE_MAX_CHUNKSIZE defaults to 64 KiB there
 /// (enqueue.cc, the NVLS_TREE chunk rule; 2.25 on), the NVLS chunk below 4 nodes.
 inline constexpr double kNvlsTreeChunkBytesFrom4Nodes = 64.0 * 1024.0;
-/// NVLSTree halves its chunk for calls of few loops (enqueue.cc, the NVLS_TREE branch of the
-/// chunk rule, 2.18 on): below `loops` x channels x heads x the chunk so far, at most
-/// `chunk_bytes` (in order: 64 KiB below 4 loops, then 32 KiB below 1).
+/// NVLSTree halves its chunk for calls of few loops (enqueue.cc `calcCollChunking`, the
+/// NVLS_TREE branch, 2.18 on): in order, below `loops` x channels x heads x the chunk so far,
+/// at most `chunk_bytes` (256 KiB below 32 loops, 128 KiB below 16, 64 KiB below 4, 32 KiB
+/// below 1; the first two act only on chunks a plugin set above NCCL's 128 KiB).
 struct NvlsTreeChunkStep {
   double loops;
   double chunk_bytes;
 };
-inline constexpr NvlsTreeChunkStep kNvlsTreeChunkSteps[] = {{4.0, 64.0 * 1024.0},
-                                                            {1.0, 32.0 * 1024.0}};
+inline constexpr NvlsTreeChunkStep kNvlsTreeChunkSteps[] = {
+    {32.0, 256.0 * 1024.0}, {16.0, 128.0 * 1024.0}, {4.0, 64.0 * 1024.0}, {1.0, 32.0 * 1024.0}};
 /// Tree Simple's chunk per channel: one step of the Simple buffer, NCCL_BUFFSIZE 4 MiB / NCCL_STEPS
 /// 8 = 512 KiB (src/init.cc DEFAULT_BUFFSIZE, src/include/device.h NCCL_STEPS; src/enqueue.cc
 /// computeColl: chunkSteps = 1 unless Ring, no depth-based shrink for Tree Simple; NCCL 2.19

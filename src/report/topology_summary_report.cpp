@@ -7,6 +7,9 @@
 
 #include <cmath>
 #include <iterator>
+#include <string>
+#include <utility>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "linksim/units.hpp"
@@ -33,6 +36,17 @@ std::string describe_staging(const HostPlatformSummary& host) {
   return out;
 }
 
+// The variables of `env` that are set, by NCCL's name, in docs/topology-format.md#nccl-env's
+// order.
+std::vector<std::pair<std::string, int>> nccl_env_entries(const NcclEnv& env) {
+  std::vector<std::pair<std::string, int>> out;
+  if (env.nvls_chunk_bytes) out.emplace_back("NCCL_NVLS_CHUNKSIZE", *env.nvls_chunk_bytes);
+  if (env.nvlstree_max_chunk_bytes) {
+    out.emplace_back("NCCL_NVLSTREE_MAX_CHUNKSIZE", *env.nvlstree_max_chunk_bytes);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string render_topology_summary_text(const TopologySummary& s) {
@@ -44,6 +58,12 @@ std::string render_topology_summary_text(const TopologySummary& s) {
   fmt::format_to(line, "host: {} = {}; NCCL's default P2P level {}; {}\n", host.platform->key,
                  host.platform->name, p2p_level_name(host.p2p_level), describe_staging(host));
   if (s.fabric) fmt::format_to(line, "fabric: {}\n", describe_fabric(*s.fabric));
+  const auto env = nccl_env_entries(s.nccl_env);
+  if (!env.empty()) {
+    fmt::format_to(line, "NCCL environment the platform sets:");
+    for (const auto& [name, value] : env) fmt::format_to(line, " {}={}", name, value);
+    fmt::format_to(line, "\n");
+  }
   fmt::format_to(line, "\ndevices:\n");
   for (const auto& [kind, count] : s.devices_by_kind) {
     fmt::format_to(line, "  {:<12} {:>7}\n", kind, count);
@@ -87,6 +107,8 @@ std::string render_topology_summary_json(const TopologySummary& s) {
                      {"tiers", s.fabric->tiers},
                      {"switches_by_tier", s.fabric->switches_by_tier}};
   }
+  out["nccl_env"] = nlohmann::json::object();
+  for (const auto& [name, value] : nccl_env_entries(s.nccl_env)) out["nccl_env"][name] = value;
   for (const auto& [kind, count] : s.devices_by_kind) out["devices"][kind] = count;
   out["links"] = nlohmann::json::array();
   for (const LinkTypeCount& g : s.links) {

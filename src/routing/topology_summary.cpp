@@ -87,6 +87,7 @@ TopologySummary summarize_topology(const Router& router) {
   s.servers = t.host_count();
   s.host = summarize_host_platform(router);
   if (t.host_count() > 1) s.fabric = summarize_fabric(t);
+  s.nccl_env = t.nccl_env();
   for (const Device& d : t.devices()) ++s.devices_by_kind[std::string(to_string(d.kind))];
   s.links = count_link_types(t);
   for (DeviceId gpu : t.devices_of(0, DeviceKind::kGpu)) {

@@ -35,7 +35,7 @@ class DocumentLoader {
                                             describe(root)));
     // The top-level keys of docs/topology-format.md#top-level-keys.
     top.check_keys({"name", "description", "include", "params", "node", "extend", "nodes",
-                    "fabric"});
+                    "fabric", "nccl_env"});
     stack_.push_back(canonical(file.name));
     if (std::optional<YamlValue> include = top.find("include")) {
       for (const YamlValue& item : include->scalar_or_items()) load_include(item);

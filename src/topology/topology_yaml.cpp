@@ -19,6 +19,11 @@
 namespace linksim {
 namespace {
 
+// A chunk NCCL can run: at least one 16-byte line, at most NCCL_BUFFSIZE's own bound (the
+// Simple buffer of one channel, 1 GiB here), bytes.
+constexpr int kMinNcclChunkBytes = 16;
+constexpr int kMaxNcclChunkBytes = 1 << 30;
+
 using detail::MergedDocument;
 using detail::Params;
 using detail::Section;
@@ -120,6 +125,21 @@ std::optional<detail::FabricSpec> fabric_spec(const MergedDocument& doc, const P
   return spec;
 }
 
+// The `nccl_env` section: the variables a platform's network plugin sets, each a chunk size in
+// bytes within NCCL's range (docs/topology-format.md#nccl-env).
+NcclEnv parse_nccl_env(const YamlValue& env) {
+  env.expect_map();
+  env.check_keys({"NCCL_NVLS_CHUNKSIZE", "NCCL_NVLSTREE_MAX_CHUNKSIZE"});
+  NcclEnv out;
+  if (auto v = env.find("NCCL_NVLS_CHUNKSIZE")) {
+    out.nvls_chunk_bytes = v->to_int(kMinNcclChunkBytes, kMaxNcclChunkBytes);
+  }
+  if (auto v = env.find("NCCL_NVLSTREE_MAX_CHUNKSIZE")) {
+    out.nvlstree_max_chunk_bytes = v->to_int(kMinNcclChunkBytes, kMaxNcclChunkBytes);
+  }
+  return out;
+}
+
 }  // namespace
 
 Topology parse_topology(std::string_view text, const std::string& filename,
@@ -145,6 +165,7 @@ Topology parse_topology(std::string_view text, const std::string& filename,
   const std::optional<detail::FabricSpec> fabric = fabric_spec(doc, params, server, hosts, catalog);
   detail::instantiate_servers(topology, server, hosts);
   if (fabric) detail::build_fabric(topology, *fabric, catalog);
+  if (auto env = section(doc, "nccl_env", params)) topology.set_nccl_env(parse_nccl_env(*env));
   topology.finalize();
   return topology;
 }

@@ -135,6 +135,22 @@ TEST_SUITE("multi-rack") {
     }
   }
 
+  TEST_CASE("multi-rack: aws-ofi-nccl's 512 KiB NVLS chunks on p5 (the topology's nccl_env)") {
+    // NCCL_NVLS_CHUNKSIZE = NCCL_NVLSTREE_MAX_CHUNKSIZE = 512 KiB; 128 concurrent ops. At
+    // 1 GiB: below 32 loops of 512 KiB (2 GiB), 256 KiB; not below 16 loops of that (512 MiB):
+    // a loop of 32 MiB. At 2 GiB the 512 KiB chunk stays: 64 MiB. Latency: 25 + 2 x (20.9 +
+    // EFA's 26.18) us (docs/model.md#net-steps); B = NVLS's 276 GB/s.
+    const Topology t = linksim::testing::library_topology("aws-p5-efa.yaml");
+    const Communicator c(t, linksim::select_gpus(t, linksim::GpuSelection{}), CommOptions{});
+    const double b = 276e9;
+    const double lat = (25 + 2 * (20.9 + 26.18)) * kUs;
+    const double mib = 1048576.0;
+    for (const auto& [s, loop] : {std::pair{kGiB, 32 * mib}, std::pair{2 * kGiB, 64 * mib}}) {
+      const CollectiveResult r = allreduce(c, s, Algorithm::kNvlsTree);
+      CHECK(r.time_s == doctest::Approx(lat + 3 * loop / b + s / b).epsilon(1e-6));
+    }
+  }
+
   TEST_CASE("multi-rack: NCCL_NET_GDR_C2C: from 2.27 the heads' NICs run at line rate") {
     // At NCCL's defaults (no NCCL_NET_GDR_LEVEL). Before 2.27 a GB200 GPU's leg to its NIC,
     // through its Grace over NVLink-C2C, is host-staged: 0.47 x NCCL's PCIe Gen5 x16 figure

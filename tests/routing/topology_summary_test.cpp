@@ -59,6 +59,18 @@ TEST_CASE("topology summary: a cluster has a fabric, rendered in text and JSON")
   const std::string json = render_topology_summary_json(s);
   CHECK(json.find("\"fabric\": {") != std::string::npos);
   CHECK(json.find("\"servers\": 4") != std::string::npos);
+  CHECK(json.find("\"nccl_env\": {}") != std::string::npos);
+  CHECK(text.find("NCCL environment") == std::string::npos);
+}
+
+TEST_CASE("topology summary: the NCCL environment a platform's plugin sets, in text and JSON") {
+  const TopologySummary s = shipped_summary("aws-p5-efa");
+  CHECK(s.nccl_env.nvls_chunk_bytes == 524288);
+  const std::string text = render_topology_summary_text(s);
+  CHECK(text.find("NCCL environment the platform sets: NCCL_NVLS_CHUNKSIZE=524288 "
+                  "NCCL_NVLSTREE_MAX_CHUNKSIZE=524288\n") != std::string::npos);
+  const std::string json = render_topology_summary_json(s);
+  CHECK(json.find("\"NCCL_NVLSTREE_MAX_CHUNKSIZE\": 524288") != std::string::npos);
 }
 
 }  // namespace

@@ -87,6 +87,8 @@ TEST_CASE("loader errors: every file in tests/data/errors gives its exact messag
       {"unreachable_gpu.yaml", "4:14: error: gpu2 has no path to gpu0 within the server"},
       {"zero_nodes.yaml", "5:8: error: expected nodes between 1 and 65536, got 0"},
       {"no_fabric.yaml", "5:8: error: expected a fabric to join 4 servers, got none"},
+      {"unknown_nccl_env.yaml",
+       "6:3: error: unknown key \"NCCL_NVLS_CHUNKSIZ\"; did you mean \"NCCL_NVLS_CHUNKSIZE\"?"},
   };
   for (const auto& entry : cases) {
     const auto& file = entry.first;  // clang 14: CAPTURE cannot take a structured binding
