@@ -329,6 +329,14 @@ const Route* CommGraph::cached_route(int from_rank, int to_rank) const {
   return index ? &routes_[*index] : nullptr;
 }
 
+std::optional<Router::HostRoute> CommGraph::uncapped_server_route(int from_rank,
+                                                                 int to_rank) const {
+  std::optional<Router::HostRoute> host =
+      router_.host_route(ranks_[size_t(from_rank)], ranks_[size_t(to_rank)]);
+  if (!host || host->local->transport == Transport::kShm) return std::nullopt;
+  return host;
+}
+
 const Route& CommGraph::route(int from_rank, int to_rank) const {
   if (const Route* cached = cached_route(from_rank, to_rank)) return *cached;
   // Routing is the slow part: do it unlocked. Two threads may compute the same route; the

@@ -109,6 +109,12 @@ class CommGraph {
   /// a lowering routing many pairs in turn allocates nothing per route). The reference is
   /// valid until `*scratch` changes. Thread-safe as route() for distinct scratches.
   const Route& route_paths(int from_rank, int to_rank, Route* scratch) const;
+  /// For ranks of one server whose route carries no rate cap, the host-0 route their server
+  /// repeats (Router::host_route: its links plus `link_offset`), to be loaded as it is; nullopt
+  /// for ranks of different servers and for a host-staged copy, whose cap (route_rate_cap)
+  /// reads its own server's CPU. Inside a server every other route is P2P, and route_rate_cap
+  /// caps only staged legs. The ring plan and the flow lowering both ask it.
+  std::optional<Router::HostRoute> uncapped_server_route(int from_rank, int to_rank) const;
   const RingPlan& ring() const { return ring_; }
   /// Per link the rings cross: the fraction of each rank's bytes it carries (all rings with
   /// their weights), in first-touch order; empty for a single rank. Computed on first use

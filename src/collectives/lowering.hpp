@@ -118,17 +118,12 @@ class Lowering {
   }
 
  private:
-  /// For ranks a and b of one server, writes the paths of their route into paths_ from the
-  /// host-0 route every server repeats (Router::host_route), uncopied, and its cap, none
-  /// (route_rate_cap caps a route without network legs only when host-staged: SHM, left to
-  /// the caller, as a route of the network transport). False for other pairs.
+  /// For ranks a and b of one server whose route is uncapped (CommGraph::uncapped_server_route),
+  /// writes its paths into paths_ from the host-0 route the server repeats, and its cap, none.
+  /// False for other pairs (a host-staged copy is left to the caller).
   bool server_paths(int a, int b, double* cap_Bps) {
-    const std::optional<Router::HostRoute> host =
-        g_.router().host_route(g_.ranks()[size_t(a)], g_.ranks()[size_t(b)]);
-    if (!host || host->local->transport == Transport::kShm ||
-        host->local->transport == Transport::kNet) {
-      return false;
-    }
+    const std::optional<Router::HostRoute> host = g_.uncapped_server_route(a, b);
+    if (!host) return false;
     paths_.assign(*host->local, host->link_offset);
     *cap_Bps = std::numeric_limits<double>::infinity();
     return true;

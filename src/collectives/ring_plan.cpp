@@ -55,29 +55,26 @@ bool CommGraph::add_ring_hops(StreamSet& set, const std::vector<int>& ring, doub
   for (size_t i = 0; ring.size() > 1 && i < ring.size(); ++i) {
     const int a = ring[i];
     const int b = ring[(i + 1) % ring.size()];
+    bool same_server = false;  // asked with twins only
     if (twins) {
       // A twin server's own hops load only its block: skipped.
       const std::optional<int> server = server_of(topology_, ranks_[size_t(a)]);
-      if (server == server_of(topology_, ranks_[size_t(b)]) && !twins->loads_host(uint32_t(*server))) {
-        continue;
-      }
+      same_server = server == server_of(topology_, ranks_[size_t(b)]);
+      if (same_server && !twins->loads_host(uint32_t(*server))) continue;
     }
-    const auto host = router_.host_route(ranks_[size_t(a)], ranks_[size_t(b)]);
-    // Inside a server, the host-0 route the server repeats, uncopied (no rate cap: that is
-    // host staging's, whose mechanism names the devices).
-    if (host && host->local->transport != Transport::kShm && cached_route(a, b) == nullptr) {
+    // Inside a server, the host-0 route the server repeats, uncopied and uncapped.
+    if (const auto host = uncapped_server_route(a, b)) {
       set.add(*host->local, weight, std::numeric_limits<double>::infinity(), Bottleneck{},
               host->link_offset);
       continue;
     }
     // Twins need every server's hops to repeat host 0's (or the shapes' for hops between
-    // servers): not so for a route cached on its own, nor for a staged copy, whose cap
-    // reads its own server's CPU.
-    if (twins && host) return false;
-    // A hop between servers, unsummarized (the set reads its paths and cap alone), into
-    // one scratch route reused hop after hop: from the shapes' table when it answers, the
-    // cap's mechanism then asked of RouteCaps only for a finite cap (StreamSet::add reads
-    // it for those alone).
+    // servers): not so for a staged copy, whose cap reads its own server's CPU.
+    if (same_server) return false;
+    // A hop between servers or a staged copy, unsummarized (the set reads its paths and cap
+    // alone), into one scratch route reused hop after hop: from the shapes' table when it
+    // answers, the cap's mechanism then asked of RouteCaps only for a finite cap
+    // (StreamSet::add reads it for those alone).
     Bottleneck why;
     double cap = 0;
     if (shapes.route(a, b, caps, &scratch, &cap)) {

@@ -339,13 +339,15 @@ bool FabricRoutes::append_route(DeviceId src, DeviceId dst, std::vector<LinkId>*
     const SwitchState& state = at_switch(at);
     uint32_t n_toward = 0;
     uint32_t n_onward = 0;
-    if (state.alike_up && state.up_begin < state.down_begin) {
+    if (state.alike_up) {
       // One uplink tested stands for all: each is a candidate, and pick's choice is by index.
-      const DeviceId first = hops_[state.up_begin].to;
-      const uint32_t ups = state.down_begin - state.up_begin;
-      if (toward(first)) n_toward = ups;
-      else if (contains(at_switch(first).cone, dst_rank)) n_onward = ups;
-    } else if (!state.alike_up) {
+      if (state.up_begin < state.down_begin) {
+        const DeviceId first = hops_[state.up_begin].to;
+        const uint32_t ups = state.down_begin - state.up_begin;
+        if (toward(first)) n_toward = ups;
+        else if (contains(at_switch(first).cone, dst_rank)) n_onward = ups;
+      }
+    } else {
       for_each_neighbour(at, true, [&](LinkId, DeviceId to) {
         if (toward(to)) ++n_toward;
         else if (contains(at_switch(to).cone, dst_rank)) ++n_onward;
