@@ -63,6 +63,7 @@ struct DeviceDetails {
 struct NcclEnv {
   std::optional<int> nvls_chunk_bytes;          ///< NCCL_NVLS_CHUNKSIZE, bytes
   std::optional<int> nvlstree_max_chunk_bytes;  ///< NCCL_NVLSTREE_MAX_CHUNKSIZE, bytes
+  std::optional<int> buffsize_bytes;            ///< NCCL_BUFFSIZE, bytes (the Simple buffer)
 
   friend bool operator==(const NcclEnv&, const NcclEnv&) = default;
 };

@@ -3,6 +3,7 @@
 // servers; docs/model.md#algorithms).
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <fmt/core.h>
 
 #include "collectives/algorithm.hpp"
@@ -53,6 +54,13 @@ double tree_fill_stages(const CommGraph& g) {
   return std::max(0.0, hops - 1.0);
 }
 
+// Tree Simple's chunk per channel: one step of the Simple buffer, NCCL_BUFFSIZE (the platform
+// plugin's, Topology::nccl_env, or NCCL's 4 MiB) / NCCL_STEPS, bytes.
+double tree_simple_chunk_bytes(const CommGraph& g) {
+  const std::optional<int> buffsize = g.topology().nccl_env().buffsize_bytes;
+  return buffsize ? double(*buffsize) / kNcclSteps : kTreeSimpleChunkBytes;
+}
+
 // The start-up of a Simple call of `size_bytes` at algbw `bw_Bps` on `channels` channels:
 // every stage moves one chunk per channel at the per-channel rate bw / channels, or the call's
 // own share when it is smaller than one chunk per channel, seconds. LL and LL128 carry a flag
@@ -61,7 +69,7 @@ double tree_fill_stages(const CommGraph& g) {
 double tree_fill_s(const CommGraph& g, Protocol p, int channels, double bw_Bps,
                    double size_bytes) {
   if (p != Protocol::kSimple || bw_Bps <= 0 || channels < 1) return 0.0;
-  const double loop_bytes = channels * kTreeSimpleChunkBytes;
+  const double loop_bytes = channels * tree_simple_chunk_bytes(g);
   return tree_fill_stages(g) * std::min(loop_bytes, std::max(0.0, size_bytes)) / bw_Bps;
 }
 
@@ -119,7 +127,7 @@ CostModel tree_model(const CommGraph& g, Protocol p, double size_bytes, CostTrac
           "enqueue.cc: Tree Simple chunk = NCCL_BUFFSIZE / NCCL_STEPS; tuning.cc carried it as "
           "hwLat[NVLINK][Tree][Simple] = 28 us up to 2.22)",
           g.max_ranks_per_node(), g.node_count(), tree_fill_stages(g), m.channels,
-          kTreeSimpleChunkBytes / 1024, m.channels, bw / m.channels / 1e9));
+          tree_simple_chunk_bytes(g) / 1024, m.channels, bw / m.channels / 1e9));
     }
   }
   return m;

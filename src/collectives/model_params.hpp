@@ -158,7 +158,8 @@ inline constexpr NvlsTreeChunkStep kNvlsTreeChunkSteps[] = {
 /// computeColl: chunkSteps = 1 unless Ring, no depth-based shrink for Tree Simple; NCCL 2.19
 /// through 2.29). A receiver waits for a whole slice (src/device/prims_simple.h waitPeer), so a
 /// chunk crosses the tree store-and-forward (docs/model.md#tree-fill).
-inline constexpr double kTreeSimpleChunkBytes = 4.0 * 1048576.0 / 8.0;
+inline constexpr double kNcclSteps = 8.0;
+inline constexpr double kTreeSimpleChunkBytes = 4.0 * 1048576.0 / kNcclSteps;
 
 /// Point-to-point sends: NCCL runs a send on a power-of-two number of channels that grows with
 /// its size. Calibration 57 (8xH100, NCCL 2.29): 32 and 64 MiB at 80-82 GB/s (4 channels of

@@ -44,6 +44,7 @@ std::vector<std::pair<std::string, int>> nccl_env_entries(const NcclEnv& env) {
   if (env.nvlstree_max_chunk_bytes) {
     out.emplace_back("NCCL_NVLSTREE_MAX_CHUNKSIZE", *env.nvlstree_max_chunk_bytes);
   }
+  if (env.buffsize_bytes) out.emplace_back("NCCL_BUFFSIZE", *env.buffsize_bytes);
   return out;
 }
 

@@ -19,8 +19,7 @@
 namespace linksim {
 namespace {
 
-// A chunk NCCL can run: at least one 16-byte line, at most NCCL_BUFFSIZE's own bound (the
-// Simple buffer of one channel, 1 GiB here), bytes.
+// A chunk or buffer NCCL can run: at least one 16-byte line, at most 1 GiB, bytes.
 constexpr int kMinNcclChunkBytes = 16;
 constexpr int kMaxNcclChunkBytes = 1 << 30;
 
@@ -125,17 +124,20 @@ std::optional<detail::FabricSpec> fabric_spec(const MergedDocument& doc, const P
   return spec;
 }
 
-// The `nccl_env` section: the variables a platform's network plugin sets, each a chunk size in
-// bytes within NCCL's range (docs/topology-format.md#nccl-env).
+// The `nccl_env` section: the variables a platform's network plugin sets, each a size in bytes
+// within NCCL's range (docs/topology-format.md#nccl-env).
 NcclEnv parse_nccl_env(const YamlValue& env) {
   env.expect_map();
-  env.check_keys({"NCCL_NVLS_CHUNKSIZE", "NCCL_NVLSTREE_MAX_CHUNKSIZE"});
+  env.check_keys({"NCCL_NVLS_CHUNKSIZE", "NCCL_NVLSTREE_MAX_CHUNKSIZE", "NCCL_BUFFSIZE"});
   NcclEnv out;
   if (auto v = env.find("NCCL_NVLS_CHUNKSIZE")) {
     out.nvls_chunk_bytes = v->to_int(kMinNcclChunkBytes, kMaxNcclChunkBytes);
   }
   if (auto v = env.find("NCCL_NVLSTREE_MAX_CHUNKSIZE")) {
     out.nvlstree_max_chunk_bytes = v->to_int(kMinNcclChunkBytes, kMaxNcclChunkBytes);
+  }
+  if (auto v = env.find("NCCL_BUFFSIZE")) {
+    out.buffsize_bytes = v->to_int(kMinNcclChunkBytes, kMaxNcclChunkBytes);
   }
   return out;
 }

@@ -73,6 +73,22 @@ TEST_SUITE("tree_fill") {
     CHECK(m.fill_s == doctest::Approx(17.0 * m.channels * kChunkBytes / m.bw_Bps).epsilon(1e-9));
   }
 
+  TEST_CASE("tree fill: a platform's NCCL_BUFFSIZE sets the chunk (aws-ofi-nccl's 8 MiB on p4d)") {
+    // aws-p4d-efa's nccl_env: NCCL_BUFFSIZE 8 MiB, one step of 8 is a 1 MiB chunk. Stages
+    // 2 x ((8 - 1) + log2 2) - 1 = 15, as on any 2 x 8 GPUs; the same machine without the
+    // variable fills with 512 KiB chunks.
+    const Topology p4d = linksim::testing::library_topology("aws-p4d-efa.yaml");
+    REQUIRE(p4d.nccl_env().buffsize_bytes == 8388608);
+    const auto m = tree(p4d, Protocol::kSimple, kGiB);
+    REQUIRE(m.eligible);
+    CHECK(m.fill_s == doctest::Approx(15.0 * m.channels * 1048576.0 / m.bw_Bps).epsilon(1e-9));
+    Topology plain = p4d;
+    plain.set_nccl_env({});
+    const auto d = tree(plain, Protocol::kSimple, kGiB);
+    CHECK(d.fill_s == doctest::Approx(15.0 * d.channels * kChunkBytes / d.bw_Bps).epsilon(1e-9));
+    CHECK(m.fill_s == doctest::Approx(2 * d.fill_s).epsilon(1e-9));
+  }
+
   TEST_CASE("tree fill: LL and LL128 carry a flag per line and fill no chunk") {
     const Topology t = linksim::testing::library_topology("dgx-a100-ib.yaml", {{"nodes", "2"}});
     CHECK(tree(t, Protocol::kLL, kGiB).fill_s == 0.0);

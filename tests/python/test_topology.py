@@ -93,5 +93,6 @@ def test_several_fault_specs_equal_repeated_degrade(dgx_h100):
 def test_nccl_env_of_the_platform_in_the_summary():
     p5 = linksim.load_topology(topology_file("aws-p5-efa"))
     assert p5.summary()["nccl_env"] == {"NCCL_NVLS_CHUNKSIZE": 524288,
-                                        "NCCL_NVLSTREE_MAX_CHUNKSIZE": 524288}
+                                        "NCCL_NVLSTREE_MAX_CHUNKSIZE": 524288,
+                                        "NCCL_BUFFSIZE": 8388608}
     assert linksim.load_topology(topology_file("dgx-h100")).summary()["nccl_env"] == {}

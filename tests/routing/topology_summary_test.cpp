@@ -68,7 +68,7 @@ TEST_CASE("topology summary: the NCCL environment a platform's plugin sets, in t
   CHECK(s.nccl_env.nvls_chunk_bytes == 524288);
   const std::string text = render_topology_summary_text(s);
   CHECK(text.find("NCCL environment the platform sets: NCCL_NVLS_CHUNKSIZE=524288 "
-                  "NCCL_NVLSTREE_MAX_CHUNKSIZE=524288\n") != std::string::npos);
+                  "NCCL_NVLSTREE_MAX_CHUNKSIZE=524288 NCCL_BUFFSIZE=8388608\n") != std::string::npos);
   const std::string json = render_topology_summary_json(s);
   CHECK(json.find("\"NCCL_NVLSTREE_MAX_CHUNKSIZE\": 524288") != std::string::npos);
 }
