@@ -69,7 +69,7 @@ double nvls_chunk_bytes(const CommGraph& g, bool tree, double size_bytes) {
 
 // One NVLS loop for a call of `size_bytes`: every channel moves one chunk per head
 // (docs/model.md#nvls), bytes.
-double nvls_loop_bytes(const CommGraph& g, bool tree, double size_bytes = 0) {
+double nvls_loop_bytes(const CommGraph& g, bool tree, double size_bytes) {
   return double(nvls_channels(g)) * nvls_heads(g) * nvls_chunk_bytes(g, tree, size_bytes);
 }
 
@@ -81,18 +81,16 @@ double nvls_fill_stages(const CommGraph& g, bool tree) {
   return tree && nodes > 1 ? 1.0 + 2.0 * std::log2(double(nodes)) : 1.0;
 }
 
-// The start-up of a call of `size_bytes`: one loop of the call's chunks per stage, or the
-// buffer itself when it is smaller than that loop (a call cannot wait for more data than it
-// has; docs/model.md#multi-rack).
-CostModel with_fill_for_size(CostModel m, const CommGraph& g, double size_bytes, bool tree) {
-  if (size_bytes > 0) {
-    const double loop = nvls_loop_bytes(g, tree, size_bytes);
-    m.fill_s = nvls_fill_stages(g, tree) * std::min(size_bytes, loop) / m.bw_Bps;
-  }
-  return m;
+// The start-up of a call of `size_bytes` at `bw_Bps`: one loop of the call's chunks per stage,
+// or the call's own bytes when it is smaller than that loop (a call cannot wait for more data
+// than it has; docs/model.md#multi-rack); a whole loop when no size is given, seconds.
+double nvls_fill_s(const CommGraph& g, bool tree, double size_bytes, double bw_Bps) {
+  const double loop = nvls_loop_bytes(g, tree, size_bytes);
+  const double bytes = size_bytes > 0 ? std::min(size_bytes, loop) : loop;
+  return nvls_fill_stages(g, tree) * bytes / bw_Bps;
 }
 
-CostModel nvls_model(const CommGraph& g, CollectiveOp op, CostTrace* trace) {
+CostModel nvls_model(const CommGraph& g, CollectiveOp op, double size_bytes, CostTrace* trace) {
   CostModel m;
   m.eligible = true;
   m.channels = nvls_channels(g);
@@ -112,7 +110,7 @@ CostModel nvls_model(const CommGraph& g, CollectiveOp op, CostTrace* trace) {
   }
   // Data crosses GPU -> switch -> GPU: one loop of every channel over every head before the
   // steady state (docs/model.md#nvls).
-  m.fill_s = nvls_loop_bytes(g, false) / m.bw_Bps;
+  m.fill_s = nvls_fill_s(g, false, size_bytes, m.bw_Bps);
   // Flow mode: the fraction of each GPU's raw NVLink rate that NVLS traffic achieves.
   m.link_scale = m.bw_Bps / nv.gpu_nvlink_Bps;
   m.bottleneck.kind = BottleneckKind::kNvls;
@@ -150,7 +148,7 @@ CostModel nvls_model(const CommGraph& g, CollectiveOp op, CostTrace* trace) {
 }
 
 CostModel nvls_tree_model(const CommGraph& g, double size_bytes, CostTrace* trace) {
-  CostModel m = nvls_model(g, CollectiveOp::kAllReduce, trace);
+  CostModel m = nvls_model(g, CollectiveOp::kAllReduce, size_bytes, trace);
   const int nodes = g.node_count();
   m.latency_s = (kLat.nvls_simple_us + 2.0 * std::log2(double(nodes)) * kLat.nvls_tree_net_us) * kUs;
   if (trace != nullptr) {
@@ -178,7 +176,7 @@ CostModel nvls_tree_model(const CommGraph& g, double size_bytes, CostTrace* trac
     m.bottleneck = server_nics(g.node_network_Bps() * driven);
   }
   // One loop per stage: into the switches, then up and down each level of the servers' tree.
-  m.fill_s = nvls_fill_stages(g, true) * nvls_loop_bytes(g, true) / m.bw_Bps;
+  m.fill_s = nvls_fill_s(g, true, size_bytes, m.bw_Bps);
   if (trace != nullptr) {
     trace->bandwidth.notes.push_back(fmt::format(
         "NVLSTree fill: 1 + 2 log2({}) = {:.2f} stages x one loop of {:g} KiB chunks (NCCL "
@@ -304,7 +302,7 @@ AlgorithmOps nvls_algorithm() {
                    static_cast<int>(g.ranks().size()) <= kMaxNvlsArity;
           },
           [](const CommGraph& g, CollectiveOp op, Protocol, double size_bytes, CostTrace* trace) {
-            return with_fill_for_size(nvls_model(g, op, trace), g, size_bytes, false);
+            return nvls_model(g, op, size_bytes, trace);
           },
           [](const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes, int,
              JointFlows* joint) { return nvls_flows(g, op, m, bytes, joint);
@@ -319,7 +317,7 @@ AlgorithmOps nvls_tree_algorithm() {
                    g.options().nccl_version.at_least(2, 18);
           },
           [](const CommGraph& g, CollectiveOp, Protocol, double size_bytes, CostTrace* trace) {
-            return with_fill_for_size(nvls_tree_model(g, size_bytes, trace), g, size_bytes, true);
+            return nvls_tree_model(g, size_bytes, trace);
           },
           [](const CommGraph& g, CollectiveOp op, const CostModel& m, double bytes, int,
              JointFlows* joint) { return nvls_flows(g, op, m, bytes, joint);

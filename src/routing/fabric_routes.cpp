@@ -245,10 +245,12 @@ void FabricRoutes::find_shortcuts(const std::vector<DeviceId>& switches) {
   for (DeviceId id : switches) {
     SwitchState& state = at_switch(id);
     bool alike = true;
-    for (uint32_t i = state.up_begin + 1; alike && i < state.down_begin; ++i) {
+    if (state.up_begin < state.down_begin) {
       const SwitchState& first = at_switch(hops_[state.up_begin].to);
-      const SwitchState& other = at_switch(hops_[i].to);
-      alike = same_runs(first.down, other.down) && same_runs(first.cone, other.cone);
+      for (uint32_t i = state.up_begin + 1; alike && i < state.down_begin; ++i) {
+        const SwitchState& other = at_switch(hops_[i].to);
+        alike = same_runs(first.down, other.down) && same_runs(first.cone, other.cone);
+      }
     }
     state.alike_up = alike;
     bool sorted = true;
