@@ -346,11 +346,7 @@ class Topology {
   DeviceId add_device(Device device, DeviceDetails details);
   /// Replaces the details table with `source`'s, so that devices copied from `source` keep
   /// their `details` indexes. REQUIRES: no device added yet.
-  /// Also keeps `source`'s nccl_env.
-  void copy_details_from(const Topology& source) {
-    details_ = source.details_;
-    nccl_env_ = source.nccl_env_;
-  }
+  void copy_details_from(const Topology& source) { details_ = source.details_; }
   /// Adds a full-duplex link as two directed links with the same capacity and latency.
   /// Returns the id of the from->to direction. REQUIRES: bw_Bps > 0, latency_s >= 0.
   /// A link of a server block after host 0's (set_host_layout) reports host 0's `where`.

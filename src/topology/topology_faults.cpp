@@ -172,6 +172,7 @@ Topology with_degraded(const Topology& topology, std::span<const Fault> faults) 
   Topology out(topology.catalog());
   out.set_name(topology.name());
   out.set_source_file(topology.source_file());
+  out.set_nccl_env(topology.nccl_env());
   out.reserve(devices.size(), links.size());
   out.copy_details_from(topology);
   std::vector<DeviceId> new_id(devices.size());

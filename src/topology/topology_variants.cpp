@@ -35,6 +35,7 @@ Topology with_faster_links(const Topology& topology, LinkClass which, double fac
   Topology out(topology.catalog());
   out.set_name(topology.name());
   out.set_source_file(topology.source_file());
+  out.set_nccl_env(topology.nccl_env());
   out.reserve(topology.devices().size(), topology.links().size());
   out.copy_details_from(topology);
   for (const Device& d : topology.devices()) out.add_device(d);
