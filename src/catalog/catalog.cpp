@@ -103,7 +103,7 @@ Enum parse_enum(FieldReader& fields, const char* key,
 }
 
 // A staged rate a platform leaves out is 0 (none measured: the model's terms alone bound it,
-// docs/model.md#shm); the default platform must give both.
+// docs/model.md#shm).
 HostPlatform parse_platform(FieldReader& fields) {
   HostPlatform platform;
   if (auto key = fields.optional_string("key")) {
@@ -122,12 +122,6 @@ HostPlatform parse_platform(FieldReader& fields) {
   platform.host_staging_Bps = fields.optional_bandwidth_Bps("host_staging_bw").value_or(0);
   platform.host_staging_cross_socket_Bps =
       fields.optional_bandwidth_Bps("host_staging_cross_socket_bw").value_or(0);
-  if (platform.key == kDefaultPlatformKey) {
-    if (platform.host_staging_Bps == 0) fields.required_bandwidth_Bps("host_staging_bw");
-    if (platform.host_staging_cross_socket_Bps == 0) {
-      fields.required_bandwidth_Bps("host_staging_cross_socket_bw");
-    }
-  }
   platform.source = fields.required_string("source");
   fields.optional_string("note");
   return platform;

@@ -133,12 +133,13 @@ TEST_SUITE("collectives") {
           doctest::Approx(run(off, kGiB, Algorithm::kRing).busbw_Bps));
   }
 
-  TEST_CASE("host staging: the platform's measured rate, a topology's own, B_copy as a bound") {
-    // Default platform: its measured 4.0 GB/s within a socket (below B_copy, 11.28).
+  TEST_CASE("host staging: an unknown host's terms, a topology's own rate, B_copy as a bound") {
+    // Default platform: no measurement lent from another host, so B_copy, 0.47 x NCCL's 24 GB/s
+    // for a Gen4 x16 leg = 11.28 GB/s.
     const Topology generic = staged_pair("");
     const CollectiveResult g = run(Communicator(generic, generic.gpus()), kGiB, Algorithm::kRing,
                                    Protocol::kSimple);
-    CHECK(g.busbw_Bps == doctest::Approx(two_rank_busbw(4.0e9)).epsilon(1e-6));
+    CHECK(g.busbw_Bps == doctest::Approx(two_rank_busbw(11.28e9)).epsilon(1e-6));
     CHECK(g.bottleneck.kind == BottleneckKind::kHostStaging);
     CHECK_FALSE(g.bottleneck.crosses_socket);
     // The topology's own 6 GB/s.
@@ -149,6 +150,21 @@ TEST_SUITE("collectives") {
     const Topology fast = staged_pair(", host_staging_bw: 30 GB/s");
     CHECK(run(Communicator(fast, fast.gpus()), kGiB, Algorithm::kRing, Protocol::kSimple).busbw_Bps ==
           doctest::Approx(two_rank_busbw(0.47 * 24.0e9)).epsilon(1e-6));
+  }
+
+  TEST_CASE("host staging: the 8x RTX 4090 server shares its switch uplinks (Ice Lake host)") {
+    // Four GPUs below each Gen4 x16 switch uplink: every ring hop between them is staged up the
+    // uplink and back down, and the hop to the other socket goes up too, so each direction of
+    // the uplink carries four GPUs' legs: 0.8 x 31.5 GB/s / 4 = 6.3 GB/s a rank, under B_copy
+    // (11.28) and Ice Lake's 10 GB/s between the sockets. A ring AllReduce of 8 ranks, Simple:
+    // alpha = 8.4 + 14 x 5.7 us (PCI hops), busbw = 1.75 S / (alpha + 1.75 S / 6.3 GB/s).
+    const Topology t = testing::library_topology("rtx4090-8gpu-server.yaml");
+    const CollectiveResult r =
+        run(Communicator(t, t.gpus()), kGiB, Algorithm::kRing, Protocol::kSimple);
+    const double moved = 1.75 * kGiB;
+    CHECK(r.busbw_Bps == doctest::Approx(moved / (88.2e-6 + moved / 6.3e9)).epsilon(1e-3));
+    CHECK(r.bottleneck.kind == BottleneckKind::kLink);
+    CHECK(r.bottleneck.family == LinkFamily::kPcie);
   }
 
   TEST_CASE("host staging: a named platform's rate follows PCIe, memory and the socket link") {
@@ -180,13 +196,20 @@ node:
           doctest::Approx(two_rank_busbw(5.2e9)).epsilon(1e-6));
   }
 
-  TEST_CASE("host staging: across the sockets, the platform's figure and NCCL's socket bound") {
-    // Generic: 1.44 GB/s across the sockets, however fast the UPI link (62.4 GB/s).
+  TEST_CASE("host staging: across the sockets, a measured rate and NCCL's socket bound") {
+    // Generic: NCCL counts no bound between the sockets of a CPU it does not know (LOC_BW) and
+    // the UPI link (62.4 GB/s) does not bind: B_copy, 11.28 GB/s.
     const Topology generic = staged_sockets("generic", "");
     const CollectiveResult g = run(Communicator(generic, generic.gpus()), kGiB, Algorithm::kRing,
                                    Protocol::kSimple);
-    CHECK(g.busbw_Bps == doctest::Approx(two_rank_busbw(1.44e9)).epsilon(1e-6));
+    CHECK(g.busbw_Bps == doctest::Approx(two_rank_busbw(11.28e9)).epsilon(1e-6));
     CHECK(g.bottleneck.crosses_socket);
+    // The same host with its own measured 1.44 GB/s across the sockets (the A40 server of
+    // calibration 06 carries it).
+    const Topology measured =
+        staged_sockets("generic", ", host_staging_cross_socket_bw: 1.44 GB/s");
+    CHECK(run(Communicator(measured, measured.gpus()), kGiB, Algorithm::kRing, Protocol::kSimple)
+              .busbw_Bps == doctest::Approx(two_rank_busbw(1.44e9)).epsilon(1e-6));
     // A Broadwell host given 8 GB/s across its sockets: NCCL's QPI figure, 6 GB/s, bounds it.
     const Topology bdw =
         staged_sockets("intel-broadwell", ", host_staging_cross_socket_bw: 8 GB/s");

@@ -24,13 +24,15 @@ inline std::string topology_parse_error(const char* text) {
 
 /// Four H100s in an NVLink ring, one NVLink 4 lane (25 GB/s per direction) between
 /// neighbours, each on PCIe Gen5 x16 to one CPU. The PCIe links are declared first, so link 0
-/// is gpu0->cpu0. NCCL's rings: 0 1 2 3 and 0 3 2 1, 20.6 GB/s each (2 channels).
+/// is gpu0->cpu0. NCCL's rings: 0 1 2 3 and 0 3 2 1, 20.6 GB/s each (2 channels). The CPU of
+/// an unknown platform stages a copy between two non-neighbours (P2P level PXB) at 4 GB/s, its
+/// own measured rate (as the 2x RTX 2080 Ti host's), so no ring takes those hops.
 inline Topology ring4() {
   return parse_topology(R"(
 name: ring4
 node:
   devices:
-    - {name: cpu0, kind: cpu}
+    - {name: cpu0, kind: cpu, host_staging_bw: 4 GB/s}
     - {name: "gpu[0-3]", kind: gpu, model: h100-sxm}
   links:
     - {from: "gpu[0-3]", to: cpu0, type: pcie5, width: 16}
