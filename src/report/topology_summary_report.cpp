@@ -4,6 +4,7 @@
 #include "linksim/topology_summary_report.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 #include <iterator>
@@ -28,10 +29,17 @@ std::string describe_staging(const HostPlatformSummary& host) {
   if (std::isfinite(host.platform->nccl_smp_bw_Bps)) {
     out += fmt::format(", the socket link ({})", format_bandwidth(host.platform->nccl_smp_bw_Bps));
   }
-  if (host.staging_Bps > 0 || host.staging_cross_socket_Bps > 0) {
-    out += fmt::format(" and measurements: {} within a socket, {} across",
-                       format_bandwidth(host.staging_Bps),
-                       format_bandwidth(host.staging_cross_socket_Bps));
+  std::vector<std::string> measured;
+  if (host.staging_Bps > 0) {
+    measured.push_back(fmt::format("{} within a socket", format_bandwidth(host.staging_Bps)));
+  }
+  if (host.staging_cross_socket_Bps > 0) {
+    measured.push_back(
+        fmt::format("{} across the sockets", format_bandwidth(host.staging_cross_socket_Bps)));
+  }
+  if (!measured.empty()) {
+    out += fmt::format(" and {}: {}", measured.size() == 1 ? "a measurement" : "measurements",
+                       fmt::join(measured, ", "));
   }
   return out;
 }

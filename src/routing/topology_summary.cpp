@@ -53,11 +53,19 @@ HostPlatformSummary summarize_host_platform(const Router& router) {
   h.p2p_level = router.p2p_level();
   h.staging_Bps = h.platform->host_staging_Bps;
   h.staging_cross_socket_Bps = h.platform->host_staging_cross_socket_Bps;
-  if (!cpus.empty()) {
-    const DeviceDetails& cpu = t.details(cpus.front());
-    h.staging_Bps = cpu.host_staging_Bps.value_or(h.staging_Bps);
-    h.staging_cross_socket_Bps =
-        cpu.host_staging_cross_socket_Bps.value_or(h.staging_cross_socket_Bps);
+  // A machine's own measurement, from the first CPU of the first server that declares it (the
+  // 2x RTX 2080 Ti's GPUs and rate sit on its second socket).
+  bool own = false, own_cross = false;
+  for (const DeviceId id : cpus) {
+    const DeviceDetails& cpu = t.details(id);
+    if (!own && cpu.host_staging_Bps) {
+      h.staging_Bps = *cpu.host_staging_Bps;
+      own = true;
+    }
+    if (!own_cross && cpu.host_staging_cross_socket_Bps) {
+      h.staging_cross_socket_Bps = *cpu.host_staging_cross_socket_Bps;
+      own_cross = true;
+    }
   }
   return h;
 }

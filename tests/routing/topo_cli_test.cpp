@@ -71,6 +71,20 @@ TEST_CASE("cli: topo show and dot") {
                       "Rapids); NCCL's default P2P level PXB; host-staged copies bounded by the "
                       "GPU's PCIe link, memory (307.2 GB/s per socket), the socket link (22 GB/s)\n") !=
         std::string::npos);
+  // A machine's own measured staged rate, only the one it has (the A40 server of calibration
+  // 06: across its sockets), on a host of unknown platform.
+  const CliResult a40 = run_cli("topo show " + std::string(LINKSIM_SOURCE_DIR) +
+                                "/topologies/a40-8gpu-nvlink-pairs.yaml");
+  REQUIRE(a40.status == 0);
+  CHECK(a40.out.find("host: generic = Unknown x86 server CPU (the default); NCCL's default P2P "
+                     "level PXB; host-staged copies bounded by the GPU's PCIe link and a "
+                     "measurement: 1.44 GB/s across the sockets\n") != std::string::npos);
+  // The 2x RTX 2080 Ti's own rate sits on its second socket, below which its GPUs are.
+  const CliResult pair = run_cli("topo show " + std::string(LINKSIM_SOURCE_DIR) +
+                                 "/topologies/dual-2080ti.yaml");
+  REQUIRE(pair.status == 0);
+  CHECK(pair.out.find("host-staged copies bounded by the GPU's PCIe link and a measurement: 4 "
+                      "GB/s within a socket\n") != std::string::npos);
   const CliResult json = run_cli("topo show --json " + kDgxH100);
   CHECK(json.status == 0);
   CHECK(json.out.find("\"nvlink_lanes\": 18") != std::string::npos);
