@@ -34,6 +34,7 @@ inline constexpr std::string_view kFindingRingCrossesSocket = "ring-crosses-sock
 inline constexpr std::string_view kFindingNvlsOff = "nvls-off";
 inline constexpr std::string_view kFindingPxn = "pxn";
 inline constexpr std::string_view kFindingVersionOld = "version-old";
+inline constexpr std::string_view kFindingHostPlatform = "host-platform";
 
 /// The busbw of one collective size with the log's setting and at the machine's best.
 struct CostPoint {
@@ -96,6 +97,10 @@ struct Diagnosis {
   std::optional<int> p2p_channels;
   std::vector<DiagnosisHop> hops;    ///< distinct (from, to, channel, transport), log order
   std::vector<std::string> env;      ///< "NAME=value", last value of each, log order
+  /// NCCL's CPU codes from its topology dump, in words (describe_nccl_cpu); nullopt without
+  /// such a line.
+  std::optional<std::string> host_cpu;
+  std::string host_cpu_platform;     ///< the catalog platform they name; "" for none
   std::string topology_name;         ///< "" without a topology
   std::optional<int> predicted_channels;  ///< with a topology
   std::vector<Finding> findings;     ///< faults first, then expected, then info; by key

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "linksim/nccl_version.hpp"
+
 namespace linksim {
 
 /// A line of the log that states a fact: its 1-based number and its text as written (with
@@ -98,6 +100,28 @@ struct NcclLogNetDevice {
   NcclLogLine source;
 };
 
+/// A CPU as NCCL's topology dump prints it ("CPU/0-0 (1/1/2)", src/graph/topo.cc
+/// ncclTopoPrintRec): NCCL's own codes (src/graph/topo.h) for its architecture (1 x86, 2 POWER,
+/// 3 Arm), vendor (x86: 1 Intel, 2 AMD, 3 Zhaoxin) and model (Intel: 1 Broadwell and older, 2
+/// Skylake to Ice Lake, 3 Sapphire Rapids, 4 Emerald Rapids and newer; -1 where NCCL sets none).
+struct NcclLogCpu {
+  int arch = 0;
+  int vendor = 0;
+  int model = -1;
+  NcclLogLine source;
+};
+
+/// The catalog host platform (data/catalog/platforms.yaml) NCCL's CPU codes name under the
+/// log's `release`, where they name one: the Intel classes (intel-broadwell; intel-skylake for
+/// Skylake to Ice Lake; intel-sapphire-rapids, intel-emerald-rapids) and Zhaoxin. NCCL has
+/// told Sapphire and Emerald Rapids from Skylake since 2.26 (topo.h SRP_QPI_BW, ERP_QPI_BW):
+/// before it, or with no release known, the Skylake code names no platform. "" also for an
+/// AMD CPU's generation and an Arm or POWER CPU's maker, which the codes do not carry.
+std::string nccl_cpu_platform(const NcclLogCpu& cpu, std::optional<NcclVersion> release);
+/// NCCL's CPU codes in words under `release`: "x86 Intel, NCCL's Skylake class (Skylake to Ice
+/// Lake)".
+std::string describe_nccl_cpu(const NcclLogCpu& cpu, std::optional<NcclVersion> release);
+
 /// A number the log states, with the line that states it.
 struct NcclLogCount {
   int value = 0;
@@ -133,10 +157,14 @@ struct NcclLog {
   std::vector<NcclLogLine> ring_pxn;         ///< "Connected all rings, use ring PXN 1 ..."
   std::vector<NcclLogLine> nics;             ///< "NET/IB : Using [0]mlx5_0:1/IB ..."
   std::vector<NcclLogNetDevice> ib_devices;  ///< the first "NET/IB : Using" line's list
+  std::optional<NcclLogCpu> cpu;             ///< the topology dump's first CPU node
   int nccl_lines = 0;                        ///< lines with NCCL's "NCCL INFO" / "NCCL WARN"
 
   /// The rank's entry, or nullptr when the log names no such rank.
   const NcclLogRank* rank(int r) const;
+  /// The release as linksim models it ("2.18.3+cuda12.2" -> 2.18), or nullopt when the log
+  /// states none or one outside the releases linksim knows.
+  std::optional<NcclVersion> release() const;
   /// The last value the log reports for NCCL variable `name`, or nullopt.
   const NcclLogEnv* env_var(std::string_view name) const;
   /// The rank count: "nRanks", else one more than the highest rank a line names (0 if none).

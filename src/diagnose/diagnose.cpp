@@ -38,12 +38,6 @@ std::optional<DeviceId> RuleContext::gpu(int rank) const {
   return machine->gpus[static_cast<size_t>(rank)];
 }
 
-std::optional<NcclVersion> log_release(const NcclLog& log) {
-  if (!log.version) return std::nullopt;
-  const std::string_view v = *log.version;
-  return parse_nccl_version(v.substr(0, v.find_first_of("+-~ ")));
-}
-
 void add_evidence(std::vector<NcclLogLine>& evidence, const std::vector<NcclLogLine>& lines) {
   for (size_t i = 0; i < lines.size() && i < kEvidencePerKind; ++i) evidence.push_back(lines[i]);
 }
@@ -153,6 +147,10 @@ void fill_facts(const NcclLog& log, Diagnosis& d) {
   if (const auto c = log.channel_count()) d.channels = c->value;
   if (log.nvls_channels) d.nvls_channels = log.nvls_channels->value;
   if (log.p2p_channels) d.p2p_channels = log.p2p_channels->value;
+  if (log.cpu) {
+    d.host_cpu = describe_nccl_cpu(*log.cpu, log.release());
+    d.host_cpu_platform = nccl_cpu_platform(*log.cpu, log.release());
+  }
   std::set<std::tuple<int, int, int, int>> seen;
   for (const NcclLogHop& h : log.hops) {
     const auto key = std::tuple(h.from_rank, h.to_rank.value_or(-1), h.channel, int(h.transport));
@@ -209,7 +207,7 @@ Diagnosis diagnose(const NcclLog& log, const DiagnoseRequest& request) {
     d.topology_name = request.topology->name();
     std::vector<DeviceId> gpus = machine_gpus(log, request, d.ranks);
     CommOptions options;
-    if (const auto release = diagnose_detail::log_release(log)) options.nccl_version = *release;
+    if (const auto release = log.release()) options.nccl_version = *release;
     const Communicator comm(*request.topology, gpus, options);
     RouterOptions router_options;
     router_options.nccl_version = options.nccl_version.major * 10000 + options.nccl_version.minor * 100;
@@ -233,6 +231,7 @@ Diagnosis diagnose(const NcclLog& log, const DiagnoseRequest& request) {
   const diagnose_detail::RuleContext ctx{log, machine ? &*machine : nullptr};
   std::vector<RuledFinding> ruled = diagnose_detail::transport_findings(ctx);
   for (RuledFinding& f : diagnose_detail::graph_findings(ctx)) ruled.push_back(std::move(f));
+  for (RuledFinding& f : diagnose_detail::host_findings(ctx)) ruled.push_back(std::move(f));
   for (RuledFinding& f : ruled) {
     if (machine && f.cost && f.finding.severity == FindingSeverity::kFault) {
       f.finding.cost = run_cost(*machine, *f.cost, request, best_plan);

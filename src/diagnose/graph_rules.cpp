@@ -205,7 +205,7 @@ std::optional<RuledFinding> version_old(const RuleContext& ctx, std::optional<Nc
 }  // namespace
 
 std::vector<RuledFinding> graph_findings(const RuleContext& ctx) {
-  const std::optional<NcclVersion> release = log_release(ctx.log);
+  const std::optional<NcclVersion> release = ctx.log.release();
   std::vector<RuledFinding> out;
   for (auto f : {fewer_channels(ctx), ring_crosses_socket(ctx), nvls_off(ctx, release), pxn(ctx),
                  version_old(ctx, release)}) {

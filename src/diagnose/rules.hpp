@@ -54,10 +54,9 @@ struct RuleContext {
 std::vector<RuledFinding> transport_findings(const RuleContext& ctx);
 /// fewer-channels, ring-crosses-socket, nvls-off, pxn, version-old.
 std::vector<RuledFinding> graph_findings(const RuleContext& ctx);
+/// host-platform (with a machine and a CPU line in the log).
+std::vector<RuledFinding> host_findings(const RuleContext& ctx);
 
-/// The log's release as linksim models it ("2.18.3+cuda12.2" -> 2.18), or nullopt when
-/// absent or outside the releases linksim knows.
-std::optional<NcclVersion> log_release(const NcclLog& log);
 
 /// Appends up to kEvidencePerKind of `lines` to `evidence`.
 void add_evidence(std::vector<NcclLogLine>& evidence, const std::vector<NcclLogLine>& lines);

@@ -68,6 +68,14 @@ ordered_json optional_json(const std::optional<T>& value) {
   return value ? ordered_json(*value) : ordered_json(nullptr);
 }
 
+// NCCL's CPU codes from the log, in words, and the platform they name (null for none).
+ordered_json host_cpu_json(const Diagnosis& d) {
+  if (!d.host_cpu) return nullptr;
+  return {{"description", *d.host_cpu},
+          {"platform", d.host_cpu_platform.empty() ? ordered_json(nullptr)
+                                                   : ordered_json(d.host_cpu_platform)}};
+}
+
 std::string size_words(double bytes) {
   if (bytes >= (1 << 30)) return fmt::format("{:g} GiB", bytes / (1 << 30));
   if (bytes >= (1 << 20)) return fmt::format("{:g} MiB", bytes / (1 << 20));
@@ -97,6 +105,11 @@ std::string render_diagnosis_text(const Diagnosis& d) {
     out += "connections:";
     for (const auto& [name, count] : by_transport) out += fmt::format(" {} {},", name, count);
     out.back() = '\n';
+  }
+  if (d.host_cpu) {
+    out += fmt::format("host CPU (NCCL's topology dump): {}{}\n", *d.host_cpu,
+                       d.host_cpu_platform.empty() ? ""
+                                                   : fmt::format(" (platform {})", d.host_cpu_platform));
   }
   if (!d.env.empty()) {
     out += "environment:";
@@ -147,6 +160,7 @@ std::string render_diagnosis_json(const Diagnosis& d) {
                                  {"ranks", d.ranks},
                                  {"nodes", d.nodes},
                                  {"channels", optional_json(d.channels)},
+                                 {"host_cpu", host_cpu_json(d)},
                                  {"hops", std::move(hops)},
                                  {"findings", std::move(findings)}};
   return document.dump(2) + "\n";

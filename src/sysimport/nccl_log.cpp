@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <string>
 #include <utility>
 
 #include "linksim/nccl_log.hpp"
@@ -33,6 +34,62 @@ bool is_p2p(NcclLogTransport t) {
 bool is_net(NcclLogTransport t) {
   return t == NcclLogTransport::kNetIb || t == NcclLogTransport::kNetSocket ||
          t == NcclLogTransport::kNetOfi || t == NcclLogTransport::kNetOther;
+}
+
+namespace {
+
+constexpr int kArchX86 = 1, kArchPower = 2, kArchArm = 3;
+constexpr int kVendorIntel = 1, kVendorAmd = 2, kVendorZhaoxin = 3;
+
+// The first release whose CPU codes tell Sapphire and Emerald Rapids from Skylake.
+constexpr NcclVersion kFirstSapphireRapidsCode{2, 26};
+
+bool skylake_code_is_exact(std::optional<NcclVersion> release) {
+  return release && *release >= kFirstSapphireRapidsCode;
+}
+
+}  // namespace
+
+std::string nccl_cpu_platform(const NcclLogCpu& cpu, std::optional<NcclVersion> release) {
+  if (cpu.arch != kArchX86) return "";
+  if (cpu.vendor == kVendorZhaoxin) return "zhaoxin";
+  if (cpu.vendor != kVendorIntel) return "";
+  switch (cpu.model) {
+    case 1: return "intel-broadwell";
+    case 2: return skylake_code_is_exact(release) ? "intel-skylake" : "";
+    case 3: return "intel-sapphire-rapids";
+    case 4: return "intel-emerald-rapids";
+    default: return "";
+  }
+}
+
+std::string describe_nccl_cpu(const NcclLogCpu& cpu, std::optional<NcclVersion> release) {
+  switch (cpu.arch) {
+    case kArchPower: return "POWER";
+    case kArchArm: return "Arm";
+    case kArchX86: break;
+    default: return "architecture code " + std::to_string(cpu.arch);
+  }
+  if (cpu.vendor == kVendorAmd) return "x86 AMD";
+  if (cpu.vendor == kVendorZhaoxin) return "x86 Zhaoxin";
+  if (cpu.vendor != kVendorIntel) return "x86, vendor code " + std::to_string(cpu.vendor);
+  switch (cpu.model) {
+    case 1: return "x86 Intel, NCCL's Broadwell class (Broadwell and older)";
+    case 2:
+      return skylake_code_is_exact(release)
+                 ? "x86 Intel, NCCL's Skylake class (Skylake to Ice Lake)"
+                 : "x86 Intel, NCCL's Skylake class (Skylake and newer: releases before 2.26 "
+                   "have no later class)";
+    case 3: return "x86 Intel, NCCL's Sapphire Rapids class";
+    case 4: return "x86 Intel, NCCL's Emerald Rapids class (and newer)";
+    default: return "x86 Intel, model code " + std::to_string(cpu.model);
+  }
+}
+
+std::optional<NcclVersion> NcclLog::release() const {
+  if (!version) return std::nullopt;
+  const std::string_view v = *version;
+  return parse_nccl_version(v.substr(0, v.find_first_of("+-~ ")));
 }
 
 const NcclLogRank* NcclLog::rank(int r) const {

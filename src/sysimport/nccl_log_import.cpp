@@ -101,7 +101,16 @@ std::string nccl_log_topology(const NcclLog& log, const std::string& name) {
     sketch.comments.push_back(fmt::format("gpu{} <-> gpu{}: {}", pair.first, pair.second,
                                           fmt::format("{}", fmt::join(list, ", "))));
   }
-  sketch.devices.push_back(device("cpu0", "cpu"));
+  SketchDevice cpu = device("cpu0", "cpu");
+  if (log.cpu) {
+    cpu.platform = nccl_cpu_platform(*log.cpu, log.release());
+    sketch.comments.push_back(fmt::format(
+        "cpu0: NCCL's topology dump (line {}) shows {}{}.", log.cpu->source.line,
+        describe_nccl_cpu(*log.cpu, log.release()),
+        cpu.platform.empty() ? ", which names no platform of the catalog: set it by hand"
+                             : fmt::format(": platform {}", cpu.platform)));
+  }
+  sketch.devices.push_back(cpu);
   std::map<int, std::string> switch_of_root;
   std::vector<int> devs;
   for (const auto& entry : parent) devs.push_back(entry.first);

@@ -98,6 +98,7 @@ class Reader {
   Parsed comm(const LineContext& ctx, std::string_view message);
   Parsed env(const LineContext& ctx, std::string_view message);
   Parsed ib_devices(const LineContext& ctx, Cursor& c);
+  Parsed cpu_node(const LineContext& ctx, Cursor& c);
   void transport(const LineContext& ctx, NcclLogHop& hop, std::string_view via, size_t column0);
 
   NcclLog& log_;
@@ -407,6 +408,23 @@ Parsed Reader::ib_devices(const LineContext& ctx, Cursor& c) {
   return Parsed::kParsed;
 }
 
+// A CPU node of NCCL's topology dump, "CPU/<system>-<numa> (arch/vendor/model)" ("CPU/<numa>
+// (...)" before 2.19; src/graph/topo.cc ncclTopoPrintRec): the first one is kept. A line of
+// another shape is not this one.
+Parsed Reader::cpu_node(const LineContext& ctx, Cursor& c) {
+  c.until('(');
+  std::optional<int> fields[3];
+  if (!c.lit("(")) return Parsed::kUnknown;
+  for (int i = 0; i < 3; ++i) {
+    if (i > 0 && !c.lit("/")) return Parsed::kUnknown;
+    fields[i] = c.integer();
+    if (!fields[i]) return Parsed::kUnknown;
+  }
+  if (!c.lit(")")) return Parsed::kUnknown;
+  if (!log_.cpu) log_.cpu = NcclLogCpu{*fields[0], *fields[1], *fields[2], ctx.source()};
+  return Parsed::kParsed;
+}
+
 bool contains(std::string_view s, std::string_view part) {
   return s.find(part) != std::string_view::npos;
 }
@@ -443,6 +461,7 @@ Parsed Reader::message(const LineContext& ctx) {
   if (c.lit("NVLS comm ") || c.lit("Connected NVLS")) return keep(log_.nvls_used);
   if (c.lit("Connected all rings, use ring PXN 1")) return keep(log_.ring_pxn);
   if (c.lit("NET/IB : Using ")) return ib_devices(ctx, c);
+  if (c.lit("CPU/")) return cpu_node(ctx, c);
   if (c.lit("NET/Socket : Using [") || c.lit("NET/OFI ")) return keep(log_.nics);
   if (contains(m, "comm ")) return comm(ctx, m);
   return Parsed::kUnknown;

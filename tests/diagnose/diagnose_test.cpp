@@ -424,6 +424,52 @@ TEST_CASE("diagnose: version-old is a fault before NVLS on an NVLS machine, info
   CHECK(find(on_pcie, linksim::kFindingVersionOld)->severity == FindingSeverity::kInfo);
 }
 
+TEST_CASE("diagnose: host-platform holds NCCL's CPU codes against the topology's CPU") {
+  const std::string cpu_line = "dgx:100:200 [0] NCCL INFO CPU/0-0 (1/1/3)\n";
+  // DGX H100: Sapphire Rapids, as the 2.26 codes say: no finding; the facts name it.
+  const linksim::Topology h100 = machine("dgx-h100.yaml");
+  const Diagnosis same = run(one_server("2.26.2+cuda12.8", cpu_line), &h100);
+  CHECK(find(same, linksim::kFindingHostPlatform) == nullptr);
+  CHECK(same.host_cpu == "x86 Intel, NCCL's Sapphire Rapids class");
+  CHECK(same.host_cpu_platform == "intel-sapphire-rapids");
+  CHECK(linksim::render_diagnosis_text(same).find(
+            "host CPU (NCCL's topology dump): x86 Intel, NCCL's Sapphire Rapids class (platform "
+            "intel-sapphire-rapids)\n") != std::string::npos);
+  CHECK(linksim::render_diagnosis_json(same).find(
+            "\"host_cpu\": {\n    \"description\": \"x86 Intel, NCCL's Sapphire Rapids class\",\n"
+            "    \"platform\": \"intel-sapphire-rapids\"\n  }") != std::string::npos);
+  // A 2.21 log's Skylake code fits Sapphire Rapids too (that release has no later class).
+  const Diagnosis older = run(
+      one_server("2.21.5+cuda12.4", "dgx:100:200 [0] NCCL INFO CPU/0-0 (1/1/2)\n"), &h100);
+  CHECK(find(older, linksim::kFindingHostPlatform) == nullptr);
+  CHECK(older.host_cpu_platform.empty());
+  // The same codes against Ice Lake (pcie-8gpu): NCCL's socket figure differs, 22 against 10.
+  const linksim::Topology pcie = machine("pcie-8gpu.yaml");
+  const Diagnosis other = run(one_server("2.26.2+cuda12.8", cpu_line), &pcie);
+  const linksim::Finding* f = find(other, linksim::kFindingHostPlatform);
+  REQUIRE(f != nullptr);
+  CHECK(f->severity == FindingSeverity::kFault);
+  CHECK_FALSE(f->cost.has_value());
+  CHECK(evidence_has(*f, "CPU/0-0 (1/1/3)"));
+  CHECK(f->message.find("describes Intel Xeon Scalable gen 3 (Ice Lake-SP) (intel-ice-lake)") !=
+        std::string::npos);
+  // An AMD code against an Intel machine; an Intel code against a machine of unknown CPU.
+  const Diagnosis amd =
+      run(one_server("2.26.2+cuda12.8", "dgx:100:200 [0] NCCL INFO CPU/0-0 (1/2/-1)\n"), &pcie);
+  CHECK(find(amd, linksim::kFindingHostPlatform)->severity == FindingSeverity::kFault);
+  const linksim::Topology a40 = machine("a40-8gpu-nvlink-pairs.yaml");
+  const Diagnosis unknown = run(one_server("2.26.2+cuda12.8", cpu_line), &a40);
+  const linksim::Finding* info = find(unknown, linksim::kFindingHostPlatform);
+  REQUIRE(info != nullptr);
+  CHECK(info->severity == FindingSeverity::kInfo);
+  CHECK(info->message.find("does not name its CPU (generic): platform: intel-sapphire-rapids "
+                           "describes it") != std::string::npos);
+  // Without a machine the codes are a fact, not a finding.
+  const Diagnosis alone = run(one_server("2.26.2+cuda12.8", cpu_line), nullptr);
+  CHECK(find(alone, linksim::kFindingHostPlatform) == nullptr);
+  CHECK(alone.host_cpu_platform == "intel-sapphire-rapids");
+}
+
 TEST_CASE("diagnose: a log naming GPUs the machine lacks is refused") {
   const linksim::Topology t = machine("dual-4090.yaml");
   CHECK_THROWS_WITH_AS(run(one_server("2.21.5+cuda12.4", ""), &t),

@@ -210,6 +210,61 @@ TEST_CASE("nccl log: what is not a log is refused at the first line that shows i
         "test.log:1:60: error: expected a NIC index after 'NET/IB/', got 'x'");
 }
 
+TEST_CASE("nccl log: the topology dump's CPU codes and the platform they name") {
+  // ncclTopoPrintRec (src/graph/topo.cc) prints "CPU/<system>-<numa> (arch/vendor/model)";
+  // "CPU/<numa>" before 2.19. The first CPU node is kept; its PCI children are other lines.
+  const NcclLog spr = parse("h:1:2 [0] NCCL INFO NCCL version 2.26.2+cuda12.8\n"
+                            "h:1:2 [0] NCCL INFO === System : maxBw 48.0 totalBw 370.0 ===\n"
+                            "h:1:2 [0] NCCL INFO CPU/0-0 (1/1/3)\n"
+                            "h:1:2 [0] NCCL INFO + PCI[48.0] - PCI/0-15000 (1000c0101000a000)\n"
+                            "h:1:2 [0] NCCL INFO CPU/0-1 (1/1/3)\n");
+  REQUIRE(spr.cpu.has_value());
+  CHECK(spr.cpu->arch == 1);
+  CHECK(spr.cpu->vendor == 1);
+  CHECK(spr.cpu->model == 3);
+  CHECK(spr.cpu->source.line == 3);
+  CHECK(linksim::nccl_cpu_platform(*spr.cpu, spr.release()) == "intel-sapphire-rapids");
+  CHECK(linksim::describe_nccl_cpu(*spr.cpu, spr.release()) ==
+        "x86 Intel, NCCL's Sapphire Rapids class");
+  // The Skylake code names Skylake to Ice Lake only from 2.26; before, every later Intel CPU
+  // printed it too (topo.h gained SRP and ERP in 2.26.2).
+  const NcclLog old = parse("h:1:2 [0] NCCL INFO NCCL version 2.18.3+cuda12.2\n"
+                            "h:1:2 [0] NCCL INFO CPU/0 (1/1/2)\n");
+  REQUIRE(old.cpu.has_value());
+  CHECK(linksim::nccl_cpu_platform(*old.cpu, old.release()) == "");
+  CHECK(linksim::nccl_cpu_platform(*old.cpu, linksim::NcclVersion{2, 26}) == "intel-skylake");
+  CHECK(linksim::nccl_cpu_platform(*old.cpu, std::nullopt) == "");
+  // AMD: NCCL keeps no model (-1), so no generation; Broadwell; Arm.
+  CHECK(linksim::nccl_cpu_platform(parse("h:1:2 [0] NCCL INFO CPU/1-3 (1/2/-1)\n").cpu.value(),
+                                   linksim::NcclVersion{2, 29}) == "");
+  CHECK(linksim::describe_nccl_cpu(parse("h:1:2 [0] NCCL INFO CPU/1-3 (1/2/-1)\n").cpu.value(),
+                                   std::nullopt) == "x86 AMD");
+  CHECK(linksim::nccl_cpu_platform(parse("h:1:2 [0] NCCL INFO CPU/0 (1/1/1)\n").cpu.value(),
+                                   std::nullopt) == "intel-broadwell");
+  CHECK(linksim::describe_nccl_cpu(parse("h:1:2 [0] NCCL INFO CPU/0-0 (3/0/-1)\n").cpu.value(),
+                                   std::nullopt) == "Arm");
+  // Lines of another shape are not a CPU node.
+  CHECK_FALSE(parse("h:1:2 [0] NCCL INFO CPU/0-0 affinity ffff\n").cpu.has_value());
+  CHECK_FALSE(parse("h:1:2 [0] NCCL INFO CPU/0-0 (1/1)\n").cpu.has_value());
+  // The skeleton names the platform, or says why it cannot.
+  const std::string yaml = linksim::nccl_log_topology(
+      parse("h:1:2 [0] NCCL INFO NCCL version 2.26.2+cuda12.8\n"
+            "h:1:2 [0] NCCL INFO CPU/0-0 (1/1/3)\n"
+            "h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SHM/direct/direct\n"),
+      "skeleton");
+  CHECK(yaml.find("- {name: cpu0, kind: cpu, platform: intel-sapphire-rapids}") !=
+        std::string::npos);
+  const linksim::Topology skeleton = linksim::parse_topology(yaml, "skeleton.yaml");
+  CHECK(skeleton.host_platform(skeleton.find("cpu0").value()).key == "intel-sapphire-rapids");
+  const std::string unnamed = linksim::nccl_log_topology(
+      parse("h:1:2 [0] NCCL INFO NCCL version 2.18.3+cuda12.2\n"
+            "h:1:2 [0] NCCL INFO CPU/0 (1/1/2)\n"
+            "h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SHM/direct/direct\n"),
+      "skeleton");
+  CHECK(unnamed.find("- {name: cpu0, kind: cpu}") != std::string::npos);
+  CHECK(unnamed.find("which names no platform of the catalog: set it by hand") != std::string::npos);
+}
+
 TEST_CASE("nccl log: the skeleton topology of a log loads, with P2P pairs under one switch") {
   const NcclLog log = parse(
       "h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n"
