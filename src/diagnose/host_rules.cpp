@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// host-platform: the CPU NCCL's topology dump names against the topology's (docs/diagnose.md#findings).
+// host-platform: the CPU NCCL's topology dump names against the topology's
+// (docs/diagnose.md#findings).
 #include <fmt/core.h>
 
 #include "diagnose/rules.hpp"
@@ -11,19 +12,27 @@ namespace {
 // enums; nullopt for a code the catalog has no value for.
 std::optional<CpuArch> arch_of(int code) {
   switch (code) {
-    case 1: return CpuArch::kX86;
-    case 2: return CpuArch::kPower;
-    case 3: return CpuArch::kArm;
-    default: return std::nullopt;
+    case 1:
+      return CpuArch::kX86;
+    case 2:
+      return CpuArch::kPower;
+    case 3:
+      return CpuArch::kArm;
+    default:
+      return std::nullopt;
   }
 }
 
 std::optional<CpuVendor> vendor_of(int code) {
   switch (code) {
-    case 1: return CpuVendor::kIntel;
-    case 2: return CpuVendor::kAmd;
-    case 3: return CpuVendor::kZhaoxin;
-    default: return std::nullopt;
+    case 1:
+      return CpuVendor::kIntel;
+    case 2:
+      return CpuVendor::kAmd;
+    case 3:
+      return CpuVendor::kZhaoxin;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -74,8 +83,9 @@ std::vector<RuledFinding> host_findings(const RuleContext& ctx) {
     f.message = fmt::format(
         "NCCL's topology dump shows {}; the topology '{}' does not name its CPU ({}){}", shown,
         t.name(), platform.key,
-        named.empty() ? std::string()
-                      : fmt::format(": platform: {} describes it (docs/catalog.md#platforms)", named));
+        named.empty()
+            ? std::string()
+            : fmt::format(": platform: {} describes it (docs/catalog.md#platforms)", named));
     return {out};
   }
   if (fits(cpu, release, platform, t.catalog())) return {};

@@ -57,7 +57,6 @@ std::vector<RuledFinding> graph_findings(const RuleContext& ctx);
 /// host-platform (with a machine and a CPU line in the log).
 std::vector<RuledFinding> host_findings(const RuleContext& ctx);
 
-
 /// Appends up to kEvidencePerKind of `lines` to `evidence`.
 void add_evidence(std::vector<NcclLogLine>& evidence, const std::vector<NcclLogLine>& lines);
 /// Appends the line of each variable in `names` the log reports.

@@ -107,9 +107,9 @@ std::string render_diagnosis_text(const Diagnosis& d) {
     out.back() = '\n';
   }
   if (d.host_cpu) {
-    out += fmt::format("host CPU (NCCL's topology dump): {}{}\n", *d.host_cpu,
-                       d.host_cpu_platform.empty() ? ""
-                                                   : fmt::format(" (platform {})", d.host_cpu_platform));
+    const std::string named =
+        d.host_cpu_platform.empty() ? "" : fmt::format(" (platform {})", d.host_cpu_platform);
+    out += fmt::format("host CPU (NCCL's topology dump): {}{}\n", *d.host_cpu, named);
   }
   if (!d.env.empty()) {
     out += "environment:";

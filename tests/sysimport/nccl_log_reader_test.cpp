@@ -262,7 +262,8 @@ TEST_CASE("nccl log: the topology dump's CPU codes and the platform they name") 
             "h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SHM/direct/direct\n"),
       "skeleton");
   CHECK(unnamed.find("- {name: cpu0, kind: cpu}") != std::string::npos);
-  CHECK(unnamed.find("which names no platform of the catalog: set it by hand") != std::string::npos);
+  CHECK(unnamed.find("which names no platform of the catalog: set it by hand") !=
+        std::string::npos);
 }
 
 TEST_CASE("nccl log: the skeleton topology of a log loads, with P2P pairs under one switch") {
