@@ -35,6 +35,7 @@ inline constexpr std::string_view kFindingNvlsOff = "nvls-off";
 inline constexpr std::string_view kFindingPxn = "pxn";
 inline constexpr std::string_view kFindingVersionOld = "version-old";
 inline constexpr std::string_view kFindingHostPlatform = "host-platform";
+inline constexpr std::string_view kFindingPcieLink = "pcie-link";
 
 /// The busbw of one collective size with the log's setting and at the machine's best.
 struct CostPoint {

@@ -111,6 +111,18 @@ struct NcclLogCpu {
   NcclLogLine source;
 };
 
+/// A GPU's PCIe link as NCCL's topology dump prints it ("+ PCI[24.0] - GPU/0-4e000 (3)",
+/// src/graph/topo.cc ncclTopoPrintRec): the bandwidth NCCL counts for it, GB/s, from the
+/// link's speed and width as sysfs reports them (src/graph/xml.cc; topo.h: width x GT/s / 80
+/// per lane, 24.0 for Gen4 x16, 12.0 for Gen4 x8 or Gen3 x16), the GPU's PCI bus id and its
+/// rank.
+struct NcclLogGpuLink {
+  std::string bus_id;  ///< "4e000", as the dump prints it (hex, no domain)
+  int rank = 0;
+  double nccl_bw_GBps = 0;
+  NcclLogLine source;
+};
+
 /// The catalog host platform (data/catalog/platforms.yaml) NCCL's CPU codes name under the
 /// log's `release`, where they name one: the Intel classes (intel-broadwell; intel-skylake for
 /// Skylake to Ice Lake; intel-sapphire-rapids, intel-emerald-rapids) and Zhaoxin. NCCL has
@@ -158,6 +170,7 @@ struct NcclLog {
   std::vector<NcclLogLine> nics;             ///< "NET/IB : Using [0]mlx5_0:1/IB ..."
   std::vector<NcclLogNetDevice> ib_devices;  ///< the first "NET/IB : Using" line's list
   std::optional<NcclLogCpu> cpu;             ///< the topology dump's first CPU node
+  std::vector<NcclLogGpuLink> gpu_links;     ///< the dump's GPU links, the first of each rank
   int nccl_lines = 0;                        ///< lines with NCCL's "NCCL INFO" / "NCCL WARN"
 
   /// The rank's entry, or nullptr when the log names no such rank.

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// host-platform: the CPU NCCL's topology dump names against the topology's
-// (docs/diagnose.md#findings).
+// host-platform and pcie-link: the CPU and the GPUs' PCIe links of NCCL's topology dump against
+// the topology's (docs/diagnose.md#findings).
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
+#include <cmath>
+
+#include "collectives/model_params.hpp"
 #include "diagnose/rules.hpp"
 
 namespace linksim::diagnose_detail {
@@ -61,14 +65,73 @@ bool fits(const NcclLogCpu& cpu, std::optional<NcclVersion> release, const HostP
   return true;
 }
 
+// The topology's PCIe link out of `gpu` (to its switch or CPU), or nullopt.
+std::optional<Link> gpu_pcie_link(const Topology& t, DeviceId gpu) {
+  for (const LinkId id : t.out_links(gpu)) {
+    const Link link = t.link(id);
+    if (link.family == LinkFamily::kPcie) return link;
+  }
+  return std::nullopt;
+}
+
+// A logged link counts as the described one within 5 %: the dump prints one decimal.
+constexpr double kPcieLinkTolerance = 0.05;
+
+std::optional<RuledFinding> pcie_link(const RuleContext& ctx) {
+  const Topology& t = ctx.machine->topology;
+  std::vector<std::string> slower, faster;
+  std::vector<NcclLogLine> slow_lines, fast_lines;
+  for (const NcclLogGpuLink& logged : ctx.log.gpu_links) {
+    const std::optional<DeviceId> gpu = ctx.gpu(logged.rank);
+    if (!gpu) continue;
+    const std::optional<Link> link = gpu_pcie_link(t, *gpu);
+    if (!link) continue;
+    // NCCL's figure for the described link: its raw rate x 12 / 15.75 (topo.h PCI_BW).
+    const double described_GBps = link->bw_Bps * detail::kNcclPcieBwFraction / 1e9;
+    const std::string words = fmt::format(
+        "GPU{} (rank {}, bus {}) {:.1f} GB/s against {:.1f} ({} x{})", t.device(*gpu).index,
+        logged.rank, logged.bus_id, logged.nccl_bw_GBps, described_GBps, t.link_type(*link),
+        link->lanes);
+    if (logged.nccl_bw_GBps < described_GBps * (1 - kPcieLinkTolerance)) {
+      slower.push_back(words);
+      slow_lines.push_back(logged.source);
+    } else if (logged.nccl_bw_GBps > described_GBps * (1 + kPcieLinkTolerance)) {
+      faster.push_back(words);
+      fast_lines.push_back(logged.source);
+    }
+  }
+  if (slower.empty() && faster.empty()) return std::nullopt;
+  RuledFinding out;
+  Finding& f = out.finding;
+  f.key = std::string(kFindingPcieLink);
+  if (!slower.empty()) {
+    add_evidence(f.evidence, slow_lines);
+    f.severity = FindingSeverity::kFault;
+    f.message = fmt::format(
+        "NCCL counts {} GPU PCIe link{} slower than the topology describes: {} (a slot or riser "
+        "of fewer lanes or an older generation; host-staged copies and GPUDirect RDMA through "
+        "it are bounded by it); the engine runs the described links, so no cost",
+        slower.size(), slower.size() == 1 ? "" : "s", fmt::join(slower, "; "));
+    return out;
+  }
+  add_evidence(f.evidence, fast_lines);
+  f.severity = FindingSeverity::kInfo;
+  f.message = fmt::format("NCCL counts {} GPU PCIe link{} faster than the topology describes: {}",
+                          faster.size(), faster.size() == 1 ? "" : "s", fmt::join(faster, "; "));
+  return out;
+}
+
 }  // namespace
 
 std::vector<RuledFinding> host_findings(const RuleContext& ctx) {
-  if (!ctx.log.cpu || ctx.machine == nullptr || ctx.machine->gpus.empty()) return {};
+  if (ctx.machine == nullptr || ctx.machine->gpus.empty()) return {};
+  std::vector<RuledFinding> found;
+  if (auto f = pcie_link(ctx)) found.push_back(std::move(*f));
+  if (!ctx.log.cpu) return found;
   const Topology& t = ctx.machine->topology;
   const std::vector<DeviceId> cpus =
       t.devices_of(t.device(ctx.machine->gpus.front()).host.value_or(0), DeviceKind::kCpu);
-  if (cpus.empty()) return {};
+  if (cpus.empty()) return found;
   const HostPlatform& platform = t.host_platform(cpus.front());
   const NcclLogCpu& cpu = *ctx.log.cpu;
   const std::optional<NcclVersion> release = ctx.log.release();
@@ -86,9 +149,10 @@ std::vector<RuledFinding> host_findings(const RuleContext& ctx) {
         named.empty()
             ? std::string()
             : fmt::format(": platform: {} describes it (docs/catalog.md#platforms)", named));
-    return {out};
+    found.push_back(std::move(out));
+    return found;
   }
-  if (fits(cpu, release, platform, t.catalog())) return {};
+  if (fits(cpu, release, platform, t.catalog())) return found;
   f.severity = FindingSeverity::kFault;
   f.message = fmt::format(
       "NCCL's topology dump shows {} where the topology '{}' describes {} ({}): NCCL's P2P level, "
@@ -96,7 +160,8 @@ std::vector<RuledFinding> host_findings(const RuleContext& ctx) {
       "costs no other CPU, so no cost",
       shown, t.name(), platform.name, platform.key,
       named.empty() ? std::string() : fmt::format(" (platform: {})", named));
-  return {out};
+  found.push_back(std::move(out));
+  return found;
 }
 
 }  // namespace linksim::diagnose_detail

@@ -54,7 +54,7 @@ struct RuleContext {
 std::vector<RuledFinding> transport_findings(const RuleContext& ctx);
 /// fewer-channels, ring-crosses-socket, nvls-off, pxn, version-old.
 std::vector<RuledFinding> graph_findings(const RuleContext& ctx);
-/// host-platform (with a machine and a CPU line in the log).
+/// pcie-link and host-platform (with a machine and NCCL's topology dump in the log).
 std::vector<RuledFinding> host_findings(const RuleContext& ctx);
 
 /// Appends up to kEvidencePerKind of `lines` to `evidence`.

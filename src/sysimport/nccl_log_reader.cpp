@@ -99,6 +99,7 @@ class Reader {
   Parsed env(const LineContext& ctx, std::string_view message);
   Parsed ib_devices(const LineContext& ctx, Cursor& c);
   Parsed cpu_node(const LineContext& ctx, Cursor& c);
+  Parsed gpu_link(const LineContext& ctx, Cursor& c);
   void transport(const LineContext& ctx, NcclLogHop& hop, std::string_view via, size_t column0);
 
   NcclLog& log_;
@@ -425,6 +426,30 @@ Parsed Reader::cpu_node(const LineContext& ctx, Cursor& c) {
   return Parsed::kParsed;
 }
 
+// A GPU below its PCIe parent in NCCL's topology dump, "+ PCI[24.0] - GPU/0-4e000 (3)" after
+// the indentation (ncclTopoPrintRec): the first line of each rank is kept (every rank of a
+// node prints the node's whole dump). A line of another shape is not this one.
+Parsed Reader::gpu_link(const LineContext& ctx, Cursor& c) {
+  const std::string_view bw_text = c.until(']');
+  double bw = 0;
+  const auto [end, ec] = std::from_chars(bw_text.data(), bw_text.data() + bw_text.size(), bw);
+  if (ec != std::errc() || end != bw_text.data() + bw_text.size() || !(bw > 0)) {
+    return Parsed::kUnknown;
+  }
+  if (!c.lit("] - GPU/")) return Parsed::kUnknown;
+  c.until('-');
+  if (!c.lit("-")) return Parsed::kUnknown;
+  const std::string_view bus = c.until(' ');
+  if (bus.empty() || !c.lit(" (")) return Parsed::kUnknown;
+  const std::optional<int> rank = c.integer();
+  if (!rank || *rank < 0 || !c.lit(")")) return Parsed::kUnknown;
+  check_rank(ctx, *rank);
+  const bool seen = std::any_of(log_.gpu_links.begin(), log_.gpu_links.end(),
+                                [&](const NcclLogGpuLink& l) { return l.rank == *rank; });
+  if (!seen) log_.gpu_links.push_back({std::string(bus), *rank, bw, ctx.source()});
+  return Parsed::kParsed;
+}
+
 bool contains(std::string_view s, std::string_view part) {
   return s.find(part) != std::string_view::npos;
 }
@@ -462,6 +487,11 @@ Parsed Reader::message(const LineContext& ctx) {
   if (c.lit("Connected all rings, use ring PXN 1")) return keep(log_.ring_pxn);
   if (c.lit("NET/IB : Using ")) return ib_devices(ctx, c);
   if (c.lit("CPU/")) return cpu_node(ctx, c);
+  {
+    Cursor dump(m);
+    dump.spaces();
+    if (dump.lit("+ PCI[") && contains(m, "] - GPU/")) return gpu_link(ctx, dump);
+  }
   if (c.lit("NET/Socket : Using [") || c.lit("NET/OFI ")) return keep(log_.nics);
   if (contains(m, "comm ")) return comm(ctx, m);
   return Parsed::kUnknown;

@@ -3,6 +3,7 @@
 // conclusions their threads reached, and the cost as the engine's own run with the logged
 // setting (the oracle is a Communicator built with that setting).
 #include <doctest/doctest.h>
+#include <fmt/core.h>
 
 #include <algorithm>
 #include <string>
@@ -468,6 +469,34 @@ TEST_CASE("diagnose: host-platform holds NCCL's CPU codes against the topology's
   const Diagnosis alone = run(one_server("2.26.2+cuda12.8", cpu_line), nullptr);
   CHECK(find(alone, linksim::kFindingHostPlatform) == nullptr);
   CHECK(alone.host_cpu_platform == "intel-sapphire-rapids");
+}
+
+TEST_CASE("diagnose: pcie-link holds NCCL's count of each GPU's PCIe link against the topology's") {
+  // pcie-8gpu: every GPU on a Gen4 x16 link, NCCL's 24.0 GB/s (31.5 x 12 / 15.75).
+  const linksim::Topology pcie = machine("pcie-8gpu.yaml");
+  const auto dump = [](double bw0, double bw5) {
+    return fmt::format("dgx:100:200 [0] NCCL INFO   + PCI[{:.1f}] - GPU/0-18000 (0)\n"
+                       "dgx:100:200 [0] NCCL INFO   + PCI[24.0] - GPU/0-28000 (1)\n"
+                       "dgx:100:200 [0] NCCL INFO   + PCI[{:.1f}] - GPU/0-68000 (5)\n",
+                       bw0, bw5);
+  };
+  CHECK(find(run(one_server("2.26.2+cuda12.8", dump(24.0, 24.0)), &pcie),
+             linksim::kFindingPcieLink) == nullptr);
+  // GPU 5 in a Gen4 x8 slot: NCCL counts 12.0.
+  const Diagnosis slow = run(one_server("2.26.2+cuda12.8", dump(24.0, 12.0)), &pcie);
+  const linksim::Finding* f = find(slow, linksim::kFindingPcieLink);
+  REQUIRE(f != nullptr);
+  CHECK(f->severity == FindingSeverity::kFault);
+  CHECK(f->message.find("1 GPU PCIe link slower than the topology describes: GPU5 (rank 5, bus "
+                        "68000) 12.0 GB/s against 24.0 (pcie4 x16)") != std::string::npos);
+  REQUIRE(f->evidence.size() == 1);
+  CHECK(evidence_has(*f, "PCI[12.0] - GPU/0-68000 (5)"));
+  // A Gen5 link where the topology says Gen4: the topology understates it.
+  const Diagnosis fast = run(one_server("2.26.2+cuda12.8", dump(48.0, 24.0)), &pcie);
+  CHECK(find(fast, linksim::kFindingPcieLink)->severity == FindingSeverity::kInfo);
+  // Without a machine there is nothing to hold the links against.
+  CHECK(find(run(one_server("2.26.2+cuda12.8", dump(24.0, 12.0)), nullptr),
+             linksim::kFindingPcieLink) == nullptr);
 }
 
 TEST_CASE("diagnose: a log naming GPUs the machine lacks is refused") {

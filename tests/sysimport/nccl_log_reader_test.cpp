@@ -243,6 +243,21 @@ TEST_CASE("nccl log: the topology dump's CPU codes and the platform they name") 
                                    std::nullopt) == "intel-broadwell");
   CHECK(linksim::describe_nccl_cpu(parse("h:1:2 [0] NCCL INFO CPU/0-0 (3/0/-1)\n").cpu.value(),
                                    std::nullopt) == "Arm");
+  // The GPUs' PCIe links of the dump, below the indentation: the first line of each rank.
+  const NcclLog dump = parse(
+      "h:1:2 [0] NCCL INFO + PCI[24.0] - PCI/0-4b000 (1000c0101000a000)\n"
+      "h:1:2 [0] NCCL INFO               + PCI[24.0] - GPU/0-4e000 (0)\n"
+      "h:1:2 [0] NCCL INFO               + PCI[12.0] - GPU/0-4f000 (1)\n"
+      "h:1:3 [1] NCCL INFO               + PCI[24.0] - GPU/0-4e000 (0)\n"
+      "h:1:3 [1] NCCL INFO               + PCI[x] - GPU/0-50000 (2)\n"
+      "h:1:3 [1] NCCL INFO               + PCI[24.0] - GPU/0-51000 (3) [MLOPart 0]\n");
+  REQUIRE(dump.gpu_links.size() == 3);
+  CHECK(dump.gpu_links[0].bus_id == "4e000");
+  CHECK(dump.gpu_links[0].rank == 0);
+  CHECK(dump.gpu_links[0].nccl_bw_GBps == 24.0);
+  CHECK(dump.gpu_links[1].nccl_bw_GBps == 12.0);
+  CHECK(dump.gpu_links[1].source.line == 3);
+  CHECK(dump.gpu_links[2].rank == 3);
   // Lines of another shape are not a CPU node.
   CHECK_FALSE(parse("h:1:2 [0] NCCL INFO CPU/0-0 affinity ffff\n").cpu.has_value());
   CHECK_FALSE(parse("h:1:2 [0] NCCL INFO CPU/0-0 (1/1)\n").cpu.has_value());
