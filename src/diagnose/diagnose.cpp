@@ -85,7 +85,8 @@ PlanCost run_plan_cost(const Machine& m, const CostSetting& s, const PlanRequest
   cost.layout = diagnose_layout_words(best.layout);
   cost.best_s = best.step_time_s;
   try {
-    cost.logged_s = plan_with(m.topology, request, s.logged).step_time_s;
+    const Topology& logged = s.logged_topology ? *s.logged_topology : m.topology;
+    cost.logged_s = plan_with(logged, request, s.logged).step_time_s;
   } catch (const ConfigError& e) {
     // The setting leaves the plan no way to run (no path left between two of its GPUs).
     cost.error = e.message();
@@ -103,7 +104,7 @@ FindingCost run_cost(const Machine& m, const CostSetting& s, const DiagnoseReque
   cost.logged_options = s.logged;
   std::optional<Communicator> logged;
   try {
-    logged.emplace(m.topology, m.gpus, s.logged);
+    logged.emplace(s.logged_topology ? *s.logged_topology : m.topology, m.gpus, s.logged);
   } catch (const ConfigError& e) {
     // The setting leaves two GPUs no way to each other (P2P off on a rack whose CPUs are not
     // linked): the log's run could not have used it as the engine models it.

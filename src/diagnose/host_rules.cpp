@@ -8,6 +8,8 @@
 
 #include "collectives/model_params.hpp"
 #include "diagnose/rules.hpp"
+#include "linksim/error.hpp"
+#include "linksim/faults.hpp"
 
 namespace linksim::diagnose_detail {
 namespace {
@@ -81,6 +83,7 @@ std::optional<RuledFinding> pcie_link(const RuleContext& ctx) {
   const Topology& t = ctx.machine->topology;
   std::vector<std::string> slower, faster;
   std::vector<NcclLogLine> slow_lines, fast_lines;
+  std::vector<Fault> faults;  // each slower link at the raw rate of NCCL's logged figure
   for (const NcclLogGpuLink& logged : ctx.log.gpu_links) {
     const std::optional<DeviceId> gpu = ctx.gpu(logged.rank);
     if (!gpu) continue;
@@ -88,13 +91,24 @@ std::optional<RuledFinding> pcie_link(const RuleContext& ctx) {
     if (!link) continue;
     // NCCL's figure for the described link: its raw rate x 12 / 15.75 (topo.h PCI_BW).
     const double described_GBps = link->bw_Bps * detail::kNcclPcieBwFraction / 1e9;
-    const std::string words = fmt::format(
-        "GPU{} (rank {}, bus {}) {:.1f} GB/s against {:.1f} ({} x{})", t.device(*gpu).index,
-        logged.rank, logged.bus_id, logged.nccl_bw_GBps, described_GBps, t.link_type(*link),
-        link->lanes);
+    const std::string words =
+        fmt::format("GPU{} (rank {}, bus {}) {:.1f} GB/s against {:.1f} ({} x{})",
+                    t.device(*gpu).index, logged.rank, logged.bus_id, logged.nccl_bw_GBps,
+                    described_GBps, t.link_type(*link), link->lanes);
     if (logged.nccl_bw_GBps < described_GBps * (1 - kPcieLinkTolerance)) {
       slower.push_back(words);
       slow_lines.push_back(logged.source);
+      Fault fault;
+      fault.target = FaultTargetKind::kLink;
+      fault.device = link->from;
+      fault.peer = link->to;
+      fault.change = FaultChange::kSpeed;
+      fault.rate_Bps = logged.nccl_bw_GBps * 1e9 / detail::kNcclPcieBwFraction;
+      // As --degrade spells it, without a space: "gpu1~pciesw0:speed=15.75GB/s".
+      fault.text =
+          fmt::format("{}~{}:speed={:.4g}GB/s", std::string_view(t.device(link->from).name),
+                      std::string_view(t.device(link->to).name), fault.rate_Bps / 1e9);
+      faults.push_back(fault);
     } else if (logged.nccl_bw_GBps > described_GBps * (1 + kPcieLinkTolerance)) {
       faster.push_back(words);
       fast_lines.push_back(logged.source);
@@ -110,8 +124,23 @@ std::optional<RuledFinding> pcie_link(const RuleContext& ctx) {
     f.message = fmt::format(
         "NCCL counts {} GPU PCIe link{} slower than the topology describes: {} (a slot or riser "
         "of fewer lanes or an older generation; host-staged copies and GPUDirect RDMA through "
-        "it are bounded by it); the engine runs the described links, so no cost",
+        "it are bounded by it)",
         slower.size(), slower.size() == 1 ? "" : "s", fmt::join(slower, "; "));
+    std::vector<std::string> specs;
+    for (const Fault& fault : faults) specs.push_back(fault.text);
+    CostSetting s{.words = fmt::format("--degrade {}", fmt::join(specs, ",")),
+                  .logged = ctx.machine->options,
+                  .best = ctx.machine->options,
+                  .bound_note =
+                      "every server's copy of the link runs at the logged rate "
+                      "(servers are identical blocks)",
+                  .logged_topology = nullptr};
+    try {
+      s.logged_topology = std::make_shared<const Topology>(with_degraded(t, faults));
+      out.cost = std::move(s);
+    } catch (const ConfigError&) {
+      // A rate no link can take: the finding stands without a cost.
+    }
     return out;
   }
   add_evidence(f.evidence, fast_lines);

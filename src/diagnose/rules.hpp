@@ -4,6 +4,7 @@
 // cost (docs/diagnose.md#findings).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,9 @@ struct CostSetting {
   CommOptions logged;
   CommOptions best;
   std::string bound_note;
+  /// The machine the logged side runs on when the log shows it differs from the described one
+  /// (a link slower than described, docs/diagnose.md#findings); nullptr = the described one.
+  std::shared_ptr<const Topology> logged_topology;
 };
 
 struct RuledFinding {

@@ -11,6 +11,7 @@
 #include "linksim/diagnose.hpp"
 #include "linksim/diagnose_report.hpp"
 #include "linksim/error.hpp"
+#include "linksim/faults.hpp"
 #include "linksim/gpu_selection.hpp"
 #include "linksim/model.hpp"
 #include "linksim/nccl_log.hpp"
@@ -491,6 +492,19 @@ TEST_CASE("diagnose: pcie-link holds NCCL's count of each GPU's PCIe link agains
                         "68000) 12.0 GB/s against 24.0 (pcie4 x16)") != std::string::npos);
   REQUIRE(f->evidence.size() == 1);
   CHECK(evidence_has(*f, "PCI[12.0] - GPU/0-68000 (5)"));
+  // Its cost: the machine with that link at the raw rate of NCCL's 12.0 (15.75 GB/s), the
+  // oracle the same run by hand.
+  REQUIRE(f->cost.has_value());
+  CHECK(f->cost->setting == "--degrade gpu5~pciesw2:speed=15.75GB/s");
+  const linksim::Topology degraded =
+      linksim::with_degraded(pcie, "gpu5~pciesw2:speed=15.75GB/s");
+  const linksim::Communicator by_hand(degraded, degraded.gpus());
+  linksim::CollectiveQuery q;
+  q.op = linksim::CollectiveOp::kAllReduce;
+  q.size_bytes = 1 << 30;
+  REQUIRE(f->cost->points.size() == 3);
+  CHECK(f->cost->points[2].logged_busbw_Bps == doctest::Approx(by_hand.run(q).busbw_Bps));
+  CHECK(f->cost->points[2].logged_busbw_Bps < f->cost->points[2].best_busbw_Bps);
   // A Gen5 link where the topology says Gen4: the topology understates it.
   const Diagnosis fast = run(one_server("2.26.2+cuda12.8", dump(48.0, 24.0)), &pcie);
   CHECK(find(fast, linksim::kFindingPcieLink)->severity == FindingSeverity::kInfo);
