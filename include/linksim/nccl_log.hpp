@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "linksim/catalog.hpp"
 #include "linksim/nccl_version.hpp"
 
 namespace linksim {
@@ -122,6 +123,11 @@ struct NcclLogGpuLink {
   double nccl_bw_GBps = 0;
   NcclLogLine source;
 };
+
+/// NCCL's architecture and vendor codes as the catalog's values; nullopt for a code the
+/// catalog has none for (vendor: also for an architecture other than x86, which has none).
+std::optional<CpuArch> nccl_cpu_arch(const NcclLogCpu& cpu);
+std::optional<CpuVendor> nccl_cpu_vendor(const NcclLogCpu& cpu);
 
 /// The catalog host platform (data/catalog/platforms.yaml) NCCL's CPU codes name under the
 /// log's `release`, where they name one: the Intel classes (intel-broadwell; intel-skylake for

@@ -4,8 +4,6 @@
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 
-#include <cmath>
-
 #include "collectives/model_params.hpp"
 #include "diagnose/rules.hpp"
 #include "linksim/error.hpp"
@@ -13,34 +11,6 @@
 
 namespace linksim::diagnose_detail {
 namespace {
-
-// NCCL's codes (src/graph/topo.h NCCL_TOPO_CPU_ARCH_*, NCCL_TOPO_CPU_VENDOR_*) as the catalog's
-// enums; nullopt for a code the catalog has no value for.
-std::optional<CpuArch> arch_of(int code) {
-  switch (code) {
-    case 1:
-      return CpuArch::kX86;
-    case 2:
-      return CpuArch::kPower;
-    case 3:
-      return CpuArch::kArm;
-    default:
-      return std::nullopt;
-  }
-}
-
-std::optional<CpuVendor> vendor_of(int code) {
-  switch (code) {
-    case 1:
-      return CpuVendor::kIntel;
-    case 2:
-      return CpuVendor::kAmd;
-    case 3:
-      return CpuVendor::kZhaoxin;
-    default:
-      return std::nullopt;
-  }
-}
 
 // NCCL's Skylake code: Skylake to Ice Lake from 2.26, Skylake and every later Intel CPU before.
 constexpr int kIntelSkylakeCode = 2;
@@ -51,10 +21,10 @@ constexpr int kIntelSkylakeCode = 2;
 // code from a release before 2.26 fits any Intel platform from Skylake on.
 bool fits(const NcclLogCpu& cpu, std::optional<NcclVersion> release, const HostPlatform& platform,
           const Catalog& catalog) {
-  const std::optional<CpuArch> arch = arch_of(cpu.arch);
+  const std::optional<CpuArch> arch = nccl_cpu_arch(cpu);
   if (arch && *arch != platform.arch) return false;
   if (arch != CpuArch::kX86) return true;
-  const std::optional<CpuVendor> vendor = vendor_of(cpu.vendor);
+  const std::optional<CpuVendor> vendor = nccl_cpu_vendor(cpu);
   if (vendor && *vendor != platform.vendor) return false;
   if (vendor != CpuVendor::kIntel) return true;
   const std::string named = nccl_cpu_platform(cpu, release);

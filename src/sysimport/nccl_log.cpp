@@ -50,10 +50,29 @@ bool skylake_code_is_exact(std::optional<NcclVersion> release) {
 
 }  // namespace
 
+std::optional<CpuArch> nccl_cpu_arch(const NcclLogCpu& cpu) {
+  switch (cpu.arch) {
+    case kArchX86: return CpuArch::kX86;
+    case kArchPower: return CpuArch::kPower;
+    case kArchArm: return CpuArch::kArm;
+    default: return std::nullopt;
+  }
+}
+
+std::optional<CpuVendor> nccl_cpu_vendor(const NcclLogCpu& cpu) {
+  if (cpu.arch != kArchX86) return std::nullopt;
+  switch (cpu.vendor) {
+    case kVendorIntel: return CpuVendor::kIntel;
+    case kVendorAmd: return CpuVendor::kAmd;
+    case kVendorZhaoxin: return CpuVendor::kZhaoxin;
+    default: return std::nullopt;
+  }
+}
+
 std::string nccl_cpu_platform(const NcclLogCpu& cpu, std::optional<NcclVersion> release) {
-  if (cpu.arch != kArchX86) return "";
-  if (cpu.vendor == kVendorZhaoxin) return "zhaoxin";
-  if (cpu.vendor != kVendorIntel) return "";
+  const std::optional<CpuVendor> vendor = nccl_cpu_vendor(cpu);
+  if (vendor == CpuVendor::kZhaoxin) return "zhaoxin";
+  if (vendor != CpuVendor::kIntel) return "";
   switch (cpu.model) {
     case 1: return "intel-broadwell";
     case 2: return skylake_code_is_exact(release) ? "intel-skylake" : "";
@@ -64,15 +83,14 @@ std::string nccl_cpu_platform(const NcclLogCpu& cpu, std::optional<NcclVersion> 
 }
 
 std::string describe_nccl_cpu(const NcclLogCpu& cpu, std::optional<NcclVersion> release) {
-  switch (cpu.arch) {
-    case kArchPower: return "POWER";
-    case kArchArm: return "Arm";
-    case kArchX86: break;
-    default: return "architecture code " + std::to_string(cpu.arch);
-  }
-  if (cpu.vendor == kVendorAmd) return "x86 AMD";
-  if (cpu.vendor == kVendorZhaoxin) return "x86 Zhaoxin";
-  if (cpu.vendor != kVendorIntel) return "x86, vendor code " + std::to_string(cpu.vendor);
+  const std::optional<CpuArch> arch = nccl_cpu_arch(cpu);
+  if (arch == CpuArch::kPower) return "POWER";
+  if (arch == CpuArch::kArm) return "Arm";
+  if (!arch) return "architecture code " + std::to_string(cpu.arch);
+  const std::optional<CpuVendor> vendor = nccl_cpu_vendor(cpu);
+  if (vendor == CpuVendor::kAmd) return "x86 AMD";
+  if (vendor == CpuVendor::kZhaoxin) return "x86 Zhaoxin";
+  if (!vendor) return "x86, vendor code " + std::to_string(cpu.vendor);
   switch (cpu.model) {
     case 1: return "x86 Intel, NCCL's Broadwell class (Broadwell and older)";
     case 2:
