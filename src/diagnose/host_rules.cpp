@@ -4,6 +4,8 @@
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 #include "collectives/model_params.hpp"
 #include "diagnose/rules.hpp"
 #include "linksim/error.hpp"
@@ -31,8 +33,9 @@ bool fits(const NcclLogCpu& cpu, std::optional<NcclVersion> release, const HostP
   if (const HostPlatform* p = named.empty() ? nullptr : catalog.find_platform(named)) {
     return p->nccl_smp_bw_Bps == platform.nccl_smp_bw_Bps;
   }
-  if (cpu.model == kIntelSkylakeCode) {
-    return platform.nccl_smp_bw_Bps >= catalog.find_platform("intel-skylake")->nccl_smp_bw_Bps;
+  const HostPlatform* skylake = catalog.find_platform("intel-skylake");
+  if (cpu.model == kIntelSkylakeCode && skylake != nullptr) {
+    return platform.nccl_smp_bw_Bps >= skylake->nccl_smp_bw_Bps;
   }
   return true;
 }
@@ -53,7 +56,9 @@ std::optional<RuledFinding> pcie_link(const RuleContext& ctx) {
   const Topology& t = ctx.machine->topology;
   std::vector<std::string> slower, faster;
   std::vector<NcclLogLine> slow_lines, fast_lines;
-  std::vector<Fault> faults;  // each slower link at the raw rate of NCCL's logged figure
+  // Each slower link at the raw rate of NCCL's logged figure, as --degrade spells it (one per
+  // server-block link: the servers' copies of a link are one fault).
+  std::vector<std::string> specs;
   for (const NcclLogGpuLink& logged : ctx.log.gpu_links) {
     const std::optional<DeviceId> gpu = ctx.gpu(logged.rank);
     if (!gpu) continue;
@@ -68,17 +73,11 @@ std::optional<RuledFinding> pcie_link(const RuleContext& ctx) {
     if (logged.nccl_bw_GBps < described_GBps * (1 - kPcieLinkTolerance)) {
       slower.push_back(words);
       slow_lines.push_back(logged.source);
-      Fault fault;
-      fault.target = FaultTargetKind::kLink;
-      fault.device = link->from;
-      fault.peer = link->to;
-      fault.change = FaultChange::kSpeed;
-      fault.rate_Bps = logged.nccl_bw_GBps * 1e9 / detail::kNcclPcieBwFraction;
-      // As --degrade spells it, without a space: "gpu1~pciesw0:speed=15.75GB/s".
-      fault.text =
+      const std::string spec =
           fmt::format("{}~{}:speed={:.4g}GB/s", std::string_view(t.device(link->from).name),
-                      std::string_view(t.device(link->to).name), fault.rate_Bps / 1e9);
-      faults.push_back(fault);
+                      std::string_view(t.device(link->to).name),
+                      logged.nccl_bw_GBps / detail::kNcclPcieBwFraction);
+      if (std::find(specs.begin(), specs.end(), spec) == specs.end()) specs.push_back(spec);
     } else if (logged.nccl_bw_GBps > described_GBps * (1 + kPcieLinkTolerance)) {
       faster.push_back(words);
       fast_lines.push_back(logged.source);
@@ -96,9 +95,8 @@ std::optional<RuledFinding> pcie_link(const RuleContext& ctx) {
         "of fewer lanes or an older generation; host-staged copies and GPUDirect RDMA through "
         "it are bounded by it)",
         slower.size(), slower.size() == 1 ? "" : "s", fmt::join(slower, "; "));
-    std::vector<std::string> specs;
-    for (const Fault& fault : faults) specs.push_back(fault.text);
-    CostSetting s{.words = fmt::format("--degrade {}", fmt::join(specs, ",")),
+    const std::string spec = fmt::format("{}", fmt::join(specs, ","));
+    CostSetting s{.words = "--degrade " + spec,
                   .logged = ctx.machine->options,
                   .best = ctx.machine->options,
                   .bound_note =
@@ -106,7 +104,7 @@ std::optional<RuledFinding> pcie_link(const RuleContext& ctx) {
                       "(servers are identical blocks)",
                   .logged_topology = nullptr};
     try {
-      s.logged_topology = std::make_shared<const Topology>(with_degraded(t, faults));
+      s.logged_topology = std::make_shared<const Topology>(with_degraded(t, spec));
       out.cost = std::move(s);
     } catch (const ConfigError&) {
       // A rate no link can take: the finding stands without a cost.
