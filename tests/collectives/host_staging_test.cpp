@@ -167,6 +167,40 @@ TEST_SUITE("collectives") {
     CHECK(r.bottleneck.family == LinkFamily::kPcie);
   }
 
+  TEST_CASE("host staging across servers: a PCIe-only server's rings run one order") {
+    // Two servers of one L40S on each Sapphire Rapids socket (no P2P across the sockets on an
+    // Intel host: SHM) and one 400G RoCE NIC on socket 0, the layout of a Dell R760xa. One
+    // ring at the GPUs' PCIe speed reaches their total bandwidth, so NCCL duplicates its first
+    // ring (search.cc, ncclTopoDupChannels; NCCL_DEBUG logs of two RTX 3090 servers show both
+    // channels with one order, NVIDIA/nccl#1516): every channel stages gpu0 -> gpu1 in the one
+    // direction, at B_copy = 0.47 x 24 GB/s (Gen4 x16) = 11.28 GB/s. Rotated rings would
+    // stage the reverse hop too and double it.
+    // Ring AllReduce of 4 ranks, Simple: alpha = 8.4 + (6 - 2) x 5.7 + 2 x 14 us, one crossing
+    // beyond NCCL's two at 14 - 5.7 us, three network steps at RoCE's 6.85 us: 88.05 us;
+    // busbw = 1.5 S / (alpha + 1.5 S / 11.28 GB/s).
+    const Topology t = parse_topology(R"(
+name: l40s-roce-pair
+node:
+  devices:
+    - {name: "cpu[0-1]", kind: cpu, platform: intel-sapphire-rapids}
+    - {name: "gpu[0-1]", kind: gpu, model: l40s}
+    - {name: nic0, kind: nic, type: roce_400}
+  links:
+    - {from: cpu0, to: cpu1, type: upi}
+    - {from: "gpu[0-1]", to: "cpu[0-1]", type: pcie4}
+    - {from: nic0, to: cpu0, type: pcie5}
+nodes: 2
+fabric: {kind: fat_tree, radix: 64, oversubscription: 1}
+)",
+                                      "input");
+    const CollectiveResult r =
+        run(Communicator(t, t.gpus()), kGiB, Algorithm::kRing, Protocol::kSimple);
+    const double moved = 1.5 * kGiB;
+    CHECK(r.busbw_Bps == doctest::Approx(moved / (88.05e-6 + moved / 11.28e9)).epsilon(1e-4));
+    CHECK(r.bottleneck.kind == BottleneckKind::kHostStaging);
+    CHECK(r.bottleneck.crosses_socket);
+  }
+
   TEST_CASE("host staging: a named platform's rate follows PCIe, memory and the socket link") {
     // No measurement: B_copy = 0.47 x NCCL's PCIe bandwidth. Gen4 x16: 0.47 x 24 = 11.28 GB/s
     // (B_mem = 307.2 / (2 x 2) = 76.8 on Sapphire Rapids does not bind).
