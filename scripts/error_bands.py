@@ -35,7 +35,7 @@ for case in cases:
            "--topo", os.path.join(root, "topologies", case["topology"]), "--json"]
     a = case.get("args", [])
     for flag, value in zip(a, a[1:]):
-        if flag in ("--set", "--per-node"):
+        if flag in ("--set", "--per-node", "--gpus"):
             cmd += [flag, value]
     doc = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
     outliers = {o["size"] for o in case.get("outliers", [])}  # each with its why in cases.yaml

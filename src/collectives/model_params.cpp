@@ -67,14 +67,15 @@ const char* to_string(NetworkKind kind) {
 }
 
 double net_step_excess_us(NetworkKind kind) {
-  // RoCE: calibration 16's median excess over NCCL's tree LL below 64 KiB, 13.7 us over its two
-  // network steps; TCPXO: calibration 101's median excess at 8 B-256 B, 98.15 us over its two;
-  // EFA: calibration 107's at 8 B-2 KiB, 52.36 us over its two; InfiniBand: the median of
-  // the 42 per-step excesses of calibrations 71 (ring LL), 106 and 108 (tree LL) at 8 B-512 B
+  // InfiniBand and RoCE: one figure, since NCCL's IB transport runs both (verbs over either
+  // link layer, src/transport/net_ib.cc): the median of the 70 per-step excesses at 8 B-512 B
+  // of calibrations 71 (ring LL), 106, 108 (tree LL) on InfiniBand and 16 (tree LL), 109 (ring
+  // LL) on RoCE; TCPXO: calibration 101's median excess at 8 B-256 B, 98.15 us over its two
+  // network steps; EFA: calibration 107's at 8 B-2 KiB, 52.36 us over its two
   // (model_params.hpp, docs/model.md#net-steps).
   switch (kind) {
-    case NetworkKind::kInfiniBand: return 2.45;
-    case NetworkKind::kRoce: return 13.7 / 2;
+    case NetworkKind::kInfiniBand:
+    case NetworkKind::kRoce: return 2.45;
     case NetworkKind::kTcpxo: return 98.15 / 2;
     case NetworkKind::kEfa: return 52.36 / 2;
     default: return 0.0;

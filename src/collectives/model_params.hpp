@@ -40,18 +40,21 @@ NetworkKind network_kind(std::string_view link_type);
 const char* to_string(NetworkKind kind);
 
 /// What a step that crosses servers costs beyond NCCL's hwLat[NET] (tuning.cc), microseconds,
-/// by network kind (docs/model.md#net-steps). InfiniBand: the rows that latency alone makes
-/// (8 B-512 B, in and out of place) of the three shipped IB tables with small sizes,
-/// calibration 71 (2 x DGX A100, HDR, ring LL, 3.75 network steps, realized 32.475 us without
-/// the term: 36.6-41.7 us, 1.11-2.45 us a step), 106 (2 x 8 H100 Nebius, tree LL, 2 steps,
-/// NCCL's 25.2 us: 29.4-45.7 us, 2.08-10.26 us a step) and 108 (2 x 8 B200 Lambda, tree LL:
-/// 35.5-51.1 us, 5.15-12.9 us a step); the median of the 42 per-step figures, 2.45 us (71's
-/// alone 1.97, 106's 2.42, 108's 5.60). RoCE: the rows of calibration 16 that latency alone makes (OCI BM.GPU4.8, 8 B-512 B,
-/// tree LL, 2 network steps: 36.5-40.7 us) lie 11.3-15.5 us above NCCL's 25.2, median 13.7:
-/// 6.85 us a step; the Ethernet path's own share is the switch hops, 400-600 ns each against
-/// IB's < 100 ns (hardware.md 8.4, Kentino latency budget), the rest the RoCE NIC's and
-/// proxy's per-message handling, which no public figure isolates. GPUDirect-TCPXO: the rows of
-/// calibration 101 that latency alone makes (2 x GCP A3 Mega, 8 B-256 B, tree LL, 2 network
+/// by network kind (docs/model.md#net-steps). InfiniBand and RoCE: one figure, since NCCL's IB
+/// transport (src/transport/net_ib.cc) runs verbs over either link layer, each step through
+/// the same proxy post and hand-off. The rows that latency alone makes (8 B-512 B, in and out
+/// of place) of the five shipped verbs tables with small sizes give 70 per-step figures:
+/// InfiniBand's calibration 71 (2 x DGX A100, HDR, ring LL, 3.75 network steps, realized
+/// 32.475 us without the term: 36.6-41.7 us, 1.1-2.4 us a step), 106 (2 x 8 H100 Nebius, tree
+/// LL, 2 steps, NCCL's 25.2 us: 29.4-45.7 us, 2.1-10.3 us a step), 108 (2 x 8 B200 Lambda, tree
+/// LL: 35.5-51.1 us, 5.1-12.9 us a step); RoCE's calibration 16 (2 x OCI BM.GPU4.8, 100G,
+/// tree LL, 2 steps: 34.7-40.7 us, 4.8-7.7 us a step) and 109 (2 x Dell R760xa, L40S, 400G,
+/// ring LL, 3 steps, realized 21.8 us with the serialized launch: 16.8-20.7 us, -1.7 to -0.4
+/// us a step). Their median is 2.45 us (the 42 InfiniBand figures' alone 2.45, the 28 RoCE
+/// figures' 2.17): each cluster's own median lies between -0.8 (109) and 6.7 (16) us a step,
+/// a spread the link layer does not explain (an Ethernet switch hop 400-600 ns against IB's
+/// < 100 ns, hardware.md 8.4, Kentino latency budget). GPUDirect-TCPXO: the rows of calibration
+/// 101 that latency alone makes (2 x GCP A3 Mega, 8 B-256 B, tree LL, 2 network
 /// steps: 123.0-135.8 us) lie 97.8-110.6 us above NCCL's 25.2, median 98.15: 49.075 us a step,
 /// the cost of a message through Google's FasTrak net plugin and the RXDM service beside it on
 /// each VM (dstack's A3 Mega guide), which no public figure splits further. EFA: the rows of calibration 107 that latency alone makes (2 x AWS

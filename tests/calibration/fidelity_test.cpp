@@ -2,9 +2,11 @@
 // The fidelity target over every shipped real table (issue 20: median |busbw error| within 6 %
 // from 64 MiB and within 10 % over all sizes, 90 % of rows within 40 %, no row off by 3x or
 // more). The shipped tables meet all of them (docs/validation.md#aggregate lists the figures
-// and the rows beyond 50 %): 5.95 % from 64 MiB, 8.4 % over all sizes, 95.9 % within 50 % and
-// 94.3 % within 40 %. The test holds the issue's 6 % from 64 MiB and, a little short of
-// today's figures, 8.5 % over all sizes, 95 % of rows within 50 % and 94 % within 40 %. A row
+// and the rows beyond 50 %): 5.9 % from 64 MiB, 8.9 % over all sizes, 95.9 % within 50 % and
+// 93.4 % within 40 %. The test holds the issue's 6 % from 64 MiB and, a little short of
+// today's figures, 9 % over all sizes, 95 % of rows within 50 % and 93 % within 40 % (8.5 %
+// and 94 % until calibration 109, a RoCE table whose small messages run at NCCL's own
+// estimate, and one network-step figure for InfiniBand and RoCE, docs/model.md#net-steps). A row
 // a case lists under `outliers:` (one measurement its own run contradicts, with its why in
 // tests/data/calibration/cases.yaml) is left out and named in the test's output.
 #include <doctest/doctest.h>
@@ -23,9 +25,9 @@ constexpr double kLargeBytes = 64.0 * 1048576.0;
 
 // The issue's 6 % from 64 MiB; the others tightened to today's figures with a little headroom.
 constexpr double kTargetMedianLarge = 0.06;
-constexpr double kTargetMedianAll = 0.085;
+constexpr double kTargetMedianAll = 0.09;
 constexpr double kTargetWithin50 = 0.95;
-constexpr double kTargetWithin40 = 0.94;
+constexpr double kTargetWithin40 = 0.93;
 constexpr int kTargetOff3x = 0;
 
 double median(std::vector<double> v) {

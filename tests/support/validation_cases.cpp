@@ -44,6 +44,7 @@ std::vector<Comparison> compare_validation_file(const std::string& path) {
     const std::string value = found["args"][i + 1].as<std::string>();
     if (flag == "--set") sets[value.substr(0, value.find('='))] = value.substr(value.find('=') + 1);
     if (flag == "--per-node") selection.per_node = std::stoi(value);
+    if (flag == "--gpus") selection.list = value;
   }
   const Topology topology = library_topology(found["topology"].as<std::string>(), sets);
   std::vector<Comparison> out;

@@ -49,13 +49,15 @@ struct Expected {
 //   A40 bridge pair: 4; A100 PCIe bridges: 12; PCIe-only machines: 0.
 //   NICs: one per GPU on DGX/HGX, NVL72, GCP A3 Mega and A4; 4 data NICs (one per GPU pair) on
 //   GCP A3 High; 8 on AWS p5 (aws-ofi-nccl groups each GPU's 4 EFA devices into one); 4 EFA (one per GPU pair) on p4d; 16 RoCE ports on BM.GPU4.8; 4 (one per switch) on
-//   pcie-8gpu and the DGX-1V; the single mlx5_bond_0 on the RTX 4090 server; none where topo -m shows none.
+//   pcie-8gpu and the DGX-1V; 2 ConnectX-7 cards on the Dell R760xa; the single mlx5_bond_0
+//   on the RTX 4090 server; none where topo -m shows none.
 const std::vector<Expected>& expectations() {
   static const std::vector<Expected> table = {
       {"a100-pcie-nvlink-pair.yaml", 1, 2, 0, 12, "a100-pcie"},
       {"a40-8gpu-nvlink-pairs.yaml", 1, 8, 0, 4, "a40"},
       {"aws-p4d-efa.yaml", 2, 8, 4, 12, "a100-sxm-40g"},
       {"aws-p5-efa.yaml", 2, 8, 8, 18, "h100-sxm"},
+      {"dell-r760xa-l40s-roce.yaml", 2, 4, 2, 0, "l40s"},
       {"dgx-a100-ib.yaml", 2, 8, 8, 12, "a100-sxm-80g"},
       {"dgx-a100.yaml", 1, 8, 8, 12, "a100-sxm-80g"},
       {"dgx-h100-ib.yaml", 4, 8, 8, 18, "h100-sxm"},
