@@ -309,7 +309,7 @@ TEST_CASE("gpus: every boost clock gives the datasheet FP32 rate") {
       {"b200", 75},         {"gb200", 80},          {"l40s", 91.6},
       {"l4", 30.3},         {"a40", 37.4},          {"rtx-a6000", 38.7},
       {"rtx2080ti", 13.4},  {"rtx3090", 35.6},      {"rtx4090", 82.6},
-      {"rtx5090", 104.8}};
+      {"rtx5090", 104.8},   {"gb10", 31.0}};
   for (const linksim::GpuModel& gpu : Catalog::builtin().gpus()) {
     CAPTURE(gpu.key);
     REQUIRE(datasheet_tflops.count(gpu.key) == 1);

@@ -49,7 +49,8 @@ struct Expected {
 //   A40 bridge pair: 4; A100 PCIe bridges: 12; PCIe-only machines: 0.
 //   NICs: one per GPU on DGX/HGX, NVL72, GCP A3 Mega and A4; 4 data NICs (one per GPU pair) on
 //   GCP A3 High; 8 on AWS p5 (aws-ofi-nccl groups each GPU's 4 EFA devices into one); 4 EFA (one per GPU pair) on p4d; 16 RoCE ports on BM.GPU4.8; 4 (one per switch) on
-//   pcie-8gpu and the DGX-1V; 2 ConnectX-7 cards on the Dell R760xa; the single mlx5_bond_0
+//   pcie-8gpu and the DGX-1V; 2 ConnectX-7 cards on the Dell R760xa;
+//   2 RDMA devices (one QSFP port's two PCIe x4 functions) on the DGX Spark; the single mlx5_bond_0
 //   on the RTX 4090 server; none where topo -m shows none.
 const std::vector<Expected>& expectations() {
   static const std::vector<Expected> table = {
@@ -62,6 +63,7 @@ const std::vector<Expected>& expectations() {
       {"dgx-a100.yaml", 1, 8, 8, 12, "a100-sxm-80g"},
       {"dgx-h100-ib.yaml", 4, 8, 8, 18, "h100-sxm"},
       {"dgx-h100.yaml", 1, 8, 8, 18, "h100-sxm"},
+      {"dgx-spark.yaml", 2, 1, 2, 0, "gb10"},
       {"dgx1-v100-broadwell.yaml", 1, 8, 4, 6, "v100-sxm"},
       {"dgx1-v100.yaml", 1, 8, 0, 6, "v100-sxm"},
       {"dual-2080ti.yaml", 1, 2, 0, 0, "rtx2080ti"},
