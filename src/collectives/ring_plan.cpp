@@ -319,12 +319,13 @@ void CommGraph::plan_rings() {
 
   // Several servers: NCCL's rings span servers, each ring entering and leaving every server
   // through a different GPU (and so a different NIC: rails) where the GPUs have NVLink: each
-  // server's order rotated. Where they have PCIe alone, NCCL's search stops at its first
-  // ring, since one channel at the PCIe speed already reaches a GPU's total bandwidth
-  // (search.cc ncclTopoCompute: `nChannels x bwInter >= totalBw`, totalBw the larger of a
-  // GPU's PCIe link and its NVLinks summed), and duplicates it (ncclTopoDupChannels): every
-  // channel runs the one order, each hop in one direction (docs/model.md#rings). The order's
-  // own hops tell: the best cycle takes an NVLink hop wherever a GPU has one.
+  // server's order rotated. Where they have PCIe alone, NCCL's search keeps its first order:
+  // every ring passes each GPU's one PCIe link, so one channel at the fastest speed its paths
+  // allow carries what differently ordered ones would (search.cc ncclTopoCompute stops once
+  // `nChannels x bwInter >= totalBw`, totalBw the larger of a GPU's PCIe link and its NVLinks
+  // summed), and ncclTopoDupChannels copies it: every channel runs the one order, each hop in
+  // one direction (docs/model.md#rings). The order's own hops tell: the best cycle takes an
+  // NVLink hop wherever a GPU has one.
   const std::vector<int>& first_order = node_order[0];
   bool nvlink_between_gpus = false;
   for (size_t i = 0; first_order.size() > 1 && i < first_order.size() && !nvlink_between_gpus;
