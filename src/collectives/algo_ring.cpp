@@ -53,10 +53,18 @@ double ring_protocol_bw(const CommGraph& g, Protocol p, double bw_Bps, int chann
   const ArchCaps caps = arch_caps(g.min_sm());
   ExplainStep* s = trace != nullptr ? &trace->bandwidth : nullptr;
   if (s != nullptr) {
-    s->terms.push_back(rate_term("T_ring", bw_Bps,
-                                 fmt::format("{} ring(s) over the effective link capacities, bytes "
-                                             "each rank sends per second (docs/model.md#rings)",
-                                             g.ring().rings.size())));
+    // Across servers one ring means one GPU order on every channel: PCIe-only servers
+    // (CommGraph::plan_rings).
+    const bool one_order =
+        g.node_count() > 1 && g.ring().rings.size() == 1 && g.max_ranks_per_node() > 1;
+    s->terms.push_back(rate_term(
+        "T_ring", bw_Bps,
+        fmt::format("{} ring(s) over the effective link capacities, bytes each rank sends per "
+                    "second{} (docs/model.md#rings)",
+                    g.ring().rings.size(),
+                    one_order ? "; one GPU order on every channel, as NCCL duplicates its first "
+                                "ring where the GPUs have PCIe alone"
+                              : "")));
     s->terms.push_back(count_term(
         "channels", channels,
         g.options().channels > 0 ? "--channels" : "one per ~20 GB/s of ring rate, 2..32"));

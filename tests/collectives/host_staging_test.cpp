@@ -6,6 +6,7 @@
 #include <string>
 
 #include "linksim/collectives.hpp"
+#include "linksim/explain.hpp"
 #include "linksim/report.hpp"
 #include "linksim/topology_yaml.hpp"
 #include "support/test_topologies.hpp"
@@ -199,6 +200,22 @@ fabric: {kind: fat_tree, radix: 64, oversubscription: 1}
     CHECK(r.busbw_Bps == doctest::Approx(moved / (74.85e-6 + moved / 11.28e9)).epsilon(1e-4));
     CHECK(r.bottleneck.kind == BottleneckKind::kHostStaging);
     CHECK(r.bottleneck.crosses_socket);
+    // explain coll names the one order in the ring term.
+    CollectiveQuery q;
+    q.size_bytes = kGiB;
+    q.algorithm = Algorithm::kRing;
+    q.protocol = Protocol::kSimple;
+    const CollectiveExplanation e = explain_collective(Communicator(t, t.gpus()), q);
+    bool named = false;
+    for (const ExplainStep& step : e.steps) {
+      for (const ExplainTerm& term : step.terms) {
+        if (term.symbol == "T_ring") {
+          CHECK(term.value == doctest::Approx(11.28e9));
+          named = term.source.find("one GPU order on every channel") != std::string::npos;
+        }
+      }
+    }
+    CHECK(named);
   }
 
   TEST_CASE("host staging: a named platform's rate follows PCIe, memory and the socket link") {
