@@ -20,6 +20,8 @@ namespace {
 
 const std::string kSource = LINKSIM_SOURCE_DIR;
 constexpr double kLargeBytes = 64.0 * 1048576.0;
+/// Sizes within this fraction are one row: a 32 MiB AllGather of 80 ranks rounds by < 1 KiB.
+constexpr double kSameSize = 1e-4;
 
 std::string quote(const std::string& s) { return "'" + s + "'"; }
 
@@ -79,8 +81,11 @@ TEST_SUITE("calibration") {
       int compared = 0, rows = 0;
       for (const auto& row : table.rows) rows += row.size_bytes > 0 ? 1 : 0;
       for (const auto& row : table.rows) {
-        auto it = predicted.find(row.size_bytes);
-        if (row.size_bytes <= 0 || it == predicted.end()) continue;
+        if (row.size_bytes <= 0) continue;
+        // The sweep doubles the table's first size; nccl-tests rounds each of its own sizes to
+        // whole elements per rank, so a row may sit a few elements below the sweep's size.
+        auto it = predicted.lower_bound(row.size_bytes * (1 - kSameSize));
+        if (it == predicted.end() || it->first > row.size_bytes * (1 + kSameSize)) continue;
         CAPTURE(row.size_bytes);
         ++compared;
         if (outliers.count(row.size_bytes) != 0) continue;
