@@ -109,6 +109,8 @@ enum class BottleneckKind {
   kNvls,         ///< each GPU's NVLink into the NVSwitches under NVLS: rate_Bps per GPU
   kServerNics,   ///< the servers' NICs: rate_Bps per server (0 when the pattern is all-to-all)
   kP2pChannels,  ///< the channels NCCL gives a point-to-point send of size_bytes over NVLink
+  kRingChannels, ///< the channels NCCL opens for a ring across servers: `channels` x one
+                 ///< NVLink channel's rate = rate_Bps per rank
 };
 
 /// What limits a result, as data; describe_bottleneck() (linksim/collective_rows.hpp) puts it
@@ -123,8 +125,9 @@ struct Bottleneck {
   DeviceId from;                ///< kHostStaging: the copy's source GPU
   DeviceId to;                  ///< kHostStaging: its destination GPU
   bool crosses_socket = false;  ///< kHostStaging: the copy crosses the CPU socket link
-  double rate_Bps = 0;          ///< kNvls, kServerNics: the limiting rate, bytes/s
+  double rate_Bps = 0;          ///< kNvls, kServerNics, kRingChannels: the limiting rate, bytes/s
   double size_bytes = 0;        ///< kP2pChannels: the send's size
+  int channels = 0;             ///< kRingChannels: the communicator's channels
   friend bool operator==(const Bottleneck&, const Bottleneck&) = default;
 };
 

@@ -84,6 +84,7 @@ std::string_view prediction_mechanism(const CollectiveResult& result, const Topo
     case BottleneckKind::kNvls: return "nvls";
     case BottleneckKind::kServerNics: return "network";
     case BottleneckKind::kP2pChannels: return "p2p_channels";
+    case BottleneckKind::kRingChannels: return "ring_channels";
   }
   return "none";
 }

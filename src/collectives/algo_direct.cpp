@@ -108,16 +108,12 @@ int p2p_channels(double bytes) {
 }
 
 // One P2P channel: about one NVLink lane at its realized rate, bytes/s.
-double p2p_channel_Bps(const CommGraph& g) {
-  return g.nvlink_lane_Bps() * g.nvlink_efficiency();
-}
+double p2p_channel_Bps(const CommGraph& g) { return g.nvlink_channel_Bps(); }
 
 // A P2P send between servers sustains about NCCL_P2P_PER_CHANNEL_NET_BW = 14 GB/s per channel.
 constexpr double kP2pNetChannelBps = 14e9;
 // NCCL_MAX_DEV_WORK_P2P_PER_BATCH (src/include/device.h): peers one round of p2p work serves.
 constexpr int kP2pPeersPerBatch = 8;
-// MAXCHANNELS (src/include/device.h).
-constexpr int kMaxChannels = 64;
 
 // The channels NCCL gives a remote peer (paths.cc ncclTopoGetNchannels; docs/model.md#p2p).
 int net_peer_channels(const CommGraph& g) {
@@ -133,8 +129,7 @@ int net_peer_channels(const CommGraph& g) {
   // (ncclTopoPostset, src/graph/connect.cc: nChannels x 2 up to MAXCHANNELS = 64), rounded up
   // to a power of two (ncclTopoComputeP2pChannels).
   int p2p_total = 1;
-  const int comm_channels = std::min(kMaxChannels, 2 * g.nccl_ring_graph().channels);
-  while (p2p_total < comm_channels) p2p_total *= 2;
+  while (p2p_total < g.nccl_comm_channels()) p2p_total *= 2;
   const int n = static_cast<int>(g.ranks().size());
   if (g.options().nccl_version.at_least(2, 29)) {
     // From 2.29: enough channels to drive the NIC, at least one per NIC, rounded up to a power

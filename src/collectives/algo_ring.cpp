@@ -3,6 +3,7 @@
 // SendRecv; Broadcast and Reduce run it as a chain from (to) the root.
 #include <algorithm>
 #include <fmt/core.h>
+#include <limits>
 
 #include "collectives/algorithm.hpp"
 #include "collectives/explain_terms.hpp"
@@ -145,6 +146,21 @@ double ring_crossing_extra_s(const CommGraph& g, CollectiveOp op, Protocol p, do
   return extra_us * kUs;
 }
 
+// Across servers a ring runs on the channels NCCL's communicator opens (the ring graph's,
+// which the servers' NICs bound, doubled: CommGraph::nccl_comm_channels), each one thread
+// block that copies over NVLink at about one lane's realized rate, as a point-to-point
+// channel does (docs/model.md#p2p); where they carry less than the links, they bound the
+// ring (docs/model.md#ring-channels). Simple only (LL and LL128 keep NCCL's per-channel
+// caps); +infinity where it does not apply: one server, --channels, GPUs without NVLink
+// between them, one GPU a server.
+double ring_channel_cap_Bps(const CommGraph& g, Protocol p) {
+  constexpr double kNone = std::numeric_limits<double>::infinity();
+  if (p != Protocol::kSimple || g.node_count() <= 1 || g.options().channels > 0) return kNone;
+  if (g.max_ranks_per_node() <= 1 || g.ring().intra_class != HopClass::kNvlink) return kNone;
+  const double per_channel_Bps = g.nvlink_channel_Bps();
+  return per_channel_Bps > 0 ? g.nccl_comm_channels() * per_channel_Bps : kNone;
+}
+
 CostModel ring_model(const CommGraph& g, CollectiveOp op, Protocol p, CostTrace* trace) {
   CostModel m;
   m.eligible = true;
@@ -159,8 +175,16 @@ CostModel ring_model(const CommGraph& g, CollectiveOp op, Protocol p, CostTrace*
   m.realized_extra_s = ring_crossing_extra_s(g, op, p, m.net_steps, trace);
   m.wire_factor = bus_factor(op, static_cast<int>(g.ranks().size()));
   m.bw_Bps = ring_protocol_bw(g, p, g.ring().throughput_Bps, m.channels, trace);
-  m.link_scale = m.bw_Bps / g.ring().throughput_Bps;
   m.bottleneck = g.ring().bottleneck;
+  if (const double cap = ring_channel_cap_Bps(g, p); cap < m.bw_Bps) {
+    m.bw_Bps = cap;
+    m.bottleneck = Bottleneck{};
+    m.bottleneck.kind = BottleneckKind::kRingChannels;
+    m.bottleneck.rate_Bps = cap;
+    m.bottleneck.channels = g.nccl_comm_channels();
+    if (trace != nullptr) trace->bandwidth.formula = "B = min(T_ring, C_channels)";
+  }
+  m.link_scale = m.bw_Bps / g.ring().throughput_Bps;
   if (trace != nullptr) {
     add_bottleneck_terms(g, m.bottleneck, trace->bandwidth.terms,
                          load_of(g.ring_link_loads(), m.bottleneck.link));

@@ -54,6 +54,10 @@ std::string describe_bottleneck(const Bottleneck& b, const Topology& topology) {
       return fmt::format("channels of a {} send over NVLink (NCCL spreads small sends over few "
                          "channels)",
                          format_size(b.size_bytes));
+    case BottleneckKind::kRingChannels:
+      return fmt::format("the {} channels NCCL opens for a ring across servers ({:.0f} GB/s, "
+                         "each about one NVLink)",
+                         b.channels, b.rate_Bps / 1e9);
   }
   return "?";
 }

@@ -198,6 +198,10 @@ int CommGraph::channels() const {
   return options_.channels > 0 ? options_.channels : default_channels(ring_.throughput_Bps);
 }
 
+int CommGraph::nccl_comm_channels() const {
+  return std::min(kMaxChannels, 2 * nccl_ring_graph_.channels);
+}
+
 namespace {
 
 // a then b, as one route: every path of a continued by every path of b (shares multiply).

@@ -140,6 +140,12 @@ class CommGraph {
   double nvlink_lane_Bps() const { return nvlink_lane_Bps_; }
   /// The realized efficiency of that lane (link_efficiency; 0 without NVLink).
   double nvlink_efficiency() const { return nvlink_efficiency_; }
+  /// What one channel (one thread block) copies over NVLink: a lane at its realized rate,
+  /// bytes/s (docs/model.md#p2p: 20.1 GB/s on H100, calibration 57); 0 without NVLink.
+  double nvlink_channel_Bps() const { return nvlink_lane_Bps_ * nvlink_efficiency_; }
+  /// The channels NCCL's communicator opens: its ring graph's (nccl_ring_graph), doubled by
+  /// ncclTopoPostset (src/graph/connect.cc), at most MAXCHANNELS.
+  int nccl_comm_channels() const;
   /// How much the slowest ring hop's link latencies exceed their catalog types' latencies
   /// (a topology file's `latency:` overrides), seconds; 0 without overrides, negative when
   /// an override is faster. NCCL's latency tables stand for hops at the catalog latency, so

@@ -148,6 +148,16 @@ void add_bottleneck_terms(const CommGraph& g, const Bottleneck& b, std::vector<E
                       "the distinct NICs of a server, each x 0.96 (network efficiency)"));
       }
       break;
+    case BottleneckKind::kRingChannels:
+      terms.push_back(count_term("comm_channels", b.channels,
+                                 "the channels NCCL's communicator opens: its ring graph's, "
+                                 "which the servers' NICs bound, doubled (ncclTopoPostset)"));
+      terms.push_back(rate_term("B_channel", g.nvlink_channel_Bps(),
+                                "one channel over NVLink: a lane at its realized rate "
+                                "(docs/model.md#p2p)"));
+      terms.push_back(rate_term("C_channels", b.rate_Bps,
+                                "comm_channels x B_channel (docs/model.md#ring-channels)"));
+      break;
     case BottleneckKind::kP2pChannels:
     case BottleneckKind::kNone:
       break;
