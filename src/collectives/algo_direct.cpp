@@ -98,15 +98,6 @@ CostModel alltoall_model(const CommGraph& g, Protocol p, CostTrace* trace) {
   return m;
 }
 
-// A point-to-point send over NVLink runs on more channels as it grows (docs/model.md#p2p):
-// 2^floor(log2(S / 16 MiB)) channels, between 4 and 32, each about one NVLink's rate.
-int p2p_channels(double bytes) {
-  const double ratio = bytes / kP2pBytesPerChannelStep;
-  return ratio < 1 ? kP2pMinChannels
-                   : std::clamp(1 << static_cast<int>(std::floor(std::log2(ratio))),
-                                kP2pMinChannels, kP2pMaxChannels);
-}
-
 // One P2P channel: about one NVLink lane at its realized rate, bytes/s.
 double p2p_channel_Bps(const CommGraph& g) { return g.nvlink_channel_Bps(); }
 
@@ -114,6 +105,43 @@ double p2p_channel_Bps(const CommGraph& g) { return g.nvlink_channel_Bps(); }
 constexpr double kP2pNetChannelBps = 14e9;
 // NCCL_MAX_DEV_WORK_P2P_PER_BATCH (src/include/device.h): peers one round of p2p work serves.
 constexpr int kP2pPeersPerBatch = 8;
+
+int pow2_up(int v) {
+  int p = 1;
+  while (p < v) p *= 2;
+  return p;
+}
+
+// The communicator's p2p channels: its channels, the ring graph's duplicated
+// (ncclTopoPostset, src/graph/connect.cc: nChannels x 2 up to MAXCHANNELS = 64), rounded up
+// to a power of two (ncclTopoComputeP2pChannels).
+int p2p_total_channels(const CommGraph& g) { return pow2_up(g.nccl_comm_channels()); }
+
+// Whether every other rank reaches the first over NVLink (NCCL's isAllNvlink, which picks the
+// NVLink p2p chunk on one server).
+bool all_nvlink(const CommGraph& g) {
+  for (size_t b = 1; b < g.ranks().size(); ++b) {
+    if (g.route(0, static_cast<int>(b)).cls != PathClass::kNvlink) return false;
+  }
+  return true;
+}
+
+// The channels NCCL gives a peer on the same server (paths.cc ncclTopoGetNchannels): two per
+// NVLink of the pair (through NVSwitches, all of the GPU's), two over PCIe; the fewest over
+// the peers, rounded up to a power of two, at most the p2p channels (ncclTopoComputeP2pChannels).
+int local_peer_channels(const CommGraph& g) {
+  const double lane = g.nvlink_lane_Bps();
+  int fewest = kMaxChannels;
+  for (size_t b = 1; b < g.ranks().size(); ++b) {
+    const Route& r = g.route(0, static_cast<int>(b));
+    int c = 2;
+    if (r.cls == PathClass::kNvlink && lane > 0) {
+      c = 2 * std::max(1, static_cast<int>(std::lround(r.bw_Bps / lane)));
+    }
+    fewest = std::min(fewest, c);
+  }
+  return std::min(p2p_total_channels(g), pow2_up(fewest));
+}
 
 // The channels NCCL gives a remote peer (paths.cc ncclTopoGetNchannels; docs/model.md#p2p).
 int net_peer_channels(const CommGraph& g) {
@@ -125,11 +153,7 @@ int net_peer_channels(const CommGraph& g) {
     }
   }
   const int nics = 1;  // the GPU's nearest NIC: the NICs at its best path bandwidth
-  // The communicator's p2p channels: its channels, the ring graph's duplicated
-  // (ncclTopoPostset, src/graph/connect.cc: nChannels x 2 up to MAXCHANNELS = 64), rounded up
-  // to a power of two (ncclTopoComputeP2pChannels).
-  int p2p_total = 1;
-  while (p2p_total < g.nccl_comm_channels()) p2p_total *= 2;
+  const int p2p_total = p2p_total_channels(g);
   const int n = static_cast<int>(g.ranks().size());
   if (g.options().nccl_version.at_least(2, 29)) {
     // From 2.29: enough channels to drive the NIC, at least one per NIC, rounded up to a power
@@ -152,10 +176,35 @@ int net_peer_channels(const CommGraph& g) {
 
 double net_peer_cap_Bps(const CommGraph& g) { return net_peer_channels(g) * kP2pNetChannelBps; }
 
+// The channels a send of `bytes` runs on (src/enqueue.cc addP2pToPlan and
+// scheduleP2pTasksToPlan; docs/model.md#p2p): it starts from the peer's channels halved while
+// they times the ranks exceed the p2p channels, at most one per part of at least
+// minPart, and doubles while a part exceeds maxPart, up to the peer's channels.
+int p2p_channels(const CommGraph& g, double bytes) {
+  const bool servers = g.node_count() > 1;
+  const int most = servers ? net_peer_channels(g) : local_peer_channels(g);
+  const int n = static_cast<int>(g.ranks().size());
+  int least = most;
+  while (least * n > p2p_total_channels(g) && least > 1) least /= 2;
+  const double chunk = servers         ? kP2pNetChunkBytes
+                       : all_nvlink(g) ? kP2pNvlChunkBytes
+                                       : kP2pPciChunkBytes;
+  const double min_part = servers ? chunk / 2 : chunk / 8;
+  const double max_part = servers ? chunk : chunk * 32;
+  int channels = static_cast<int>(std::min<double>(least, std::ceil(bytes / min_part)));
+  channels = std::max(1, channels);
+  double part = std::max(min_part, std::ceil(bytes / channels));
+  while (part > max_part && channels <= most / 2) {
+    channels *= 2;
+    part = std::ceil(bytes / channels);
+  }
+  return channels;
+}
+
 double p2p_channel_cap_Bps(const CommGraph& g, const Route& route, double bytes) {
   if (route.cls == PathClass::kNet) return net_peer_cap_Bps(g);
   if (route.cls != PathClass::kNvlink) return std::numeric_limits<double>::infinity();
-  return p2p_channels(bytes) * p2p_channel_Bps(g);
+  return p2p_channels(g, bytes) * p2p_channel_Bps(g);
 }
 
 // nccl-tests' sendrecv: rank i sends its buffer to rank i+1 while receiving from i-1.
@@ -200,7 +249,10 @@ CostModel sendrecv_model(const CommGraph& g, Protocol p, double size_bytes, Cost
           rate_term("B_channel", kP2pNetChannelBps, "NCCL_P2P_PER_CHANNEL_NET_BW"));
     } else if (m.bottleneck.kind == BottleneckKind::kP2pChannels) {
       trace->bandwidth.terms.push_back(
-          count_term("channels_p2p", p2p_channels(size_bytes), "2^floor(log2(S / 16 MiB)), 4..32"));
+          count_term("channels_p2p", p2p_channels(g, size_bytes),
+                     "the send's parts: the peer's channels halved while they x ranks exceed "
+                     "the p2p channels, doubled while a part exceeds its most "
+                     "(enqueue.cc addP2pToPlan; docs/model.md#p2p)"));
       trace->bandwidth.terms.push_back(
           rate_term("B_channel", p2p_channel_Bps(g), "one NVLink at NCCL topo.h's per-link rate"));
       trace->bandwidth.notes.push_back(

@@ -164,13 +164,14 @@ inline constexpr NvlsTreeChunkStep kNvlsTreeChunkSteps[] = {
 inline constexpr double kNcclSteps = 8.0;
 inline constexpr double kTreeSimpleChunkBytes = 4.0 * 1048576.0 / kNcclSteps;
 
-/// Point-to-point sends: NCCL runs a send on a power-of-two number of channels that grows with
-/// its size. Calibration 57 (8xH100, NCCL 2.29): 32 and 64 MiB at 80-82 GB/s (4 channels of
-/// ~20.1 GB/s, one lane at SM90's measured efficiency), 128 MiB at 163 (8), 256 MiB at 299
-/// (16), 512 MiB on at the link rate.
-inline constexpr double kP2pBytesPerChannelStep = 16.0 * 1048576.0;
-inline constexpr int kP2pMinChannels = 4;
-inline constexpr int kP2pMaxChannels = 32;
+/// Point-to-point sends: NCCL's p2p chunk, by where the communicator runs (src/init.cc
+/// computeBuffSizes): across servers NCCL_P2P_NET_CHUNKSIZE, on one server whose GPUs all
+/// reach each other over NVLink NCCL_P2P_NVL_CHUNKSIZE, else NCCL_P2P_PCI_CHUNKSIZE, bytes. A
+/// send's parts span an eighth of a chunk to 32 chunks on one server, half a chunk to one
+/// across servers (src/enqueue.cc addP2pToPlan; docs/model.md#p2p).
+inline constexpr double kP2pNetChunkBytes = 131072.0;
+inline constexpr double kP2pPciChunkBytes = 131072.0;
+inline constexpr double kP2pNvlChunkBytes = 524288.0;
 
 /// One rank: NCCL moves nothing between GPUs; out of place (nccl-tests' first column) it
 /// copies the send buffer into the receive buffer in device memory, reading and writing each

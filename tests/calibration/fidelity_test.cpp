@@ -2,16 +2,16 @@
 // The fidelity target over every shipped real table (issue 20: median |busbw error| within 6 %
 // from 64 MiB and within 10 % over all sizes, 90 % of rows within 40 %, no row off by 3x or
 // more). The shipped tables meet all of them (docs/validation.md#aggregate lists the figures
-// and the rows beyond 50 %): 5.2 % from 64 MiB, 7.7 % over all sizes, 95.8 % within 50 % and
-// 93.6 % within 40 % (5.9, 8.9, 95.9 and 93.4 % before the fifteen AllReduce, AllGather,
-// ReduceScatter and AllToAll tables of 10 servers, calibrations 110-124, and the channels of
-// a ring across servers, docs/model.md#ring-channels). The test holds the
-// issue's 6 % from 64 MiB and, a little short of today's figures, 9 % over all sizes, 95 % of
-// rows within 50 % and 93 % within 40 % (8.5 % and 94 % until calibration 109, a RoCE table
-// whose small messages run at NCCL's own estimate, and one network-step figure for InfiniBand
-// and RoCE, docs/model.md#net-steps). A row
-// a case lists under `outliers:` (one measurement its own run contradicts, with its why in
-// tests/data/calibration/cases.yaml) is left out and named in the test's output.
+// and the rows beyond 50 %): 5.2 % from 64 MiB, 7.4 % over all sizes, 96.1 % within 50 % and
+// 94.0 % within 40 % (5.9, 8.9, 95.9 and 93.4 % before the twenty tables of calibrations
+// 110-129, 10 servers of 1-8 H100 and 4 H100 of one server with NCCL 2.29.2, and before the
+// channels of a ring across servers and of a send, docs/model.md#ring-channels and #p2p). The
+// test holds the issue's 6 % from 64 MiB and, a little short of today's figures, 9 % over all
+// sizes, 95 % of rows within 50 % and 93 % within 40 % (8.5 % and 94 % until calibration 109,
+// a RoCE table whose small messages run at NCCL's own estimate, and one network-step figure
+// for InfiniBand and RoCE, docs/model.md#net-steps). A row a case lists under `outliers:` (one
+// measurement its own run contradicts, with its why in tests/data/calibration/cases.yaml) is
+// left out and named in the test's output.
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -54,9 +54,13 @@ expect 0 "$linksim" accept --topo "$topos/dgx-h100.yaml" --check "$tables/54-h10
 has out "10 rows judged on dgx-h100, 0 below threshold"
 expect 0 "$linksim" accept --topo "$topos/dgx-h100.yaml" --check "$tables/53-h100x8-1node-all_reduce-xxrjun.txt"
 has out "10 rows judged on dgx-h100, 0 below threshold"
-expect 1 "$linksim" accept --topo "$topos/dgx-h100.yaml" --check "$tables/57-h100x8-1node-sendrecv-xxrjun.txt"
-has out "57-h100x8-1node-sendrecv-xxrjun.txt:37 sendrecv 268435456 B: 299.46 < 305.97 GB/s, 2.1% short"
-expect 1 "$linksim" accept --check --topo "$topos/dgx-h100.yaml" --json "$tables/57-h100x8-1node-sendrecv-xxrjun.txt"
+expect 1 "$linksim" accept --topo "$topos/dgx-a100.yaml" --gpus 0,1,2,3 --check \
+  "$tables/09-a100x4-dgx-p2pdisable-allreduce-llminsights.txt"
+# (the threshold follows the regenerated error bands: the row and its measured busbw are fixed)
+has out "09-a100x4-dgx-p2pdisable-allreduce-llminsights.txt:22 allreduce 1073741824 B: 5.20 < "
+has out "likeliest: p2p-disabled: GPU peer-to-peer off"
+expect 1 "$linksim" accept --check --topo "$topos/dgx-a100.yaml" --gpus 0,1,2,3 --json \
+  "$tables/09-a100x4-dgx-p2pdisable-allreduce-llminsights.txt"
 has out '"passed": false'
 expect 0 "$linksim" accept --topo "$topos/dgx-h100.yaml" --check --collective all_gather "$tmp/allgather-rows.txt"
 has out "10 rows judged on dgx-h100, 0 below threshold"

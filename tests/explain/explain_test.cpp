@@ -196,26 +196,33 @@ TEST_SUITE("explain") {
     CHECK(source.rfind("measured NVLink efficiency of SM80: ", 0) == 0);
   }
 
-  TEST_CASE("explain coll: a SendRecv over NVLink runs on 2^floor(log2(S / 16 MiB)) channels") {
+  TEST_CASE("explain coll: a SendRecv over NVLink runs on NCCL's parts of the send") {
     // H100: one channel ~ one NVLink at SM90's measured 361.86/450 of 25 GB/s = 20.103 GB/s.
-    // 32 MiB: 2^1 = 2, raised to the minimum of 4 channels, 4 x 20.103 = 80.41 GB/s; 128 MiB:
-    // 2^3 = 8 channels, 160.83 GB/s.
+    // DGX H100: 24 channels, 32 p2p channels, 2 x 18 NVLinks -> 32 a peer (paths.cc). A send
+    // starts on 32 halved while it x ranks > 32 (8 ranks: 4; 4 ranks: 8), and doubles while
+    // a part exceeds 32 x 512 KiB = 16 MiB (enqueue.cc addP2pToPlan). 8 ranks: 32 MiB on 4
+    // (8 MiB parts), 80.41 GB/s; 128 MiB on 8 (16 MiB), 160.83. 4 ranks: 32 MiB on 8,
+    // 160.83 (calibration 129 measures 149); 256 MiB on 16 (16 MiB), 321.65.
     const Topology t = load("dgx-h100");
-    const Communicator comm(t, t.gpus());
     struct Case {
-      double bytes, channels, rate_GBps;
+      int ranks;
+      double bytes, channels;
     };
     const double lane_GBps = 25.0 * 361.86 / 450.0;
-    for (const Case& c : {Case{33554432, 4, 4 * lane_GBps}, Case{134217728, 8, 8 * lane_GBps}}) {
+    for (const Case& c : {Case{8, 33554432, 4}, Case{8, 134217728, 8}, Case{4, 33554432, 8},
+                          Case{4, 268435456, 16}}) {
+      CAPTURE(c.ranks);
       CAPTURE(c.bytes);
+      const std::vector<DeviceId> all = t.gpus();
+      const Communicator comm(t, std::vector<DeviceId>(all.begin(), all.begin() + c.ranks));
       const CollectiveExplanation e = explain_collective(
           comm,
           collective_query(CollectiveOp::kSendRecv, c.bytes, Algorithm::kAuto, Protocol::kSimple));
       const ExplainStep& bw = step(e.steps, "bandwidth term");
       CHECK(term(bw, "channels_p2p") == c.channels);
       CHECK(term(bw, "B_channel") == doctest::Approx(lane_GBps * 1e9));
-      CHECK(term(bw, "T_pattern") == doctest::Approx(c.rate_GBps * 1e9));
-      CHECK(bw.result.value == doctest::Approx(c.rate_GBps * 1e9));
+      CHECK(term(bw, "T_pattern") == doctest::Approx(c.channels * lane_GBps * 1e9));
+      CHECK(bw.result.value == doctest::Approx(c.channels * lane_GBps * 1e9));
       CHECK(e.analytic.bottleneck.kind == BottleneckKind::kP2pChannels);
     }
   }
