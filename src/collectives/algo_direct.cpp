@@ -254,7 +254,8 @@ CostModel sendrecv_model(const CommGraph& g, Protocol p, double size_bytes, Cost
                      "the p2p channels, doubled while a part exceeds its most "
                      "(enqueue.cc addP2pToPlan; docs/model.md#p2p)"));
       trace->bandwidth.terms.push_back(
-          rate_term("B_channel", p2p_channel_Bps(g), "one NVLink at NCCL topo.h's per-link rate"));
+          rate_term("B_channel", p2p_channel_Bps(g),
+                    "one channel over NVLink: a lane at its realized rate (docs/model.md#p2p)"));
       trace->bandwidth.notes.push_back(
           "T_pattern = channels_p2p x B_channel: a send over NVLink runs on few channels while "
           "it is small (calibration 57)");
