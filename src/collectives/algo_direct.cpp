@@ -201,10 +201,23 @@ int p2p_channels(const CommGraph& g, double bytes) {
   return channels;
 }
 
-double p2p_channel_cap_Bps(const CommGraph& g, const Route& route, double bytes) {
-  if (route.cls == PathClass::kNet) return net_peer_cap_Bps(g);
-  if (route.cls != PathClass::kNvlink) return std::numeric_limits<double>::infinity();
-  return p2p_channels(g, bytes) * p2p_channel_Bps(g);
+// What the channels NCCL gives a send of one size carry, bytes/s: to a peer on another server,
+// over NVLink; unbounded otherwise. Computed once per call (p2p_channels reads the routes).
+struct P2pChannelCaps {
+  double net_Bps = 0;
+  double nvlink_Bps = 0;
+  double of(const Route& route) const {
+    if (route.cls == PathClass::kNet) return net_Bps;
+    if (route.cls != PathClass::kNvlink) return std::numeric_limits<double>::infinity();
+    return nvlink_Bps;
+  }
+};
+
+P2pChannelCaps p2p_channel_caps(const CommGraph& g, double bytes) {
+  const double nvlink = g.nvlink_channel_Bps() > 0 ? p2p_channels(g, bytes) * p2p_channel_Bps(g)
+                                                   : std::numeric_limits<double>::infinity();
+  return {g.node_count() > 1 ? net_peer_cap_Bps(g) : std::numeric_limits<double>::infinity(),
+          nvlink};
 }
 
 // nccl-tests' sendrecv: rank i sends its buffer to rank i+1 while receiving from i-1.
@@ -216,11 +229,12 @@ CostModel sendrecv_model(const CommGraph& g, Protocol p, double size_bytes, Cost
   m.wire_factor = 1.0;
   m.latency_s = direct_latency_s(g, p, trace);
   StreamSet set(g.capacities());
+  const P2pChannelCaps channel_caps = p2p_channel_caps(g, size_bytes);
   for (int a = 0; a < n; ++a) {
     Bottleneck why;
     const Route& r = g.route(a, (a + 1) % n);
     double cap = route_rate_cap(g.topology(), r, g.options().calibration, &why, &g.gdr_nics());
-    const double channel_cap = p2p_channel_cap_Bps(g, r, size_bytes);
+    const double channel_cap = channel_caps.of(r);
     if (channel_cap < cap) {
       cap = channel_cap;
       why = Bottleneck{};
