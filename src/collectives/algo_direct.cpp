@@ -2,6 +2,7 @@
 // Direct: the peer-to-peer patterns of AllToAll (every rank to every rank at once) and
 // nccl-tests' SendRecv (rank i to rank i+1; docs/model.md#p2p).
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -106,10 +107,9 @@ constexpr double kP2pNetChannelBps = 14e9;
 // NCCL_MAX_DEV_WORK_P2P_PER_BATCH (src/include/device.h): peers one round of p2p work serves.
 constexpr int kP2pPeersPerBatch = 8;
 
+// The least power of two at or above v (>= 1): NCCL's pow2Up.
 int pow2_up(int v) {
-  int p = 1;
-  while (p < v) p *= 2;
-  return p;
+  return static_cast<int>(std::bit_ceil(static_cast<unsigned>(std::max(v, 1))));
 }
 
 // The communicator's p2p channels: its channels, the ring graph's duplicated
@@ -162,8 +162,7 @@ int net_peer_channels(const CommGraph& g) {
     // = 8 peers (ncclTopoComputeP2pChannels).
     const int wanted =
         std::max(nics, static_cast<int>(std::ceil(nic_Bps / kP2pNetChannelBps - 1e-9)));
-    int c = 1;
-    while (c < wanted) c *= 2;
+    int c = pow2_up(wanted);
     const int rounds = (n + kP2pPeersPerBatch - 1) / kP2pPeersPerBatch;
     while (c * rounds > p2p_total && c > 1) c /= 2;
     return c;
