@@ -45,6 +45,15 @@ int tree_nics(const CommGraph& g) {
   return std::max(1, std::min(g.node_nic_count(), g.nccl_ring_graph().channels));
 }
 
+// The bytes one server's NICs move each way per byte of S: each tree of NCCL's double binary
+// tree (src/graph/trees.cc ncclGetDtree) carries S / 2, and a server moves S / 2 each way per
+// tree edge it touches: one edge of each tree on two servers (S), three edges on three
+// (1.5 S), up to four from four servers (2 S) (docs/model.md#tree-nics).
+double tree_nic_load(int nodes) {
+  if (nodes <= 2) return 1.0;
+  return nodes == 3 ? 1.5 : 2.0;
+}
+
 // The store-and-forward stages before a Simple chunk's pipeline is full: its hops up each
 // server's chain and the servers' tree and down again, 2 x ((ppn - 1) + log2(nodes)), less the
 // last one, which the steady state's S / B carries (docs/model.md#tree-fill).
@@ -80,13 +89,19 @@ CostModel tree_model(const CommGraph& g, Protocol p, double size_bytes, CostTrac
   m.latency_s = tree_latency_us(g, p, trace) * kUs;
   m.latency_hops = 2.0 * (g.max_ranks_per_node() - 1 + std::log2(double(g.node_count())));
   m.net_steps = 2.0 * std::log2(double(g.node_count()));  // up the tree and down again
-  // Each server's chain carries S up and S down; the NICs the tree drives carry about S each
-  // way.
-  const double intra = channel_limited_Bps(g.ring().intra_throughput_Bps, g.options().channels);
+  // Each server's chain carries S up and S down on every hop (RingPlan::
+  // tree_chain_throughput_Bps); the NICs the tree drives carry S, 1.5 S or 2 S each way by the
+  // count of servers (tree_nic_load).
+  const double ring_intra = g.ring().intra_throughput_Bps;
+  const double chain_scale = ring_intra > 0 && std::isfinite(ring_intra)
+                                 ? channel_limited_Bps(ring_intra, g.options().channels) / ring_intra
+                                 : 1.0;
+  const double intra = g.ring().tree_chain_throughput_Bps * chain_scale;
   const int nics = tree_nics(g);
   const double inter =
       g.node_nic_count() > 0 ? g.node_network_Bps() * nics / g.node_nic_count() : 0.0;
-  const double raw = std::min(intra, inter) * kEff.tree_bus_to_alg;
+  const double load = tree_nic_load(g.node_count());
+  const double raw = std::min(intra, inter / load);
   double bw = raw * kEff.tree;
   if (p == Protocol::kLL) bw = std::min(bw / 3.8, arch_caps(g.min_sm()).ll_max_multi_node_GBps * 1e9);
   if (p == Protocol::kLL128) bw *= 120.0 / 128.0;
@@ -97,22 +112,25 @@ CostModel tree_model(const CommGraph& g, Protocol p, double size_bytes, CostTrac
   m.bw_Bps = bw;
   m.fill_s = tree_fill_s(g, p, m.channels, bw, size_bytes);
   m.link_scale = raw > 0 ? bw / raw : 0.0;
-  m.bottleneck = inter <= intra ? server_nics(inter) : g.ring().bottleneck;
+  m.bottleneck = inter / load <= intra ? server_nics(inter) : g.ring().tree_chain_bottleneck;
   if (trace != nullptr) {
     ExplainStep& s = trace->bandwidth;
-    s.formula = "B = min(T_intra, B_inter) x eff_tree x 1/2";
+    s.formula = "B = min(T_chain, B_inter / load) x eff_tree";
     if (p == Protocol::kLL)
-      s.formula = "B = min(min(T_intra, B_inter) x eff_tree x 1/2 / 3.8, cap_LL)";
+      s.formula = "B = min(min(T_chain, B_inter / load) x eff_tree / 3.8, cap_LL)";
     if (p == Protocol::kLL128) s.formula += " x 120/128";
     s.formula += " x corr(S)";
-    s.terms = {rate_term("T_intra", intra, "one server's ring rate (docs/model.md#rings)"),
+    s.terms = {rate_term("T_chain", intra,
+                         "one server's chain, S up and S down on every hop "
+                         "(docs/model.md#tree-chain)"),
                rate_term("B_inter", inter,
                          fmt::format("the {} NIC{} the tree drives, one per channel of its graph "
                                      "(of the server's {}), x 0.96 each",
                                      nics, nics == 1 ? "" : "s", g.node_nic_count())),
                count_term("eff_tree", kEff.tree, "NCCL tuning.cc Tree AllReduce factor"),
-               count_term("1/2", kEff.tree_bus_to_alg,
-                          "NCCL tuning.cc: every server reduces up and broadcasts down"),
+               count_term("load", load,
+                          "bytes a server's NICs move each way per byte of S over the double "
+                          "binary tree: 1 on two servers, 1.5 on three, 2 from four"),
                count_term("corr(S)", correction,
                           "NCCL tuning.cc treeCorrectionFactor[proto][log2(S / 64 B)]")};
     if (p == Protocol::kLL) {

@@ -36,6 +36,11 @@ struct RingPlan {
   /// The same for one server's own ring (equal to throughput_Bps on a single server): the
   /// rate of the intra-server chains of hierarchical algorithms.
   double intra_throughput_Bps = 0;
+  /// The rate of one server's tree chain (its ring order, open), bytes/s of S: every hop
+  /// carries S up and S down, so a GPU whose parent and child share its links (an NVSwitch)
+  /// sends 2 S through them, one on a direct mesh S on each (docs/model.md#tree-chain).
+  double tree_chain_throughput_Bps = 0;
+  Bottleneck tree_chain_bottleneck;  ///< what limits the chain
   Bottleneck bottleneck;      ///< what limits it
   HopClass intra_class = HopClass::kNvlink;  ///< slowest intra-server hop kind (latency table)
   bool uses_p2p_only = true;  ///< no host-staged hop (LL128 eligibility)
@@ -190,6 +195,8 @@ class CommGraph {
   const Route* cached_route(int from_rank, int to_rank) const;
   /// Adds every hop of a cyclic ring to `set`, each carrying `weight` (route caps included).
   void add_ring_streams(StreamSet& set, const std::vector<int>& ring, double weight) const;
+  /// RingPlan's tree chain rate and bottleneck for one server's `order`.
+  void plan_tree_chain(const std::vector<int>& order);
   /// The links a ring pass loads when the servers after the second are its twins
   /// (twin_rings_limit): those of the first two nodes' server blocks and the fabric's.
   struct TwinLinks {

@@ -142,7 +142,10 @@ HostStagingRate staging_over(const Topology& topology, const std::vector<std::ve
   for (const std::vector<LinkId>& path : paths) {
     for (LinkId id : path) {
       const Link& link = topology.link(id);
-      if (link.family == LinkFamily::kPcie) {
+      // A GPU's SMs copy over its own links; a NIC moves its bytes by DMA, no copy to bound.
+      const bool nic_link = topology.device(link.from).kind == DeviceKind::kNic ||
+                            topology.device(link.to).kind == DeviceKind::kNic;
+      if (link.family == LinkFamily::kPcie && !nic_link) {
         r.copy_Bps = std::min(r.copy_Bps, link.bw_Bps * kNcclPcieBwFraction * kShmCopyFraction);
       }
       if (link.family == LinkFamily::kSmp) r.crosses_socket = true;

@@ -124,10 +124,34 @@ NcclEstimate ring_estimate(const CommGraph& g, CollectiveOp op, Protocol p, doub
   return e;
 }
 
+// The tree graph's intra speed, GB/s. Its search (src/graph/search.cc ncclTopoCompute, pass 2:
+// "increase bwIntra for trees (2 nodes or collnet)", every release from 2.10) starts from the
+// ring's channels and speed and raises bwIntra alone, one search speed at a time, while it is
+// below twice bwInter and the server's hops still carry every channel at it.
+double tree_graph_bw_intra_GBps(const CommGraph& g, const SearchedGraph& ring) {
+  const std::span<const double> speeds =
+      search_speeds_GBps(g.min_sm(), true, g.options().nccl_version);
+  const double budget = ring_intra_budget_GBps(g);
+  double bw = ring.speed_GBps;
+  while (bw < 2 * ring.speed_GBps - 1e-9) {
+    double next = 0;  // the slowest search speed above bw
+    for (const double s : speeds) {
+      if (s > bw + 1e-9 && (next == 0 || s < next)) next = s;
+    }
+    if (next == 0 || ring.channels * next > budget + 1e-9) break;
+    bw = next;
+  }
+  return bw;
+}
+
 NcclEstimate tree_estimate(const CommGraph& g, Protocol p, double latency_s) {
   const int nodes = g.node_count();
-  // The tree graph has the ring's channels (init.cc: tree min/max channels = ring's).
-  const SearchedGraph& graph = g.nccl_ring_graph();
+  // The tree graph has the ring's channels (init.cc: tree min/max channels = ring's) and its
+  // inter speed; on up to two servers the tuner reads its raised intra speed (tuning.cc:
+  // `nNodes <= 2 ? bwIntra : bwInter`).
+  const SearchedGraph& ring = g.nccl_ring_graph();
+  const SearchedGraph graph =
+      nodes <= 2 ? SearchedGraph{ring.channels, tree_graph_bw_intra_GBps(g, ring)} : ring;
   const TunerTables& t = tables_of(g);
   const int arch = tuner_arch_index(t, g.min_sm()), ni = tuner_nodes_index(nodes);
   double bus = std::min(total_cap(t, arch, graph.total_GBps()) * 0.92,
@@ -200,14 +224,18 @@ std::span<const double> search_speeds_GBps(int sm, bool inter_node, NcclVersion 
 }
 
 SearchedGraph ring_search(int sm, double intra_GBps, double nic_GBps, int max_channels,
-                          double max_path_GBps, NcclVersion v) {
+                          double max_path_GBps, NcclVersion v, int nic_count) {
   const bool inter = nic_GBps > 0;
   const std::span<const double> speeds = search_speeds_GBps(sm, inter, v);
   const double total = inter ? std::min(intra_GBps, nic_GBps) : intra_GBps;
   const double first = std::min(total, max_path_GBps);
   auto channels_at = [&](double s) {
     double c = std::floor(intra_GBps / s + 1e-9);
-    if (inter) c = std::min(c, std::floor(nic_GBps / s + 1e-9));
+    if (inter && nic_count > 0) {
+      c = std::min(c, nic_count * std::floor(nic_GBps / nic_count / s + 1e-9));
+    } else if (inter) {
+      c = std::min(c, std::floor(nic_GBps / s + 1e-9));
+    }
     return static_cast<int>(std::min<double>(c, max_channels));
   };
   size_t i = 0;
@@ -254,7 +282,8 @@ double max_path_GBps(const CommGraph& g) {
 
 SearchedGraph search_nccl_ring_graph(const CommGraph& g) {
   return ring_search(g.min_sm(), ring_intra_budget_GBps(g), nic_budget_GBps(g), kRingMaxChannels,
-                     max_path_GBps(g), g.options().nccl_version);
+                     max_path_GBps(g), g.options().nccl_version,
+                     g.node_count() > 1 ? g.node_nic_count() : 0);
 }
 
 SearchedGraph nvls_search(int sm, double gpu_nvs_GBps, int heads, bool inter_node, NcclVersion v) {

@@ -28,10 +28,12 @@ std::span<const double> search_speeds_GBps(int sm, bool inter_node,
 /// the fastest allowed speed down while the next is within 0.49 of the best found; then
 /// channels are doubled at half the speed by the release's rule (ncclTopoDupChannels from
 /// 2.19: >= 25 GB/s, not on SM90+ below 50 with more than 4 channels; docs/model.md#tuner-releases).
-/// At most `max_channels`. Speeds as release `v` has them.
+/// At most `max_channels`. Speeds as release `v` has them. With `nic_count` > 0 the NICs
+/// share `nic_GBps` equally and each carries whole channels (search.cc ncclTopoSearchRecNet
+/// takes a channel's speed off one NIC): floor(nic_GBps / nic_count / speed) channels a NIC.
 SearchedGraph ring_search(int sm, double intra_GBps, double nic_GBps, int max_channels,
                           double max_path_GBps = std::numeric_limits<double>::infinity(),
-                          NcclVersion v = kDefaultNcclVersion);
+                          NcclVersion v = kDefaultNcclVersion, int nic_count = 0);
 
 /// The ring graph NCCL's search finds on this communicator (ring_search over NCCL's view of the
 /// server's ring and of its NICs); the tree graph has the same channels. CommGraph computes

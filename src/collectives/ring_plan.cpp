@@ -49,6 +49,21 @@ void CommGraph::add_ring_streams(StreamSet& set, const std::vector<int>& ring, d
   add_ring_hops(set, ring, weight, caps, shapes, nullptr);
 }
 
+void CommGraph::plan_tree_chain(const std::vector<int>& order) {
+  if (order.size() < 2) {
+    ring_.tree_chain_throughput_Bps = std::numeric_limits<double>::infinity();
+    return;
+  }
+  // Each neighbour pair of the chain as a two-rank ring: the hop up and the hop down, each
+  // carrying S per byte of S (both trees of NCCL's double binary tree run the same chain,
+  // each with S / 2 up and S / 2 down).
+  StreamSet set(capacities());
+  for (size_t i = 0; i + 1 < order.size(); ++i) add_ring_streams(set, {order[i], order[i + 1]}, 1.0);
+  const StreamSet::Limit limit = set.limit();
+  ring_.tree_chain_throughput_Bps = limit.throughput_Bps;
+  ring_.tree_chain_bottleneck = limit.bottleneck(topology_);
+}
+
 bool CommGraph::add_ring_hops(StreamSet& set, const std::vector<int>& ring, double weight,
                               RouteCaps& caps, RouteShapes& shapes, const TwinLinks* twins) const {
   Route scratch;
@@ -312,6 +327,7 @@ void CommGraph::plan_rings() {
     for (double r : server.rates) ring_.weights.push_back(r / total);
     ring_.throughput_Bps = total;
     ring_.intra_throughput_Bps = total;
+    plan_tree_chain(node_order[0]);
     ring_.bottleneck = server.bottleneck;
     classify_hops(ring_.rings.front());
     return;
@@ -347,6 +363,7 @@ void CommGraph::plan_rings() {
   add_ring_streams(intra, node_order[0], 1.0);
   ring_.intra_throughput_Bps = node_order[0].size() > 1 ? intra.limit().throughput_Bps
                                                         : std::numeric_limits<double>::infinity();
+  plan_tree_chain(node_order[0]);
   std::optional<StreamSet::Limit> limit = twin_rings_limit();
   if (!limit) {
     StreamSet set(capacities());

@@ -305,7 +305,7 @@ TEST_CASE("gpus: every boost clock gives the datasheet FP32 rate") {
   const std::map<std::string, double> datasheet_tflops = {
       {"v100-sxm", 15.7},   {"a100-sxm-40g", 19.5}, {"a100-sxm-80g", 19.5},
       {"a100-pcie", 19.5},  {"a100-pcie-40g", 19.5}, {"h100-sxm", 67},
-      {"h100-sxm-96g-hbm2e", 67}, {"h100-pcie", 51}, {"h200", 67},
+      {"h100-sxm-96g-hbm2e", 67}, {"h100-pcie", 51}, {"h200", 67}, {"gh200", 67},
       {"b200", 75},         {"gb200", 80},          {"l40s", 91.6},
       {"l4", 30.3},         {"a40", 37.4},          {"rtx-a6000", 38.7},
       {"rtx2080ti", 13.4},  {"rtx3090", 35.6},      {"rtx4090", 82.6},

@@ -151,11 +151,14 @@ TEST_SUITE("multi-rack") {
     }
   }
 
-  TEST_CASE("multi-rack: NCCL_NET_GDR_C2C: from 2.27 the heads' NICs run at line rate") {
+  TEST_CASE("multi-rack: NCCL_NET_GDR_C2C: staged through Grace's memory, the NICs still run") {
     // At NCCL's defaults (no NCCL_NET_GDR_LEVEL). Before 2.27 a GB200 GPU's leg to its NIC,
-    // through its Grace over NVLink-C2C, is host-staged: 0.47 x NCCL's PCIe Gen5 x16 figure
-    // (12/15.75 x 63 GB/s = 48) = 22.6 GB/s per head's NIC (docs/model.md#gdr-off); on four
-    // racks 32 x 22.6 / 2 = 361 GB/s binds. From 2.27 GDR: 32 x 48 / 2 = 768, NVLS binds.
+    // through its Grace over NVLink-C2C, is host-staged (docs/model.md#gdr-off): the GPU copies
+    // over C2C into Grace's memory (500 GB/s, B_mem = 500 / (2 x 2 GPUs) = 125 GB/s a GPU) and
+    // the NIC reads it by DMA, no copy of its own: the 48 GB/s NICs bind neither way, and NVLS
+    // binds on four racks under 2.26 as under 2.27's GPUDirect RDMA (32 x 48 / 2 = 768 GB/s
+    // of NICs against NVLS's 425). Measured: 2 x 4 GH200 under NCCL 2.20.5, staged, reach 0.94
+    // of their NICs (calibration 131).
     const Topology t = racks(4);
     auto at = [&](NcclVersion v) {
       CommOptions o;
@@ -164,13 +167,10 @@ TEST_SUITE("multi-rack") {
                        16 * kGiB, Algorithm::kNvlsTree);
     };
     const CollectiveResult staged = at(NcclVersion{2, 26});
-    CHECK(staged.bottleneck.kind == BottleneckKind::kServerNics);
-    const double b = 32 * 0.47 * 12.0 / 15.75 * 63.0e9 / 2;
-    const double t_staged = (25 + 4 * 20.9) * kUs + 5 * kLoop64Bytes / b + 16 * kGiB / b;
-    CHECK(staged.time_s == doctest::Approx(t_staged).epsilon(2e-3));
+    CHECK(staged.bottleneck.kind == BottleneckKind::kNvls);
     const CollectiveResult gdr = at(NcclVersion{2, 27});
     CHECK(gdr.bottleneck.kind == BottleneckKind::kNvls);
-    CHECK(gdr.time_s < staged.time_s);
+    CHECK(staged.time_s == doctest::Approx(gdr.time_s).epsilon(0.01));
   }
 
   TEST_CASE("multi-rack: NCCL's choice at 16 GiB: NVLSTree on 2 racks, the ring on 4 and 8") {

@@ -44,16 +44,18 @@ TEST_SUITE("tree_fill") {
   }
 
   TEST_CASE("tree fill: 2 x 8 A100 over HDR, 15 stages of one 512 KiB chunk per channel") {
-    // B: the 8 HDR NICs (25 GB/s x 0.96 = 24 each, 192 per server) bind under the ring's
-    // 234.7; x 0.92 (tree) x 1/2 = 88.32 GB/s. Stages: 2 x ((8 - 1) + log2 2) - 1 = 15.
+    // B: the server's chain sends S up and S down through each GPU's NVSwitch links, half the
+    // ring's 234.72 GB/s: 117.36; the 8 HDR NICs (25 GB/s x 0.96 = 24 each, 192 per server)
+    // move S each way on two servers and do not bind; x 0.92 (tree) = 107.9712 GB/s. Stages:
+    // 2 x ((8 - 1) + log2 2) - 1 = 15.
     const Topology t = linksim::testing::library_topology("dgx-a100-ib.yaml", {{"nodes", "2"}});
     const auto big = tree(t, Protocol::kSimple, kGiB);
     REQUIRE(big.eligible);
-    CHECK(big.bw_Bps == doctest::Approx(88.32e9));
+    CHECK(big.bw_Bps == doctest::Approx(107.9712e9).epsilon(1e-5));
     const int ch = big.channels;
     REQUIRE(ch > 0);
     // One chunk per channel per stage at B / ch each: 15 x ch x 512 KiB / B.
-    CHECK(big.fill_s == doctest::Approx(15.0 * ch * kChunkBytes / 88.32e9).epsilon(1e-9));
+    CHECK(big.fill_s == doctest::Approx(15.0 * ch * kChunkBytes / big.bw_Bps).epsilon(1e-9));
     // A call below ch chunks gives each channel less than a chunk: 15 x S / B at its own B
     // (NCCL's medium-size correction applies to B there).
     const double small = 0.5 * ch * kChunkBytes;
@@ -111,26 +113,28 @@ TEST_SUITE("tree_fill") {
       return n.rfind("tree fill: ", 0) == 0;
     });
     REQUIRE(note != bw->notes.end());
-    // 15 stages, 10 channels x 512 KiB, 88.32 GB/s / 10 = 8.83 GB/s per channel.
+    // 15 stages, 10 channels x 512 KiB, 107.97 GB/s / 10 = 10.80 GB/s per channel.
     CHECK(note->find("= 15.00 stages x min(10 channels x 512 KiB chunks, S) / B") !=
           std::string::npos);
-    CHECK(note->find("B / 10 = 8.83 GB/s per channel") != std::string::npos);
+    CHECK(note->find("B / 10 = 10.80 GB/s per channel") != std::string::npos);
   }
 
   TEST_CASE("tree fill: 20 GB200 NVL72 racks, a 72-GPU chain in each, 7.6 ms") {
-    // A rack is one NCCL node of 72 ranks. B: the rack's ring, 18 NVLink 5 lanes x 40.1 GB/s
-    // (50 x 0.802) = 721.8 GB/s, x 0.92 x 1/2 = 332.028 GB/s (its NICs, 1624 GB/s staged
-    // under NCCL 2.26, do not bind). Stages: 2 x (71 + log2 20) - 1 = 150.29; 32 channels:
-    // 150.29 x 32 x 512 KiB / 332.028 GB/s = 7.59 ms.
+    // A rack is one NCCL node of 72 ranks. B: the tree drives the 15 NICs of NCCL 2.26's ring
+    // graph (15 x 48 = 720 GB/s; host-staged under 2.26, through Grace's memory, which does
+    // not bind: docs/model.md#gdr-off), 2 S each way on 20 racks: 360 GB/s of S, under the
+    // chain's 721.8 / 2 = 360.9 (18 NVLink 5 lanes x 40.1 GB/s): x 0.92 = 331.2 GB/s. Stages:
+    // 2 x (71 + log2 20) - 1 = 150.29; 32 channels: 150.29 x 32 x 512 KiB / 331.2 GB/s =
+    // 7.61 ms.
     const Topology t = linksim::testing::library_topology("gb200-nvl72.yaml", {{"racks", "20"}});
     CommOptions o;
     o.nccl_version = NcclVersion{2, 26};
     const auto m = tree(t, Protocol::kSimple, 16 * kGiB, o);
     REQUIRE(m.eligible);
     CHECK(m.channels == 32);
-    CHECK(m.bw_Bps == doctest::Approx(332.028e9).epsilon(1e-6));
+    CHECK(m.bw_Bps == doctest::Approx(331.2e9).epsilon(1e-6));
     const double stages = 2.0 * (71.0 + std::log2(20.0)) - 1.0;
-    CHECK(m.fill_s == doctest::Approx(stages * 32 * kChunkBytes / 332.028e9).epsilon(1e-6));
-    CHECK(m.fill_s == doctest::Approx(7.59e-3).epsilon(2e-3));
+    CHECK(m.fill_s == doctest::Approx(stages * 32 * kChunkBytes / 331.2e9).epsilon(1e-6));
+    CHECK(m.fill_s == doctest::Approx(7.61e-3).epsilon(2e-3));
   }
 }

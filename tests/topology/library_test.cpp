@@ -46,10 +46,12 @@ struct Expected {
 // Derivations (comments in each file give the sources):
 //   DGX/HGX H100/H200: 5+4+4+5 = 18 lanes; DGX A100 / OCI BM.GPU4.8: 6 chips x 2 = 12;
 //   HGX B200: 2 chips x 9 = 18; NVL72: 18 chips x 1 = 18; DGX-1: 2x NV1 + 2x NV2 = 6;
-//   A40 bridge pair: 4; A100 PCIe bridges: 12; PCIe-only machines: 0.
+//   A40 bridge pair: 4; A100 PCIe bridges: 12; quad GH200 mesh: 3 peers x 6 = 18;
+//   PCIe-only machines: 0.
 //   NICs: one per GPU on DGX/HGX, NVL72, GCP A3 Mega and A4; 4 data NICs (one per GPU pair) on
 //   GCP A3 High; 8 on AWS p5 (aws-ofi-nccl groups each GPU's 4 EFA devices into one); 4 EFA (one per GPU pair) on p4d; 16 RoCE ports on BM.GPU4.8; 4 (one per switch) on
-//   pcie-8gpu and the DGX-1V; 2 ConnectX-7 cards on the Dell R760xa;
+//   pcie-8gpu and the DGX-1V; 2 ConnectX-7 cards on the Dell R760xa; 4 Slingshot NICs (one
+//   per Grace) on the HPE EX254n;
 //   2 RDMA devices (one QSFP port's two PCIe x4 functions) on the DGX Spark; the single mlx5_bond_0
 //   on the RTX 4090 server; none where topo -m shows none.
 const std::vector<Expected>& expectations() {
@@ -74,6 +76,7 @@ const std::vector<Expected>& expectations() {
       {"gcp-a4-roce.yaml", 2, 8, 8, 18, "b200"},
       {"hgx-b200.yaml", 1, 8, 8, 18, "b200"},
       {"hgx-h200.yaml", 1, 8, 8, 18, "h200"},
+      {"hpe-gh200-slingshot.yaml", 2, 4, 4, 18, "gh200"},
       {"lambda-b200-ib.yaml", 2, 8, 8, 18, "b200"},
       {"oci-a100-roce.yaml", 2, 8, 16, 12, "a100-sxm-40g"},
       {"pcie-8gpu.yaml", 1, 8, 4, 0, "l40s"},
