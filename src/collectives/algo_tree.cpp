@@ -93,9 +93,11 @@ CostModel tree_model(const CommGraph& g, Protocol p, double size_bytes, CostTrac
   // tree_chain_throughput_Bps); the NICs the tree drives carry S, 1.5 S or 2 S each way by the
   // count of servers (tree_nic_load).
   const double ring_intra = g.ring().intra_throughput_Bps;
-  const double chain_scale = ring_intra > 0 && std::isfinite(ring_intra)
-                                 ? channel_limited_Bps(ring_intra, g.options().channels) / ring_intra
-                                 : 1.0;
+  // --channels bounds the chain as it bounds the ring.
+  const double chain_scale =
+      ring_intra > 0 && std::isfinite(ring_intra)
+          ? channel_limited_Bps(ring_intra, g.options().channels) / ring_intra
+          : 1.0;
   const double intra = g.ring().tree_chain_throughput_Bps * chain_scale;
   const int nics = tree_nics(g);
   const double inter =

@@ -58,7 +58,9 @@ void CommGraph::plan_tree_chain(const std::vector<int>& order) {
   // carrying S per byte of S (both trees of NCCL's double binary tree run the same chain,
   // each with S / 2 up and S / 2 down).
   StreamSet set(capacities());
-  for (size_t i = 0; i + 1 < order.size(); ++i) add_ring_streams(set, {order[i], order[i + 1]}, 1.0);
+  for (size_t i = 0; i + 1 < order.size(); ++i) {
+    add_ring_streams(set, {order[i], order[i + 1]}, 1.0);
+  }
   const StreamSet::Limit limit = set.limit();
   ring_.tree_chain_throughput_Bps = limit.throughput_Bps;
   ring_.tree_chain_bottleneck = limit.bottleneck(topology_);
