@@ -72,8 +72,9 @@ struct ProtocolEfficiency {
   double ll = 0.5;
   double ll128 = 120.0 / 128.0 * (0.92 / (120.0 / 128.0));  ///< = 0.92, NCCL's LL128 factor
   double tree = 0.92;                                       ///< Tree AllReduce busBw factor
-  /// NCCL converts a tree's bus bandwidth to algorithm bandwidth with x 0.5 (tuning.cc): in a
-  /// double binary tree every server both reduces up and broadcasts down through its NICs.
+  /// NCCL's estimate converts a tree's bus bandwidth to algorithm bandwidth with x 0.5
+  /// (tuning.cc). The realized rate counts the loads instead: the chain's S up and S down on
+  /// every hop, the NICs' S to 2 S by the count of servers (docs/model.md#tree-chain).
   double tree_bus_to_alg = 0.5;
 };
 

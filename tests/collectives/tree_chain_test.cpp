@@ -31,6 +31,7 @@ Topology gh200(int nodes) {
                                             {{"nodes", std::to_string(nodes)}});
 }
 
+// REQUIRES: `t` outlives the graph (CommGraph keeps a reference to it).
 detail::CommGraph graph(const Topology& t, NcclVersion v = NcclVersion{2, 29}) {
   CommOptions o;
   o.nccl_version = v;
@@ -50,7 +51,8 @@ TEST_SUITE("tree_chain") {
           doctest::Approx(d.ring().intra_throughput_Bps / 2).epsilon(1e-9));
     // Four GH200 joined pairwise by 6 NVLink 4 lanes: up and down leave by different pairs'
     // links, S on each: 6 x 25 GB/s x 361.86 / 450 = 120.62 GB/s, the ring's own rate.
-    const detail::CommGraph g = graph(gh200(2));
+    const Topology mesh = gh200(2);
+    const detail::CommGraph g = graph(mesh);
     CHECK(g.ring().intra_throughput_Bps == doctest::Approx(6 * 25e9 * 361.86 / 450).epsilon(1e-6));
     CHECK(g.ring().tree_chain_throughput_Bps ==
           doctest::Approx(g.ring().intra_throughput_Bps).epsilon(1e-9));
@@ -71,7 +73,8 @@ TEST_SUITE("tree_chain") {
       CHECK(m.bottleneck.kind == linksim::BottleneckKind::kServerNics);
     }
     // On four nodes each NIC moves 2 S each way: 48 GB/s of S, x 0.92 = 44.16 GB/s.
-    const detail::CommGraph four = graph(gh200(4));
+    const Topology four_nodes = gh200(4);
+    const detail::CommGraph four = graph(four_nodes);
     const detail::CostModel m4 = detail::cost_model(four, CollectiveOp::kAllReduce,
                                                     Algorithm::kTree, Protocol::kSimple, 8 * kGiB);
     CHECK(m4.bw_Bps == doctest::Approx(44.16e9).epsilon(1e-9));
