@@ -39,6 +39,7 @@ struct RingPlan {
   /// The rate of one server's tree chain (its ring order, open), bytes/s of S: every hop
   /// carries S up and S down, so a GPU whose parent and child share its links (an NVSwitch)
   /// sends 2 S through them, one on a direct mesh S on each (docs/model.md#tree-chain).
+  /// Across servers only (the tree's domain); 0 on one server.
   double tree_chain_throughput_Bps = 0;
   Bottleneck tree_chain_bottleneck;  ///< what limits the chain
   Bottleneck bottleneck;      ///< what limits it

@@ -133,13 +133,11 @@ double tree_graph_bw_intra_GBps(const CommGraph& g, const SearchedGraph& ring) {
       search_speeds_GBps(g.min_sm(), true, g.options().nccl_version);
   const double budget = ring_intra_budget_GBps(g);
   double bw = ring.speed_GBps;
-  while (bw < 2 * ring.speed_GBps - 1e-9) {
-    double next = 0;  // the slowest search speed above bw
-    for (const double s : speeds) {
-      if (s > bw + 1e-9 && (next == 0 || s < next)) next = s;
-    }
-    if (next == 0 || ring.channels * next > budget + 1e-9) break;
-    bw = next;
+  // The speeds run fastest first: walk them from the slowest up.
+  for (auto s = speeds.rbegin(); s != speeds.rend(); ++s) {
+    if (*s <= bw + 1e-9) continue;
+    if (bw >= 2 * ring.speed_GBps - 1e-9 || ring.channels * *s > budget + 1e-9) break;
+    bw = *s;
   }
   return bw;
 }

@@ -329,7 +329,6 @@ void CommGraph::plan_rings() {
     for (double r : server.rates) ring_.weights.push_back(r / total);
     ring_.throughput_Bps = total;
     ring_.intra_throughput_Bps = total;
-    plan_tree_chain(node_order[0]);
     ring_.bottleneck = server.bottleneck;
     classify_hops(ring_.rings.front());
     return;
