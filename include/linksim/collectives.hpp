@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "linksim/model_calibration.hpp"
+#include "linksim/nccl_lists.hpp"
 #include "linksim/nccl_version.hpp"
 #include "linksim/routing.hpp"
 #include "linksim/topology.hpp"
@@ -75,6 +76,9 @@ struct CommOptions {
   /// (docs/model.md#net-socket).
   bool net_socket = false;
   bool nvls_enable = true;   ///< NCCL_NVLS_ENABLE: allow NVLink SHARP where the switches offer it
+  /// NCCL_ALGO / NCCL_PROTO lists: the pairs NCCL's tuner may choose, per collective
+  /// (docs/model.md#tuner-lists); default every pair.
+  NcclLists nccl_lists;
   /// NCCL_MIN/MAX_NCHANNELS, 1..kMaxChannels; 0 = as NCCL would choose.
   int channels = 0;
   /// GPUs driven by one host thread, as nccl-tests' -g: their kernel launches serialize

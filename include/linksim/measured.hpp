@@ -21,9 +21,8 @@ struct MeasuredSetup {
   CollectiveOp op = CollectiveOp::kAllReduce;
   int ranks = 0;
   DataType type = kFloat;
-  CommOptions options;  ///< NCCL_P2P_DISABLE, NCCL_NVLS_ENABLE, NCCL_MIN/MAX_NCHANNELS, nGpus
-  Algorithm algorithm = Algorithm::kAuto;  ///< NCCL_ALGO when it names one algorithm
-  Protocol protocol = Protocol::kAuto;     ///< NCCL_PROTO when it names one protocol
+  /// NCCL_P2P_DISABLE, NCCL_NVLS_ENABLE, NCCL_ALGO, NCCL_PROTO, NCCL_MIN/MAX_NCHANNELS, nGpus
+  CommOptions options;
   std::string visible_devices;  ///< CUDA_VISIBLE_DEVICES ("0,1,6,7"); empty when unset
   /// One line per inference, "ranks 8 (from the header)", for reports.
   std::vector<std::string> inferred;

@@ -26,11 +26,6 @@ std::optional<int> integer(const std::string& text) {
   return value;
 }
 
-std::string lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
 // The rank count the busbw/algbw ratio implies, for collectives whose factor depends on it.
 std::optional<int> ranks_from_ratio(CollectiveOp op, const NcclTestsTable& table) {
   const NcclTestsRow* best = nullptr;
@@ -108,20 +103,16 @@ MeasuredSetup measured_setup(const NcclTestsTable& table) {
       s.options.nvls_enable = value != "0";
       s.inferred.push_back(fmt::format("NCCL_NVLS_ENABLE={}: --nvls {}", value,
                                        s.options.nvls_enable ? "on" : "off"));
-    } else if (name == "NCCL_ALGO") {
-      const auto algorithm = parse_algorithm(lower(value));
-      if (algorithm) {
-        s.algorithm = *algorithm;
-        s.inferred.push_back(fmt::format("NCCL_ALGO={}: --algo {}", value, lower(value)));
-      } else {
-        s.inferred.push_back(fmt::format("NCCL_ALGO={}: a list; linksim picks among all", value));
+    } else if (name == "NCCL_ALGO" || name == "NCCL_PROTO") {
+      // As NCCL reads them: the tuner chooses within the lists (docs/model.md#tuner-lists).
+      try {
+        if (name == "NCCL_ALGO") s.options.nccl_lists.apply_algo(value);
+        else s.options.nccl_lists.apply_proto(value);
+      } catch (const ConfigError& e) {
+        fail(table, fmt::format("{}={}: {}", name, value, e.message()));
       }
-    } else if (name == "NCCL_PROTO") {
-      const auto protocol = parse_protocol(lower(value));
-      if (protocol) {
-        s.protocol = *protocol;
-        s.inferred.push_back(fmt::format("NCCL_PROTO={}: --proto {}", value, lower(value)));
-      }
+      s.inferred.push_back(fmt::format("{}={}: the tuner chooses within it (--{} {})", name,
+                                       value, name == "NCCL_ALGO" ? "algo" : "proto", value));
     } else if (name == "NCCL_MIN_NCHANNELS" || name == "NCCL_MAX_NCHANNELS") {
       const auto channels = integer(value);
       if (!channels || *channels < 1 || *channels > kMaxChannels) {
@@ -170,8 +161,6 @@ CollectiveSweep predict_measured(const Topology& topology, const std::vector<Dev
   SweepRequest request;
   request.op = setup.op;
   request.type = setup.type;
-  request.algorithm = setup.algorithm;
-  request.protocol = setup.protocol;
   for (const NcclTestsRow& row : table.rows) {
     if (row.size_bytes > 0 && row.time_us > 0) request.sizes_bytes.push_back(row.size_bytes);
   }

@@ -40,6 +40,17 @@ T parse_choice(std::optional<T> v, const std::string& text, const char* flag,
   return *v;
 }
 
+// An --algo / --proto value (linksim/nccl_lists.hpp), its error naming the flag.
+template <typename T>
+T algo_proto_arg(T (*read)(std::string_view, NcclLists&), const std::string& text,
+                 NcclLists& lists, const char* flag) {
+  try {
+    return read(text, lists);
+  } catch (const ConfigError& e) {
+    throw ConfigError(fmt::format("{}: {}", flag, e.message()));
+  }
+}
+
 }  // namespace
 
 void add_machine_options(CLI::App& c, CollArgs& a) {
@@ -52,8 +63,13 @@ void add_nccl_options(CLI::App& c, CollArgs& a) {
   c.add_option("-o,--op", a.redop,
                "Reduction: " + choice_list(reduction_op_names()) + " (nccl-tests -o)");
   c.add_option("-r,--root", a.root, "Root rank of broadcast and reduce (nccl-tests -r)");
-  c.add_option("--algo", a.algo, choice_list(algorithm_choices()) + " (NCCL_ALGO)");
-  c.add_option("--proto", a.proto, choice_list(protocol_choices()) + " (NCCL_PROTO)");
+  c.add_option("--algo", a.algo,
+               choice_list(algorithm_choices()) +
+                   ", or an NCCL_ALGO list the tuner chooses within: ring,tree | ^nvls | "
+                   "^nvls;allreduce:tree");
+  c.add_option("--proto", a.proto,
+               choice_list(protocol_choices()) +
+                   ", or an NCCL_PROTO list the tuner chooses within: ^ll128 | ll,simple");
   add_comm_flags(c, a);
 }
 
@@ -70,7 +86,12 @@ double size_arg(const std::string& text, const char* flag) {
   return *v;
 }
 
-CommOptions comm_options(const CollArgs& a) { return comm_options(a, a.calibration); }
+CommOptions comm_options(const CollArgs& a) {
+  CommOptions options = comm_options(a, a.calibration);
+  algo_proto_arg(&algorithm_or_list, a.algo, options.nccl_lists, "--algo");
+  algo_proto_arg(&protocol_or_list, a.proto, options.nccl_lists, "--proto");
+  return options;
+}
 
 SweepRequest sweep_options(CollectiveOp op, const CollArgs& a) {
   SweepRequest request;
@@ -79,10 +100,9 @@ SweepRequest sweep_options(CollectiveOp op, const CollArgs& a) {
   request.redop = parse_choice(parse_reduction_op(a.redop), a.redop, "--op",
                                text::join(reduction_op_names(), ", "));
   request.root = a.root;
-  request.algorithm = parse_choice(parse_algorithm(a.algo), a.algo, "--algo",
-                                   text::join(algorithm_choices(), ", "));
-  request.protocol = parse_choice(parse_protocol(a.proto), a.proto, "--proto",
-                                  text::join(protocol_choices(), ", "));
+  NcclLists lists;  // comm_options keeps them; read here for the single choices
+  request.algorithm = algo_proto_arg(&algorithm_or_list, a.algo, lists, "--algo");
+  request.protocol = algo_proto_arg(&protocol_or_list, a.proto, lists, "--proto");
   if (!a.sim.empty() && !a.mode.empty()) throw ConfigError("give --sim or --mode, not both");
   const std::string& sim = a.mode.empty() ? a.sim : a.mode;
   if (!sim.empty()) {

@@ -30,6 +30,7 @@ Choice choose(const CommGraph& g, const CollectiveQuery& q, std::vector<TriedPai
                                   to_string(q.algorithm), to_string(q.op), g.ranks().size(),
                                   join_algorithms(candidates)));
   }
+  const NcclLists& lists = g.options().nccl_lists;
   Choice best;
   double best_time = std::numeric_limits<double>::infinity();
   std::string last_reason;
@@ -37,6 +38,12 @@ Choice choose(const CommGraph& g, const CollectiveQuery& q, std::vector<TriedPai
     if (q.algorithm != Algorithm::kAuto && a != q.algorithm) continue;
     for (Protocol p : kProtocols) {
       if (q.protocol != Protocol::kAuto && p != q.protocol) continue;
+      if (!lists.allows(q.op, a) || !lists.allows(q.op, p)) {
+        CostModel off;
+        off.why_not = fmt::format("left out by {}", lists.restriction(q.op));
+        if (tried != nullptr) tried->push_back({a, p, std::move(off), {}});
+        continue;
+      }
       CostModel m = cost_model(g, q.op, a, p, q.size_bytes);
       const NcclEstimate e = nccl_estimate(g, q.op, a, p, m);
       if (tried != nullptr) tried->push_back({a, p, m, e});
@@ -53,6 +60,13 @@ Choice choose(const CommGraph& g, const CollectiveQuery& q, std::vector<TriedPai
     }
   }
   if (best_time == std::numeric_limits<double>::infinity()) {
+    if (const std::string restriction = lists.restriction(q.op); !restriction.empty()) {
+      throw ConfigError(fmt::format("{} left {} no algorithm and protocol linksim can run on "
+                                    "these {} GPUs (NCCL: \"no algorithm/protocol available\"){}",
+                                    restriction, to_string(q.op), g.ranks().size(),
+                                    last_reason.empty() ? "" : "; of those it allows: " +
+                                                                   last_reason));
+    }
     throw ConfigError(fmt::format("protocol '{}' cannot be used with algorithm '{}' here: {}",
                                   to_string(q.protocol), to_string(q.algorithm), last_reason));
   }

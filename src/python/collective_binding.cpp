@@ -75,6 +75,27 @@ std::string collective_joined_choices(const std::vector<std::string>& names) {
   return out;
 }
 
+/// An algo= / proto= value (linksim/nccl_lists.hpp), its error naming the keyword.
+template <typename T>
+T algo_proto_option(T (*read)(std::string_view, NcclLists&), const KeywordOptions& options,
+                    const char* key, NcclLists& lists) {
+  const std::string text = options.text_option(key).value_or("auto");
+  try {
+    return read(text, lists);
+  } catch (const ConfigError& e) {
+    throw ConfigError(fmt::format("{}: {}", key, e.message()));
+  }
+}
+
+/// The communicator's options: the shared keywords, and the NCCL_ALGO / NCCL_PROTO lists
+/// algo= and proto= may give.
+CommOptions collective_comm_options(const KeywordOptions& options) {
+  CommOptions comm = comm_options_from(options);
+  algo_proto_option(&algorithm_or_list, options, "algo", comm.nccl_lists);
+  algo_proto_option(&protocol_or_list, options, "proto", comm.nccl_lists);
+  return comm;
+}
+
 /// The request without its sizes: type, reduction, root, algorithm, protocol and mode.
 SweepRequest collective_sweep_options(CollectiveOp op, const KeywordOptions& options) {
   SweepRequest request;
@@ -85,12 +106,9 @@ SweepRequest collective_sweep_options(CollectiveOp op, const KeywordOptions& opt
   request.redop = collective_choice(parse_reduction_op(redop), redop, "redop",
                                     collective_joined_choices(reduction_op_names()));
   request.root = options.int_option("root").value_or(0);
-  const std::string algo = options.text_option("algo").value_or("auto");
-  request.algorithm = collective_choice(parse_algorithm(algo), algo, "algo",
-                                        collective_joined_choices(algorithm_choices()));
-  const std::string proto = options.text_option("proto").value_or("auto");
-  request.protocol = collective_choice(parse_protocol(proto), proto, "proto",
-                                       collective_joined_choices(protocol_choices()));
+  NcclLists lists;  // collective_comm_options keeps them; read here for the single choices
+  request.algorithm = algo_proto_option(&algorithm_or_list, options, "algo", lists);
+  request.protocol = algo_proto_option(&protocol_or_list, options, "proto", lists);
   const std::string mode = options.text_option("mode").value_or("analytic");
   request.mode = collective_choice(parse_sim_mode(mode), mode, "mode",
                                    collective_joined_choices(sim_mode_choices()));
@@ -105,7 +123,7 @@ std::string collective_json(const PyTopology& topo, const std::string& op_name, 
   SweepRequest request = collective_sweep_options(op, options);
   request.sizes_bytes = requested_collective_sizes(options);
   const GpuSelection selection = options.gpu_selection();
-  const CommOptions comm_options = comm_options_from(options);
+  const CommOptions comm_options = collective_comm_options(options);
   const std::shared_ptr<const Topology> topology = topo.topology;
   py::gil_scoped_release unlocked;
   const Communicator comm(*topology, select_gpus(*topology, selection), comm_options);
@@ -127,7 +145,7 @@ std::string explain_collective_json(const PyTopology& topo, const std::string& o
   }
   const SweepRequest request = collective_sweep_options(op, options);
   const GpuSelection selection = options.gpu_selection();
-  const CommOptions comm_options = comm_options_from(options);
+  const CommOptions comm_options = collective_comm_options(options);
   const std::shared_ptr<const Topology> topology = topo.topology;
   py::gil_scoped_release unlocked;
   const Communicator comm(*topology, select_gpus(*topology, selection), comm_options);

@@ -49,8 +49,19 @@ expect 2 'linksim: error: no path from gpu0 to gpu2 in a server through host mem
   allreduce --topo "$topo/gb200-nvl72.yaml" --p2p off --size 1M
 expect 2 'linksim: error: --per-node: expected 1..8 GPUs per server, got 9' \
   allreduce --topo "$topo/dgx-h100-ib.yaml" --per-node 9 --size 1M
-expect 2 'linksim: error: --proto: expected one of auto, ll, ll128, simple, got "fast"' \
+expect 2 'linksim: error: --proto: expected one of auto, ll, ll128, simple, or an NCCL_PROTO list (^ll128 | ll,simple), got "fast"' \
   allgather --topo "$topo/dgx-h100.yaml" --proto fast --size 1M
+# NCCL_ALGO / NCCL_PROTO lists, read as NCCL's parseList reads them (docs/model.md#tuner-lists).
+expect 2 'linksim: error: --proto: expected protocols of LL, LL128, Simple (NCCL'"'"'s names), got '"'"'LL256'"'"' in "^LL256"' \
+  allreduce --topo "$topo/dgx-h100.yaml" --proto ^LL256 --size 1M
+expect 2 'linksim: error: --algo: expected a collective prefix of Broadcast, Reduce, AllGather, ReduceScatter, AllReduce (NCCL'"'"'s names), got '"'"'alltoall'"'"' in "ring;alltoall:tree"' \
+  allreduce --topo "$topo/dgx-h100.yaml" --algo "ring;alltoall:tree" --size 1M
+expect 2 'linksim: error: --algo: expected a '"'"'collective:'"'"' prefix on every entry after the first, got '"'"'tree'"'"' in "ring;tree"' \
+  allreduce --topo "$topo/dgx-h100.yaml" --algo "ring;tree" --size 1M
+expect 2 'linksim: error: NCCL_ALGO=PAT,CollNetDirect left allreduce no algorithm and protocol linksim can run on these 8 GPUs (NCCL: "no algorithm/protocol available")' \
+  allreduce --topo "$topo/dgx-h100.yaml" --algo PAT,CollNetDirect --size 1M
+expect 2 'linksim: error: NCCL_ALGO=nvls,tree and NCCL_PROTO=^simple left allreduce no algorithm and protocol linksim can run on these 8 GPUs (NCCL: "no algorithm/protocol available"); of those it allows: NVLS runs the Simple protocol only' \
+  allreduce --topo "$topo/dgx-h100.yaml" --algo nvls,tree --proto ^simple --size 1M
 version='linksim: error: --nccl-version: expected a release X.Y from 2.0 to 2.32, got'
 expect 2 "$version \"2\"" allreduce --topo "$topo/dgx-h100.yaml" --nccl-version 2 --size 1M
 expect 2 "$version \"2.99\"" allreduce --topo "$topo/dgx-h100.yaml" --nccl-version 2.99 --size 1M

@@ -3,6 +3,8 @@
 import os
 import subprocess
 
+import pytest
+
 import linksim
 from conftest import CLI, SOURCE_DIR, cli_json, run_cli, topology_file
 
@@ -52,6 +54,18 @@ def test_options_equal_flags(pcie_8gpu):
                         "--proto", "simple", "--nccl-version", "2.18", "--sim", "flow", "--json")
     assert_same_document(rows, document)
     assert rows.ranks == 4 and rows.mode == "flow"
+
+
+def test_nccl_lists_equal_flags(dgx_h100):
+    # NCCL_ALGO / NCCL_PROTO lists (docs/model.md#tuner-lists): the tuner chooses within them.
+    rows = linksim.collective(dgx_h100, "allreduce", sizes=["512K", "1G"], algo="^nvls",
+                              proto="^ll128")
+    document = coll_json("allreduce", "dgx-h100", "-b", "512K", "-e", "1G", "-f", "2048",
+                         "--algo", "^nvls", "--proto", "^ll128")
+    assert_same_document(rows, document)
+    assert all(r["algorithm"] != "nvls" and r["protocol"] != "LL128" for r in rows)
+    with pytest.raises(linksim.Error, match=r"^linksim: error: proto: expected protocols of LL, LL128, Simple"):
+        linksim.collective(dgx_h100, "allreduce", sizes=["1M"], proto="^LL64")
 
 
 def test_gpu_list_p2p_and_selection(pcie_8gpu):
