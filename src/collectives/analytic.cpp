@@ -17,8 +17,10 @@
 namespace linksim::detail {
 namespace {
 
-double launch_overhead_s(const CommGraph& g) {
-  return std::max(0, g.options().gpus_per_thread - 1) * kLaunchPerExtraGpu_s;
+// nccl-tests -g N: one thread launches N GPUs' kernels per call (docs/model.md#launch-overhead).
+double host_launch_s(const CommGraph& g) {
+  const int gpus = g.options().gpus_per_thread;
+  return gpus > 1 ? gpus * kLaunchPerGpu_s : 0.0;
 }
 
 bool protocol_allowed(const CommGraph& g, const AlgorithmOps& a, Protocol p, std::string* why) {
@@ -109,16 +111,19 @@ CostModel cost_model(const CommGraph& g, CollectiveOp op, Algorithm algo, Protoc
   // counts (never below zero).
   const double hop_excess_s = g.hop_latency_excess_s() + g.options().calibration.hop_latency_s();
   m.latency_s = std::max(0.0, m.latency_s + m.latency_hops * hop_excess_s);
-  const double launch_s = launch_overhead_s(g);
-  m.latency_s += launch_s;
+  m.host_launch_s = host_launch_s(g);
+  m.launches_overlap = g.options().nccl_version.at_least(2, 9);
   if (trace != nullptr) {
-    if (launch_s > 0) {
-      trace->latency.formula += " + launch";
-      trace->latency.terms.push_back(
-          {"launch", launch_s, "s",
-           fmt::format("({} GPUs per thread - 1) x {:g} us: serialized launches "
-                       "(calibration 30, 49; docs/model.md#launch-overhead)",
-                       g.options().gpus_per_thread, kLaunchPerExtraGpu_s * 1e6)});
+    if (m.host_launch_s > 0) {
+      const int gpus = g.options().gpus_per_thread;
+      trace->latency.notes.push_back(fmt::format(
+          "one thread launches the kernels of {} GPUs (nccl-tests -g {}): {} x {:g} us = {:.1f} "
+          "us a call, {} (docs/model.md#launch-overhead)",
+          gpus, gpus, gpus, kLaunchPerGpu_s * 1e6, m.host_launch_s * 1e6,
+          m.launches_overlap ? "overlapping the GPUs' run of the previous call: t = max(that, "
+                               "alpha + fill + w x S / B)"
+                             : "added to the GPUs' run (GROUP launch mode before NCCL 2.9): "
+                               "t = that + alpha + fill + w x S / B"));
     }
     trace->latency.result = {"alpha", m.latency_s, "s", ""};
     trace->bandwidth.result = {"B", m.bw_Bps, "B/s", ""};

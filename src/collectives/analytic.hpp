@@ -2,6 +2,7 @@
 // Closed-form (alpha-beta with efficiencies) estimates of NCCL's algorithms and protocols.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -11,11 +12,12 @@
 namespace linksim::detail {
 
 /// The parameters of one (algorithm, protocol) choice for one collective on one
-/// communicator: time(S) = latency_s + fill_s + wire_factor * S / bw_Bps.
+/// communicator: time(S) = latency_s + fill_s + wire_factor * S / bw_Bps on the GPUs, with
+/// the host's launches (nccl-tests -g N) overlapping it or added (time_s).
 struct CostModel {
   bool eligible = false;
   std::string why_not;       ///< when !eligible: why, for messages
-  double latency_s = 0;      ///< NCCL's base + per-step latencies, plus launch overhead
+  double latency_s = 0;      ///< NCCL's base + per-step latencies
   double fill_s = 0;         ///< pipeline fill before the steady state
   /// The algorithm's closed form before cost_model's adjustments (latency overrides, launch
   /// overhead, the one-rank copy): NCCL's table latency and fill, which its own estimate
@@ -40,8 +42,21 @@ struct CostModel {
   /// an uncontended simulation reproduces bw_Bps (the protocol's efficiency, in effect).
   double link_scale = 1.0;
 
-  double time_s(double size_bytes) const {
+  /// One host thread launching the kernels of several GPUs (nccl-tests -g N): its N launches
+  /// a call, seconds; 0 with one GPU a thread (docs/model.md#launch-overhead).
+  double host_launch_s = 0;
+  /// Whether the launches of the next call overlap this call's run on the GPUs (NCCL 2.9 on,
+  /// one launch per GPU: t = max(launches, device)) or add to it (before 2.9, GROUP launch
+  /// mode: t = launches + device).
+  bool launches_overlap = true;
+
+  /// The device's time for the call: latency, fill and the bytes at the steady rate.
+  double device_time_s(double size_bytes) const {
     return latency_s + fill_s + (size_bytes > 0 ? wire_factor * size_bytes / bw_Bps : 0.0);
+  }
+  double time_s(double size_bytes) const {
+    const double device_s = device_time_s(size_bytes);
+    return launches_overlap ? std::max(host_launch_s, device_s) : host_launch_s + device_s;
   }
 };
 

@@ -87,7 +87,8 @@ CollectiveResult Communicator::run(const CollectiveQuery& query) const {
   if (query.mode == SimMode::kFlow && query.size_bytes > 0 && rank_count() > 1) {
     detail::FlowOutcome f =
         detail::simulate_flows(g, query.op, c.algo, c.model, query.size_bytes, query.root);
-    r.time_s = f.time_s;
+    r.time_s = c.model.launches_overlap ? std::max(c.model.host_launch_s, f.time_s)
+                                        : c.model.host_launch_s + f.time_s;
     r.bottleneck = f.bottleneck;
     r.link_usage = std::move(f.link_usage);
   } else if (c.algo == Algorithm::kRing && ring_collective(query.op)) {

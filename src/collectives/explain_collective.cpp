@@ -32,12 +32,18 @@ std::string bus_factor_formula(CollectiveOp op) {
 ExplainStep closed_form_step(const detail::CostModel& m, const CollectiveQuery& q, double time_s) {
   ExplainStep s;
   s.title = "closed form";
-  s.formula = "t = alpha + fill + w x S / B";
-  s.terms = {{"alpha", m.latency_s, "s", "the latency term"},
+  s.formula = m.host_launch_s == 0 ? "t = alpha + fill + w x S / B"
+              : m.launches_overlap    ? "t = max(t_host, alpha + fill + w x S / B)"
+                                      : "t = t_host + alpha + fill + w x S / B";
+  if (m.host_launch_s > 0) {
+    s.terms.push_back({"t_host", m.host_launch_s, "s",
+                       "one thread's launches for all its GPUs (nccl-tests -g N)"});
+  }
+  s.terms.insert(s.terms.end(), {{"alpha", m.latency_s, "s", "the latency term"},
              {"fill", m.fill_s, "s", "pipeline fill before the steady state"},
              {"w", m.wire_factor, "", "bytes each rank moves over its bottleneck per byte of S"},
              {"S", q.size_bytes, "bytes", "--size, rounded to whole elements as nccl-tests does"},
-             {"B", m.bw_Bps, "B/s", "the bandwidth term"}};
+             {"B", m.bw_Bps, "B/s", "the bandwidth term"}});
   s.result = {"t", time_s, "s", ""};
   return s;
 }

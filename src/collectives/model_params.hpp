@@ -181,10 +181,10 @@ inline constexpr double kP2pNvlChunkBytes = 524288.0;
 inline constexpr double kOneRankCopyBytesPerByte = 2.0;
 inline constexpr double kOneRankCopyEfficiency = 0.85;
 
-/// Kernel launch cost per GPU when one host thread drives several GPUs (nccl-tests -g N):
-/// launches serialize. Calibration 30 and 49 (8 GPUs, one thread): small-message times
-/// 44-48 us against NCCL's 15 us model, (44 - 15) / 7 = 4.1 us per extra GPU.
-inline constexpr double kLaunchPerExtraGpu_s = 4.1e-6;
+/// Host time per GPU when one thread launches the kernels of several GPUs (nccl-tests -g N).
+/// The median of the per-GPU floors (smallest-message time / N) of 16 published -g N tables,
+/// 3.1-6.5 us; docs/model.md#launch-overhead.
+inline constexpr double kLaunchPerGpu_s = 4.8e-6;
 
 /// The channel count NCCL reports for a ring (rings per communicator): one ring per ~20 GB/s
 /// of effective ring bandwidth (a channel's ring rides about one NVLink: NCCL's per-link

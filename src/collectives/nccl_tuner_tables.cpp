@@ -306,6 +306,7 @@ const TunerTables& tuner_tables(NcclVersion v) {
 }
 
 bool tuner_ll128_arch_enabled(NcclVersion v, int sm) {
+  if (!v.at_least(2, 5)) return false;  // LL128 arrived in 2.5 (NCCL_PROTO_LL128, v2.5.6-1)
   if (v.at_least(2, 27)) return sm >= 70;
   if (sm == 70 || sm == 80) return true;
   if (sm == 90) return v.at_least(2, 15);

@@ -83,7 +83,7 @@ int tuner_arch_index(const TunerTables& t, int sm);
 
 /// Whether the release enables LL128 by default on GPUs of compute capability `sm` (all of
 /// the communicator's the same; tuning.cc ncclTopoTuneModel, the LL128 enable switch):
-/// SM70 and SM80 up to 2.14, + SM90 from v2.15.1-1, + SM100 and SM120 from v2.25.1-1, any
+/// none before 2.5 (no LL128 protocol yet), SM70 and SM80 up to 2.14, + SM90 from v2.15.1-1, + SM100 and SM120 from v2.25.1-1, any
 /// from SM70 from v2.27.3-1. The paths' rule is ll128_network.hpp's.
 bool tuner_ll128_arch_enabled(NcclVersion v, int sm);
 

@@ -115,6 +115,8 @@ TEST_SUITE("tuner releases") {
 
   TEST_CASE("LL128 by default: SM70/SM80, then SM90 (2.15), SM100/SM120 (2.25), any from SM70 (2.27)") {
     CHECK(detail::tuner_ll128_arch_enabled(NcclVersion{2, 14}, 80));
+    CHECK_FALSE(detail::tuner_ll128_arch_enabled(NcclVersion{2, 4}, 70));  // no LL128 yet
+    CHECK(detail::tuner_ll128_arch_enabled(NcclVersion{2, 5}, 70));
     CHECK_FALSE(detail::tuner_ll128_arch_enabled(NcclVersion{2, 14}, 90));
     CHECK(detail::tuner_ll128_arch_enabled(NcclVersion{2, 15}, 90));
     CHECK_FALSE(detail::tuner_ll128_arch_enabled(NcclVersion{2, 24}, 100));
