@@ -35,9 +35,6 @@ class NcclLists {
   bool allows(CollectiveOp op, Algorithm algorithm) const;
   bool allows(CollectiveOp op, Protocol protocol) const;
 
-  /// The values applied, as given ("" when unset), for messages: "NCCL_PROTO=^LL128".
-  const std::string& algo_text() const { return algo_text_; }
-  const std::string& proto_text() const { return proto_text_; }
   /// What restricts `op`, in words ("NCCL_ALGO=Ring,Tree"), or "" when nothing does.
   std::string restriction(CollectiveOp op) const;
 
@@ -47,7 +44,7 @@ class NcclLists {
   static constexpr int kProtocols = 3;   // NCCL's ncclProtoStr
   std::array<std::array<bool, kAlgorithms>, kFunctions> algorithms_ = all_on<kAlgorithms>();
   std::array<std::array<bool, kProtocols>, kFunctions> protocols_ = all_on<kProtocols>();
-  std::string algo_text_;
+  std::string algo_text_;   // the values applied, as given, for messages
   std::string proto_text_;
 
   template <int N>

@@ -89,6 +89,15 @@ std::optional<int> protocol_index(Protocol protocol) {
   return std::nullopt;
 }
 
+// A front end's value with NCCL's list syntax rather than one name.
+bool has_list_syntax(std::string_view text) {
+  return text.find_first_of(",^;:") != std::string_view::npos;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
 // parseList: each `;` entry sets, for its collective (or all five when it has no prefix),
 // exactly the listed elements on, or with `^` exactly those off.
 template <std::size_t N>
@@ -168,18 +177,6 @@ std::string NcclLists::restriction(CollectiveOp op) const {
   }
   return fmt::format("{}", fmt::join(parts, " and "));
 }
-
-namespace {
-
-bool has_list_syntax(std::string_view text) {
-  return text.find_first_of(",^;:") != std::string_view::npos;
-}
-
-std::string joined(const std::vector<std::string>& names) {
-  return fmt::format("{}", fmt::join(names, ", "));
-}
-
-}  // namespace
 
 Algorithm algorithm_or_list(std::string_view text, NcclLists& lists) {
   if (has_list_syntax(text)) {
