@@ -6,12 +6,12 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cctype>
 #include <optional>
 #include <span>
 #include <vector>
 
 #include "linksim/collectives.hpp"
+#include "common/text.hpp"
 #include "linksim/error.hpp"
 
 namespace linksim {
@@ -24,33 +24,17 @@ constexpr std::string_view kAlgorithmNames[] = {"Tree", "Ring", "CollNetDirect",
                                                 "NVLS", "NVLSTree", "PAT"};
 constexpr std::string_view kProtocolNames[] = {"LL", "LL128", "Simple"};
 
-bool same_name(std::string_view a, std::string_view b) {  // strcasecmp
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
-
 std::optional<int> find_name(std::span<const std::string_view> names, std::string_view text) {
   for (std::size_t i = 0; i < names.size(); ++i) {
-    if (same_name(names[i], text)) return static_cast<int>(i);
+    if (text::iequals(names[i], text)) return static_cast<int>(i);  // strcasecmp
   }
   return std::nullopt;
 }
 
 // Splits as strtok does: empty pieces are dropped.
-std::vector<std::string_view> tokens(std::string_view text, char separator) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t end = std::min(text.find(separator, start), text.size());
-    if (end > start) out.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
+std::vector<std::string> tokens(std::string_view text, char separator) {
+  std::vector<std::string> out = text::split(text, separator);
+  std::erase_if(out, [](const std::string& piece) { return piece.empty(); });
   return out;
 }
 
@@ -94,16 +78,12 @@ bool has_list_syntax(std::string_view text) {
   return text.find_first_of(",^;:") != std::string_view::npos;
 }
 
-std::string joined(const std::vector<std::string>& names) {
-  return fmt::format("{}", fmt::join(names, ", "));
-}
-
 // parseList: each `;` entry sets, for its collective (or all five when it has no prefix),
 // exactly the listed elements on, or with `^` exactly those off.
 template <std::size_t N>
 void parse_list(std::string_view text, std::span<const std::string_view> elements,
                 std::string_view what, std::array<std::array<bool, N>, 5>& table) {
-  const std::vector<std::string_view> entries = tokens(text, ';');
+  const std::vector<std::string> entries = tokens(text, ';');
   for (std::size_t k = 0; k < entries.size(); ++k) {
     std::string_view list = entries[k];
     std::optional<int> only;  // the prefixed collective
@@ -125,7 +105,7 @@ void parse_list(std::string_view text, std::span<const std::string_view> element
     if (excluding) list.remove_prefix(1);
     std::array<bool, N> row{};
     row.fill(excluding);
-    for (std::string_view element : tokens(list, ',')) {
+    for (const std::string& element : tokens(list, ',')) {
       const std::optional<int> e = find_name(elements, element);
       if (!e) {
         throw ConfigError(fmt::format("expected {} of {} (NCCL's names), got '{}' in \"{}\"",
@@ -186,7 +166,7 @@ Algorithm algorithm_or_list(std::string_view text, NcclLists& lists) {
   if (const std::optional<Algorithm> a = parse_algorithm(text)) return *a;
   throw ConfigError(fmt::format("expected one of {}, or an NCCL_ALGO list (ring,tree | ^nvls), "
                                 "got \"{}\"",
-                                joined(algorithm_choices()), text));
+                                text::join(algorithm_choices(), ", "), text));
 }
 
 Protocol protocol_or_list(std::string_view text, NcclLists& lists) {
@@ -197,7 +177,7 @@ Protocol protocol_or_list(std::string_view text, NcclLists& lists) {
   if (const std::optional<Protocol> p = parse_protocol(text)) return *p;
   throw ConfigError(fmt::format("expected one of {}, or an NCCL_PROTO list (^ll128 | ll,simple), "
                                 "got \"{}\"",
-                                joined(protocol_choices()), text));
+                                text::join(protocol_choices(), ", "), text));
 }
 
 }  // namespace linksim
